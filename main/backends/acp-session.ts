@@ -1,0 +1,31 @@
+/**
+ * One ACP session, bound to one A2A contextId for the life of the agent's process.
+ */
+import type { TurnContext } from './acp-turn-context.js';
+import { TerminalSet } from './acp-terminals.js';
+import type { Workspace } from './acp-workspace.js';
+
+export class AcpSession {
+  readonly terminals = new TerminalSet();
+  /** The turn whose prompt is in flight; updates and requests for this session go to it. */
+  turn: TurnContext | undefined;
+  private tail: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly sessionId: string,
+    readonly contextId: string,
+    readonly workspace: Workspace,
+  ) {}
+
+  /**
+   * Runs `work` after every earlier turn of this session has settled. While a turn waits for a
+   * permission answer the runtime releases the agent's queue slot, so another message for the same
+   * contextId can reach `run` then; without this chain it would put a second `session/prompt` in flight
+   * on one session, which ACP does not allow and which would mix both turns' updates.
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(work, work);
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+}

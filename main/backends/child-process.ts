@@ -1,0 +1,201 @@
+/**
+ * The agent child-process lifecycle shared by every backend that runs a local program (CLI and ACP).
+ *
+ * Lifecycle: `spawnChild` → await `started` (spawn errors such as ENOENT arrive asynchronously) → attach
+ * a `StderrTail` at once (a child that fills its stderr pipe blocks forever) → talk over stdin/stdout →
+ * `exited` → `destroyPipes`. To stop early, or to reap what a finished child left behind, call
+ * `stopProcessTree`, which resolves only once the child has exited and its tree is gone or SIGKILLed.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { groupAlive, signalGroup, taskkillCommand } from './process-tree.js';
+
+export type AgentChild = ChildProcessWithoutNullStreams;
+
+export interface ChildSpec {
+  /** Program first, then its arguments. Never passed through a shell. */
+  command: readonly string[];
+  cwd?: string;
+  /** The child's whole environment: nothing of this process's environment is inherited. */
+  env: Record<string, string>;
+  /** Windows only: the arguments are an already quoted cmd.exe line (see win32-command.ts). */
+  windowsVerbatimArguments?: boolean;
+}
+
+export interface ChildExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface StopOptions {
+  /** Time between SIGTERM and SIGKILL (default 2000 ms). */
+  graceMs?: number;
+  /** Time to wait after closing stdin before SIGTERM, for agents that exit on EOF (default 0). */
+  eofMs?: number;
+}
+
+const IS_WINDOWS = process.platform === 'win32';
+const POLL_MS = 25;
+/** After SIGKILL the kernel needs no grace; this only bounds the wait if something is very wrong. */
+const AFTER_KILL_MS = 5000;
+
+/**
+ * Spawns with `shell: false` and pipes on all three streams. On POSIX the child leads a new process
+ * group so `stopProcessTree` can reach its descendants. Throws only for malformed arguments.
+ */
+export function spawnChild(spec: ChildSpec): AgentChild {
+  const [program, ...args] = spec.command;
+  if (program === undefined) throw new Error('command needs at least the program to run');
+  const child = spawn(program, args, {
+    cwd: spec.cwd,
+    env: { ...spec.env },
+    shell: false,
+    detached: !IS_WINDOWS,
+    windowsHide: true,
+    windowsVerbatimArguments: spec.windowsVerbatimArguments ?? false,
+    stdio: 'pipe',
+  });
+  // Without listeners a failed kill or a write to a child that already exited (EPIPE) would crash the
+  // bridge; both are ordinary here and show up as the child's exit instead.
+  child.on('error', () => undefined);
+  child.stdin.on('error', () => undefined);
+  return child;
+}
+
+/** Resolves with the spawn error (ENOENT, EACCES, ...) or undefined once the child is running. */
+export function started(child: AgentChild): Promise<Error | undefined> {
+  if (child.pid !== undefined) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    child.once('spawn', () => resolve(undefined));
+    child.once('error', (err) => resolve(err));
+  });
+}
+
+/** Resolves when a started child has exited (at once if it already has). */
+export function exited(child: AgentChild): Promise<ChildExit> {
+  if (hasExited(child)) return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
+  return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+}
+
+/**
+ * Waits up to `ms` for the child's pipes to close after exit. A grandchild that inherited stdout keeps
+ * it open after the child is gone; the caller must not wait for it forever.
+ */
+export async function pipesClosed(child: AgentChild, ms: number): Promise<boolean> {
+  if (child.stdout.closed && child.stderr.closed) return true;
+  const closed = new Promise<true>((resolve) => child.once('close', () => resolve(true)));
+  return settlesWithin(closed, ms);
+}
+
+export function destroyPipes(child: AgentChild): void {
+  child.stdin.destroy();
+  child.stdout.destroy();
+  child.stderr.destroy();
+}
+
+/**
+ * Keeps the last `maxBytes` of a stream and drains it continuously, so a child flooding stderr never
+ * blocks on a full pipe.
+ */
+export class StderrTail {
+  private chunks: Buffer[] = [];
+  private size = 0;
+
+  constructor(
+    stream: Readable,
+    private readonly maxBytes = 8192,
+  ) {
+    stream.on('data', (chunk: Buffer) => this.push(chunk));
+    stream.on('error', () => undefined); // a broken pipe only ends the tail
+  }
+
+  text(): string {
+    const all = Buffer.concat(this.chunks);
+    // The cut can split a UTF-8 sequence; drop the replacement characters it leaves at the front.
+    return all
+      .subarray(Math.max(0, all.length - this.maxBytes))
+      .toString('utf8')
+      .replace(/^\uFFFD+/, '');
+  }
+
+  /** The last non-empty line, trimmed ('' when there is none). */
+  lastLine(): string {
+    const lines = this.text().split(/\r?\n/);
+    for (let i = lines.length - 1; i >= 0; i -= 1) {
+      const line = lines[i]!.trim();
+      if (line !== '') return line;
+    }
+    return '';
+  }
+
+  private push(chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    while (this.chunks.length > 1 && this.size - this.chunks[0]!.length >= this.maxBytes) {
+      this.size -= this.chunks.shift()!.length;
+    }
+  }
+}
+
+/**
+ * Stops a child and everything it started: stdin end → SIGTERM to the group → SIGKILL after `graceMs`
+ * if any member is still running. On Windows: `taskkill /T /F`. Resolves once the child has exited and
+ * (POSIX) no member of its group is running; safe to call on a child that has already exited, to reap
+ * descendants it left behind.
+ */
+export async function stopProcessTree(child: AgentChild, options: StopOptions = {}): Promise<void> {
+  const pid = child.pid;
+  if (pid === undefined) return;
+  const { graceMs = 2000, eofMs = 0 } = options;
+  const exit = exited(child);
+  if (!child.stdin.destroyed && !child.stdin.writableEnded) child.stdin.end();
+  const treeGone = (): boolean => hasExited(child) && (IS_WINDOWS || !groupAlive(pid));
+  if (eofMs > 0) await until(treeGone, eofMs);
+  if (treeGone()) return;
+
+  if (IS_WINDOWS) {
+    if (!hasExited(child)) await runTaskkill(pid);
+    await settlesWithin(exit, AFTER_KILL_MS);
+    return;
+  }
+  if (!signalGroup(pid, 'SIGTERM')) child.kill('SIGTERM');
+  if (!(await until(treeGone, graceMs))) {
+    if (!signalGroup(pid, 'SIGKILL')) child.kill('SIGKILL');
+  }
+  await settlesWithin(exit, AFTER_KILL_MS);
+  await until(treeGone, AFTER_KILL_MS);
+}
+
+function hasExited(child: AgentChild): boolean {
+  return child.exitCode !== null || child.signalCode !== null;
+}
+
+function runTaskkill(pid: number): Promise<void> {
+  const { program, args } = taskkillCommand(pid);
+  return new Promise((resolve) => {
+    const killer = spawn(program, args, { stdio: 'ignore', windowsHide: true, shell: false });
+    killer.once('exit', () => resolve());
+    killer.once('error', () => resolve());
+  });
+}
+
+async function until(done: () => boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+  return true;
+}
+
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true as const), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * Signalling a whole process tree. On POSIX an agent is spawned as the leader of its own process group
+ * (`detached: true`), so one signal to `-pid` reaches every descendant that did not start a group of its
+ * own. On Windows there are no groups; `taskkill /T` walks the parent links instead.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** The argv that kills a Windows process and all of its descendants, forcefully. */
+export function taskkillCommand(pid: number): { program: string; args: string[] } {
+  return { program: 'taskkill', args: ['/PID', String(pid), '/T', '/F'] };
+}
+
+/** Sends `signal` to the process group led by `pid`. Returns false when the group no longer exists. */
+export function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * True while the group led by `pid` has a member that is still running. Zombies do not count: in a
+ * container whose init does not reap orphans, a killed grandchild stays a zombie forever and would
+ * otherwise keep the group "alive" until every grace period runs out.
+ */
+export function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return process.platform === 'linux' ? runningMemberOnLinux(pid) : true;
+}
+
+function runningMemberOnLinux(pgid: number): boolean {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return true;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // exited while we looked
+    }
+    // Fields after the parenthesised command name: state ppid pgrp ... (proc(5)); the name may hold spaces.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const state = fields[0];
+    if (Number(fields[2]) === pgid && state !== 'Z' && state !== 'X') return true;
+  }
+  return false;
+}

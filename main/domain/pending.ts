@@ -1,0 +1,60 @@
+/**
+ * A question the task is parked on. `permission` is a guarded action the agent wants to take;
+ * `decision` is the agent itself unsure which way to go. They mean different things and are answered
+ * differently, so they never share a shape.
+ */
+
+export interface PermissionOption {
+  optionId: string;
+  name: string;
+  /** allow_once | allow_always | reject_once | reject_always */
+  kind: string;
+}
+
+export interface ToolCallSummary {
+  title: string;
+  kind?: string;
+  rawInput?: unknown;
+  locations?: { path: string; line?: number }[];
+}
+
+export interface PermissionPending {
+  kind: 'permission';
+  requestId: string;
+  toolCall: ToolCallSummary;
+  options: PermissionOption[];
+  workspace?: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+export interface DecisionPending {
+  kind: 'decision';
+  question: string;
+  options: string[];
+  recommend: string;
+  reason: string;
+  workspace?: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+export type Pending = PermissionPending | DecisionPending;
+
+/** How a pending question is rendered as text in `status.message`, for callers that read only text. */
+export function describePending(pending: Pending, agent: string): string {
+  switch (pending.kind) {
+    case 'permission': {
+      const opts = pending.options.map((o) => `${o.name} (${o.optionId})`).join(', ');
+      return `${agent} asks permission: ${pending.toolCall.title}. Answer with one of: ${opts}.`;
+    }
+    case 'decision': {
+      const opts = pending.options.map((o, i) => `${i + 1}. ${o}`).join('\n');
+      return `${pending.question}\n\n${opts}\n\nRecommended: ${pending.recommend} (${pending.reason})`;
+    }
+    default: {
+      const never: never = pending;
+      return never;
+    }
+  }
+}

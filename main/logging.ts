@@ -1,0 +1,55 @@
+/**
+ * The bridge log: JSON lines in `<data_dir>/logs/bridge.log`. Credential-shaped strings and the
+ * bridge's own token are redacted from every entry before it is written, wherever they appear.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import pino, { type Logger } from 'pino';
+
+const CREDENTIAL_PATTERNS: RegExp[] = [
+  /\b(sk|pk|rk)-[A-Za-z0-9_-]{16,}\b/g, // OpenAI / Anthropic-style API keys
+  /\bgh[pousr]_[A-Za-z0-9]{20,}\b/g, // GitHub tokens
+  /\bxox[abpr]-[A-Za-z0-9-]{10,}\b/g, // Slack tokens
+  /\bAKIA[0-9A-Z]{16}\b/g, // AWS access key ids
+  /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\b/g, // JWTs
+  /(bearer\s+)[A-Za-z0-9._~+/=-]{16,}/gi, // Authorization values
+  /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g,
+];
+
+/** Replaces credentials in a string; `secrets` are exact values (the bridge token) to remove too. */
+export function redact(text: string, secrets: readonly string[] = []): string {
+  let out = text;
+  for (const secret of secrets) if (secret) out = out.split(secret).join('[REDACTED]');
+  for (const pattern of CREDENTIAL_PATTERNS) {
+    out = out.replace(pattern, (match, prefix: unknown) => (typeof prefix === 'string' && match.startsWith(prefix) ? `${prefix}[REDACTED]` : '[REDACTED]'));
+  }
+  return out;
+}
+
+export function redactDeep(value: unknown, secrets: readonly string[], depth = 0): unknown {
+  if (typeof value === 'string') return redact(value, secrets);
+  if (value instanceof Error) return { type: value.name, message: redact(value.message, secrets), stack: redact(value.stack ?? '', secrets) };
+  if (depth > 6 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v, secrets, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, secrets, depth + 1)]));
+}
+
+export function createLogger(dataDir: string, secrets: () => readonly string[]): Logger {
+  const dir = path.join(dataDir, 'logs');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return pino(
+    {
+      level: process.env.CONTACTOR_LOG_LEVEL ?? 'info',
+      base: { pid: process.pid },
+      hooks: {
+        logMethod(args, method) {
+          method.apply(
+            this,
+            args.map((a) => redactDeep(a, secrets())) as Parameters<typeof method>,
+          );
+        },
+      },
+    },
+    pino.destination({ dest: path.join(dir, 'bridge.log'), mkdir: true, sync: false }),
+  );
+}

@@ -1,0 +1,155 @@
+/**
+ * The three ports of the bridge core. Adapters implement them; the runtime knows nothing else.
+ */
+import type { StreamEvent, TaskEvent } from './domain/events.js';
+import type { PermissionOption, ToolCallSummary } from './domain/pending.js';
+import type { Part, Task, TaskState } from './domain/task.js';
+
+// ───────────────────────── AgentBackend ─────────────────────────
+
+/** What an agent kind can and cannot do, declared on its card before anyone connects. */
+export interface AgentTraits {
+  /** The config `kind` (acp, subprocess_cli, ...). */
+  backend: string;
+  streaming: boolean;
+  /** Can stop and ask (permission and/or the decision contract). */
+  inputRequired: boolean;
+  /** Can be stopped or asked in the middle of a run, not only at its end. */
+  interruptible: boolean;
+  /** Keeps a conversation per contextId, so a follow-up needs only the new text. */
+  multiTurn: boolean;
+  /** Plain words for the card: what this kind lacks ("no streaming; ..."), empty when nothing. */
+  limits: string;
+}
+
+/** One unit of work handed to a backend: a first message, a follow-up, or an answered decision. */
+export interface Turn {
+  taskId: string;
+  contextId: string;
+  messageId: string;
+  agent: string;
+  /** The full text to send, already composed by the runtime (decision contract, answers folded in). */
+  text: string;
+  /** Non-text parts of the requester's message (files, data), in their original order. */
+  attachments: Part[];
+  delegationDepth: number;
+  visitedAgents: string[];
+  /** True when an earlier turn of this contextId ran on this agent (multiTurn backends reuse it). */
+  followUp: boolean;
+  /**
+   * Aborted when the task is canceled or times out. The backend MUST then stop the real work (end
+   * the process, send the agent its cancel) and resolve `run` promptly; the runtime decides the state.
+   */
+  signal: AbortSignal;
+}
+
+export interface PermissionRequest {
+  toolCall: ToolCallSummary;
+  options: PermissionOption[];
+}
+
+/** `selected` carries the chosen optionId; `cancelled` means the turn is going away. */
+export type PermissionOutcome = { outcome: 'selected'; optionId: string } | { outcome: 'cancelled' };
+
+/**
+ * How a backend reports a running turn. Calls are cheap and synchronous except `askPermission`.
+ */
+export interface TurnReporter {
+  /** Reply text as it arrives (any size; the runtime batches it into artifact chunks). */
+  text(chunk: string): void;
+  /** Progress worth showing a watcher: a tool call, a plan, a thought. Never part of the result. */
+  progress(note: { kind: string; text: string; data?: unknown }): void;
+  /** Facts the backend actually observed (pid, sessionId, ...), merged into `metadata.receipt`. */
+  receipt(facts: Record<string, unknown>): void;
+  /**
+   * Parks the task in input-required and resolves when someone answers (or the task is canceled or
+   * expires: `cancelled`). The agent's queue slot is released while waiting, and the turn timeout is
+   * paused. Several requests of one turn are kept in order.
+   */
+  askPermission(request: PermissionRequest): Promise<PermissionOutcome>;
+}
+
+export type TurnOutcome =
+  | { kind: 'completed'; exitCode?: number }
+  | { kind: 'failed'; reason: string; retryable: boolean; exitCode?: number; stderrTail?: string }
+  | { kind: 'auth-required'; reason: string }
+  /** The agent could not be reached at all (spawn error, handshake failure). */
+  | { kind: 'undelivered'; reason: string; retryable: boolean };
+
+/**
+ * One configured agent. `run` is called by the agent's shard, one turn at a time per contextId; it may
+ * be called again for another context while a turn waits for a permission answer. It never throws for
+ * an agent's failure (that is a `failed` outcome); a throw is a bug in the backend.
+ */
+export interface AgentBackend {
+  readonly traits: AgentTraits;
+  run(turn: Turn, report: TurnReporter): Promise<TurnOutcome>;
+  /** Stops every process this backend owns. Called once, at bridge shutdown. */
+  close(): Promise<void>;
+}
+
+// ───────────────────────── TaskStore ─────────────────────────
+
+export interface IdempotencyKey {
+  /** The agent the message was sent to: message ids are unique per target. */
+  scope: string;
+  messageId: string;
+  /** Fingerprint of the request payload, to tell a replay from a conflicting reuse. */
+  payloadHash: string;
+}
+
+export interface StoredTask {
+  task: Task;
+  /** The seq of the last event stored for this task. */
+  lastSeq: number;
+}
+
+export interface TaskQuery {
+  contextId?: string;
+  agent?: string;
+  states?: TaskState[];
+  /** Only tasks whose status changed after this instant (ISO-8601). */
+  updatedAfter?: string;
+  pageSize: number;
+  pageToken?: string;
+  includeArtifacts: boolean;
+}
+
+export interface TaskPage {
+  tasks: Task[];
+  nextPageToken: string;
+  totalSize: number;
+}
+
+/**
+ * Durable tasks and their event log. Every method is synchronous and atomic: a call either fully
+ * happens or not at all. Tasks are returned as copies the caller may keep.
+ */
+export interface TaskStore {
+  /**
+   * Inserts a new task with its first events. With a key, the insert is idempotent: when the key's
+   * messageId is already stored, nothing is written and the stored task comes back with `created:
+   * false` and its payload hash, so the caller can tell a replay from a conflict.
+   */
+  create(task: Task, events: StreamEvent[], key?: IdempotencyKey): { stored: StoredTask; created: boolean; payloadHash?: string };
+  /** Saves a new snapshot of the task (when given) and appends events, in one transaction. */
+  commit(taskId: string, events: TaskEvent[], task?: Task): void;
+  get(taskId: string): StoredTask | undefined;
+  /** Newest first by status timestamp; `pageToken` continues a previous page. */
+  list(query: TaskQuery): TaskPage;
+  /** Events of one task with seq > afterSeq, in order. */
+  eventsAfter(taskId: string, afterSeq: number): TaskEvent[];
+  /** Every task in one of these states (restart recovery, open questions), oldest first. */
+  tasksInStates(states: TaskState[]): Task[];
+  close(): void;
+}
+
+// ───────────────────────── EventSink ─────────────────────────
+
+/**
+ * Receives every task event after it is stored, in per-task order, with the task as it is after the
+ * event. Must not throw and must not block: slow consumers buffer or drop on their own side.
+ */
+export interface EventSink {
+  publish(event: TaskEvent, task: Task): void;
+}

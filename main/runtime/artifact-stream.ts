@@ -1,0 +1,71 @@
+/**
+ * Batches reply text into artifact chunks: a chunk is flushed when 512 characters have accumulated or
+ * 20 ms after the last text arrived, whichever comes first (CONTRACT.md "Streaming"). The first chunk
+ * creates the artifact (`append: false`); later ones append; `finish` sends `lastChunk: true`.
+ */
+export const CHUNK_CHARS = 512;
+export const CHUNK_IDLE_MS = 20;
+
+export interface ArtifactChunk {
+  text: string;
+  append: boolean;
+  lastChunk: boolean;
+}
+
+export class ArtifactStream {
+  private buffer = '';
+  private sent = 0;
+  private total = '';
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private finished = false;
+
+  constructor(private readonly emit: (chunk: ArtifactChunk) => void) {}
+
+  /** Everything received so far, flushed or not. */
+  get text(): string {
+    return this.total;
+  }
+
+  push(text: string): void {
+    if (this.finished || text === '') return;
+    this.buffer += text;
+    this.total += text;
+    if (this.buffer.length >= CHUNK_CHARS) {
+      this.flush(false);
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.flush(false), CHUNK_IDLE_MS);
+  }
+
+  /** Sends what is buffered with `lastChunk: true`; a no-op when nothing was ever received. */
+  finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    if (this.sent === 0 && this.buffer === '') {
+      this.clearTimer();
+      return;
+    }
+    this.flush(true);
+  }
+
+  /** Stops without a last chunk (the task ended another way); later pushes are ignored. */
+  abandon(): void {
+    this.finished = true;
+    this.clearTimer();
+  }
+
+  private flush(lastChunk: boolean): void {
+    this.clearTimer();
+    if (this.buffer === '' && !lastChunk) return;
+    const chunk = { text: this.buffer, append: this.sent > 0, lastChunk };
+    this.buffer = '';
+    this.sent += 1;
+    this.emit(chunk);
+  }
+
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}

@@ -1,0 +1,359 @@
+import { decisionFollowUp, resolveDecisionAnswer, withDecisionContract } from '../domain/decision-contract.js';
+import { BridgeError } from '../domain/errors.js';
+import type { StreamEvent } from '../domain/events.js';
+import { isTerminal, textOf, type Message, type Part, type Task } from '../domain/task.js';
+import type { EventSink, TaskPage, TaskQuery, TaskStore } from '../ports.js';
+import { resolveChain, loopGuardVerdict, type DelegationHints } from './delegation.js';
+import type { EventFeed } from './event-feed.js';
+import { LiveTask } from './live-task.js';
+import { payloadHash } from './payload-hash.js';
+import { PendingClock } from './pending-clock.js';
+import { PermissionDesk } from './permission-desk.js';
+import type { AgentEntry, AgentRegistry } from './registry.js';
+import { KeyedChain } from './shards.js';
+import { runTurn } from './turn-runner.js';
+
+export interface SendRequest {
+  agent: string;
+  /** The requester's message (role user). Its `taskId`, when set, continues that task. */
+  message: Message;
+  /** False when the bridge made up the messageId: no messageId, no idempotency. */
+  idempotent: boolean;
+  /** Wait until the task is terminal or parked on a question. */
+  blocking: boolean;
+  delegation: DelegationHints;
+}
+
+export interface DispatcherOptions {
+  store: TaskStore;
+  registry: AgentRegistry;
+  feed: EventFeed;
+  /** Extra sinks (audit log, ...); the feed is always one. */
+  sinks?: EventSink[];
+  maxDelegationDepth: number;
+}
+
+export interface Subscription {
+  unsubscribe(): void;
+}
+
+const RESTART_REASON = 'the bridge restarted while this task was running; re-send it (the same messageId is safe to reuse)';
+
+/**
+ * Orchestration: accepts sends, runs them through per-agent shards, settles answers and cancels, and
+ * serves reads. It knows agents only through the AgentBackend port and tasks only through TaskStore.
+ */
+export class Dispatcher {
+  private readonly live = new Map<string, LiveTask>();
+  private readonly contexts = new KeyedChain();
+  /** agent+context pairs that already ran a turn in this process: a multiTurn backend still has them. */
+  private readonly warmContexts = new Set<string>();
+  private readonly desk = new PermissionDesk();
+  private readonly clock = new PendingClock();
+  private readonly sinks: EventSink[];
+
+  constructor(private readonly opts: DispatcherOptions) {
+    this.sinks = [opts.feed, ...(opts.sinks ?? [])];
+  }
+
+  get registry(): AgentRegistry {
+    return this.opts.registry;
+  }
+
+  get feed(): EventFeed {
+    return this.opts.feed;
+  }
+
+  /**
+   * After a restart: tasks that were running have lost their process and fail (retryable); questions
+   * stay readable and keep their expiry. A permission's agent-side request is gone (answering says so);
+   * a decision can still be answered, as a new turn.
+   */
+  recover(): { failed: number; waiting: number } {
+    const running = this.opts.store.tasksInStates(['submitted', 'working']);
+    for (const task of running) {
+      const live = this.revive(task);
+      live.patchMetadata({ retryable: true });
+      live.setStatus('failed', RESTART_REASON);
+    }
+    const waiting = this.opts.store.tasksInStates(['input-required']);
+    for (const task of waiting) {
+      const pending = task.metadata.pending;
+      if (pending) this.clock.schedule(this.revive(task), pending);
+    }
+    return { failed: running.length, waiting: waiting.length };
+  }
+
+  async send(req: SendRequest): Promise<Task> {
+    const entry = this.opts.registry.get(req.agent);
+    if (req.message.taskId) return this.continueTask(req);
+
+    const chain = resolveChain(req.delegation, {
+      task: (id) => this.live.get(id)?.task ?? this.opts.store.get(id)?.task,
+      inFlightOf: (agent) => [...this.live.values()].filter((l) => l.task.metadata.agent === agent).map((l) => l.task),
+    });
+    const rejection = loopGuardVerdict(entry.name, chain, this.opts.maxDelegationDepth);
+    if (!rejection) entry.shard.assertRoom();
+
+    const task = this.newTask(req, chain, rejection);
+    const hash = payloadHash({ agent: entry.name, parts: req.message.parts, contextId: req.message.contextId });
+    const key = req.idempotent ? { scope: entry.name, messageId: req.message.messageId, payloadHash: hash } : undefined;
+    const { stored, created, payloadHash: storedHash } = this.opts.store.create(task, [], key);
+    if (!created) {
+      if (storedHash !== hash) {
+        throw new BridgeError(
+          'idempotency-conflict',
+          `messageId "${req.message.messageId}" was already used for a different request (task ${stored.task.id}); use a new messageId for new work`,
+          { taskId: stored.task.id },
+        );
+      }
+      return this.replay(stored.task.id, req.blocking);
+    }
+    if (rejection) return stored.task;
+
+    const live = this.adopt(stored.task, stored.lastSeq);
+    this.schedule(live, entry, {
+      messageId: req.message.messageId,
+      text: textOf(req.message.parts),
+      attachments: nonTextParts(req.message.parts),
+    });
+    if (req.blocking) await live.settled();
+    return this.snapshot(live.task);
+  }
+
+  get(taskId: string): Task {
+    const live = this.live.get(taskId);
+    if (live) return this.snapshot(live.task);
+    const stored = this.opts.store.get(taskId);
+    if (!stored) throw notFound(taskId);
+    return stored.task;
+  }
+
+  list(query: TaskQuery): TaskPage {
+    const page = this.opts.store.list(query);
+    page.tasks = page.tasks.map((t) => {
+      const live = this.live.get(t.id);
+      if (!live) return t;
+      const snap = this.snapshot(live.task);
+      return query.includeArtifacts ? snap : { ...snap, artifacts: [] };
+    });
+    return page;
+  }
+
+  /** Open questions, oldest first. */
+  pending(): Task[] {
+    return this.opts.store
+      .tasksInStates(['input-required', 'auth-required'])
+      .map((t) => (this.live.has(t.id) ? this.snapshot(this.live.get(t.id)!.task) : t))
+      .sort((a, b) => pendingSince(a).localeCompare(pendingSince(b)));
+  }
+
+  async cancel(taskId: string): Promise<Task> {
+    const current = this.get(taskId);
+    if (isTerminal(current.status.state)) {
+      throw new BridgeError('not-cancelable', `task ${taskId} is already ${current.status.state} and cannot be canceled`);
+    }
+    const live = this.live.get(taskId) ?? this.revive(current);
+    live.patchMetadata({ pending: undefined });
+    live.setStatus('canceled', 'canceled by request');
+    live.abort.abort();
+    this.desk.cancelAll(taskId);
+    this.clock.clear(taskId);
+    return this.snapshot(live.task);
+  }
+
+  /**
+   * One answer path for every kind of question; the first answer wins. `message` is the A2A message
+   * that carried the answer (the standard route), kept in the task's history.
+   */
+  answer(taskId: string, answer: string, answeredBy: string, message?: Message): Task {
+    const current = this.get(taskId);
+    const pending = current.metadata.pending;
+    if (current.status.state !== 'input-required' || !pending) {
+      if (current.metadata.lastAnswer) {
+        const last = current.metadata.lastAnswer as { by?: string; at?: string };
+        throw new BridgeError('already-answered', `task ${taskId} was already answered by ${last.by ?? 'someone'} at ${last.at ?? 'an earlier time'}`);
+      }
+      throw new BridgeError('unsupported-operation', `task ${taskId} is ${current.status.state}, not waiting for an answer`);
+    }
+    const entry = this.opts.registry.get(current.metadata.agent);
+    if (pending.kind === 'permission') {
+      const live = this.live.get(taskId);
+      if (!live || !this.desk.has(taskId)) {
+        throw new BridgeError('pending-lost', "the agent's permission request was lost when the bridge restarted; re-send the task");
+      }
+      if (message) live.task.history.push(message);
+      this.desk.answer(live, answer, answeredBy, entry.settings);
+      return this.snapshot(live.task);
+    }
+
+    const { choice, free } = resolveDecisionAnswer(pending.options, answer);
+    const live = this.live.get(taskId) ?? this.revive(current);
+    if (message) live.task.history.push(message);
+    this.clock.clear(taskId);
+    live.patchMetadata({
+      pending: undefined,
+      answeredBy,
+      lastAnswer: { choice, freeText: free, by: answeredBy, at: new Date().toISOString() },
+    });
+    live.setStatus('working');
+    const warm = entry.backend.traits.multiTurn && this.warmContexts.has(contextKey(entry.name, live.task.contextId));
+    const original = textOf(live.task.history[0]?.parts ?? []);
+    this.schedule(live, entry, {
+      messageId: crypto.randomUUID(),
+      text: decisionFollowUp({ question: pending.question, choice }, warm ? undefined : original),
+      attachments: warm ? [] : nonTextParts(live.task.history[0]?.parts ?? []),
+    });
+    return this.snapshot(live.task);
+  }
+
+  /**
+   * Every event of the task from now on, after a first event that brings the caller up to date: the
+   * current Task, or (with `afterSeq`) the stored events it missed. `onEnd` fires when no more events
+   * will come on this subscription (terminal or parked state).
+   */
+  subscribe(taskId: string, afterSeq: number | undefined, listener: (e: StreamEvent) => void): Subscription {
+    const live = this.live.get(taskId);
+    const task = live?.task ?? this.opts.store.get(taskId)?.task;
+    if (!task) throw notFound(taskId);
+    const lastSeq = live?.lastSeq ?? this.opts.store.get(taskId)?.lastSeq ?? 0;
+    if (afterSeq === undefined || afterSeq > lastSeq) {
+      listener({ kind: 'task', seq: lastSeq, task: this.snapshot(task) });
+    } else {
+      for (const event of this.opts.store.eventsAfter(taskId, afterSeq)) listener(event);
+    }
+    const unsubscribe = live ? live.listen(listener) : () => undefined;
+    return { unsubscribe };
+  }
+
+  /** Cancels every question and stops timers; backends are closed by the server. */
+  shutdown(): void {
+    for (const id of this.live.keys()) this.desk.cancelAll(id);
+    this.clock.clearAll();
+  }
+
+  private continueTask(req: SendRequest): Promise<Task> | Task {
+    const taskId = req.message.taskId!;
+    const current = this.get(taskId);
+    if (req.message.contextId && req.message.contextId !== current.contextId) {
+      throw new BridgeError('invalid-params', `contextId "${req.message.contextId}" does not match task ${taskId}'s context "${current.contextId}"`);
+    }
+    if (current.metadata.agent !== req.agent) {
+      throw new BridgeError('invalid-params', `task ${taskId} belongs to agent "${current.metadata.agent}", not "${req.agent}"`);
+    }
+    if (isTerminal(current.status.state)) {
+      throw new BridgeError(
+        'unsupported-operation',
+        `task ${taskId} is ${current.status.state}; it takes no more messages — send a new task with contextId "${current.contextId}" to continue the conversation`,
+      );
+    }
+    if (current.status.state !== 'input-required') {
+      throw new BridgeError('unsupported-operation', `task ${taskId} is ${current.status.state}, not waiting for input; wait for it or cancel it`);
+    }
+    const answered = this.answer(taskId, textOf(req.message.parts), 'caller', { ...req.message, contextId: current.contextId });
+    const live = this.live.get(taskId);
+    if (!req.blocking || !live) return answered;
+    return live.settled().then(() => this.snapshot(live.task));
+  }
+
+  private async replay(taskId: string, blocking: boolean): Promise<Task> {
+    const live = this.live.get(taskId);
+    if (live && blocking) await live.settled();
+    return this.get(taskId);
+  }
+
+  private newTask(req: SendRequest, chain: { depth: number; visited: string[] }, rejection: string | undefined): Task {
+    const now = new Date().toISOString();
+    const id = crypto.randomUUID();
+    const contextId = req.message.contextId ?? crypto.randomUUID();
+    const agent = req.agent;
+    return {
+      kind: 'task',
+      id,
+      contextId,
+      status: rejection
+        ? { state: 'rejected', timestamp: now, message: { kind: 'message', messageId: crypto.randomUUID(), role: 'agent', parts: [{ kind: 'text', text: rejection }], taskId: id, contextId } }
+        : { state: 'submitted', timestamp: now },
+      history: [{ ...req.message, taskId: id, contextId }],
+      artifacts: [],
+      metadata: {
+        agent,
+        requiresReview: true,
+        createdAt: now,
+        delegationDepth: chain.depth,
+        visitedAgents: rejection ? chain.visited : [...chain.visited, agent],
+      },
+    };
+  }
+
+  private schedule(live: LiveTask, entry: AgentEntry, turn: { messageId: string; text: string; attachments: Part[] }): void {
+    const key = contextKey(entry.name, live.task.contextId);
+    const contract = entry.settings.appendDecisionContract;
+    void this.contexts.run(key, () => {
+      const followUp = this.warmContexts.has(key);
+      this.warmContexts.add(key);
+      return new Promise<void>((done) => {
+        try {
+          entry.shard.enqueue((release) =>
+            runTurn(
+              {
+                live,
+                agent: entry,
+                messageId: turn.messageId,
+                text: contract ? withDecisionContract(turn.text) : turn.text,
+                attachments: turn.attachments,
+                followUp,
+                contractApplied: contract,
+                release,
+              },
+              this.desk,
+              (parked) => this.clock.schedule(parked, parked.task.metadata.pending!),
+            ).finally(done),
+          );
+        } catch (err) {
+          live.patchMetadata({ retryable: true });
+          live.setStatus('failed', (err as Error).message);
+          done();
+        }
+      });
+    });
+  }
+
+  private adopt(task: Task, lastSeq: number): LiveTask {
+    const live = new LiveTask({ task, lastSeq }, this.opts.store, this.sinks);
+    this.live.set(task.id, live);
+    live.listen((event) => {
+      if (event.kind === 'status-update' && isTerminal(event.status.state)) this.live.delete(task.id);
+    });
+    return live;
+  }
+
+  /** A stored, unfinished task brought back under management (after a restart). */
+  private revive(task: Task): LiveTask {
+    const existing = this.live.get(task.id);
+    if (existing) return existing;
+    const stored = this.opts.store.get(task.id);
+    return this.adopt(stored?.task ?? task, stored?.lastSeq ?? 0);
+  }
+
+  /** A read-only view: the caller may trim or serialize it but never mutates the live task. */
+  private snapshot(task: Task): Task {
+    return { ...task, history: [...task.history], artifacts: task.artifacts.map((a) => ({ ...a, parts: a.parts.map((p) => ({ ...p })) })), metadata: { ...task.metadata } };
+  }
+}
+
+function contextKey(agent: string, contextId: string): string {
+  return `${agent}\u0000${contextId}`;
+}
+
+function nonTextParts(parts: readonly Part[]): Part[] {
+  return parts.filter((p) => p.kind !== 'text');
+}
+
+function notFound(taskId: string): BridgeError {
+  return new BridgeError('task-not-found', `no task with id "${taskId}"; list recent tasks with tasks/list or \`contactor tasks\``);
+}
+
+function pendingSince(task: Task): string {
+  return task.metadata.pending?.createdAt ?? task.status.timestamp;
+}

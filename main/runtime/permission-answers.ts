@@ -1,0 +1,57 @@
+import { BridgeError } from '../domain/errors.js';
+import type { PermissionOption, ToolCallSummary } from '../domain/pending.js';
+
+const ALLOW_WORDS = ['yes', 'y', 'allow', 'ok', 'approve'];
+const REJECT_WORDS = ['no', 'n', 'reject', 'deny'];
+
+/**
+ * Maps a person's answer to one of the agent's options: the optionId, the option's name (any case), or
+ * the aliases yes/allow/y → the allow_once option and no/reject/n → the reject_once option.
+ */
+export function resolvePermissionAnswer(options: readonly PermissionOption[], answer: string): PermissionOption {
+  const a = answer.trim();
+  const lower = a.toLowerCase();
+  const byId = options.find((o) => o.optionId === a);
+  if (byId) return byId;
+  const byName = options.find((o) => o.name.toLowerCase() === lower);
+  if (byName) return byName;
+  if (/^\d+$/.test(a)) {
+    const byNumber = options[Number(a) - 1];
+    if (byNumber) return byNumber;
+  }
+  if (ALLOW_WORDS.includes(lower)) {
+    const allow = options.find((o) => o.kind === 'allow_once') ?? options.find((o) => o.kind === 'allow_always');
+    if (allow) return allow;
+  }
+  if (REJECT_WORDS.includes(lower)) {
+    const reject = options.find((o) => o.kind === 'reject_once') ?? options.find((o) => o.kind === 'reject_always');
+    if (reject) return reject;
+  }
+  const valid = options.map((o) => `"${o.optionId}" (${o.name})`).join(', ');
+  throw new BridgeError('invalid-params', `answer "${a}" matches no option; answer with one of ${valid}, or yes / no`, {
+    validAnswers: [...options.map((o) => o.optionId), 'yes', 'no'],
+  });
+}
+
+/** The option a refusal picks: never an allow, so expiry and deny rules can only reject. */
+export function rejectOption(options: readonly PermissionOption[]): PermissionOption | undefined {
+  return options.find((o) => o.kind === 'reject_once') ?? options.find((o) => o.kind === 'reject_always');
+}
+
+export function allowOption(options: readonly PermissionOption[]): PermissionOption | undefined {
+  return options.find((o) => o.kind === 'allow_once') ?? options.find((o) => o.kind === 'allow_always');
+}
+
+/** The text of a tool call's command, whatever shape the agent put it in. */
+export function commandOf(toolCall: ToolCallSummary): string {
+  const raw = toolCall.rawInput;
+  if (typeof raw === 'string') return raw;
+  if (raw && typeof raw === 'object') {
+    const r = raw as Record<string, unknown>;
+    const cmd = r.command ?? r.cmd ?? r.commandLine;
+    if (typeof cmd === 'string') return [cmd, ...(Array.isArray(r.args) ? r.args.map(String) : [])].join(' ');
+    if (Array.isArray(cmd)) return cmd.map(String).join(' ');
+    return JSON.stringify(raw);
+  }
+  return '';
+}

@@ -1,0 +1,157 @@
+import { BridgeError } from '../domain/errors.js';
+import { describePending, type PermissionPending } from '../domain/pending.js';
+import type { PermissionOutcome, PermissionRequest } from '../ports.js';
+import { matchRule } from './approval-rules.js';
+import type { LiveTask } from './live-task.js';
+import { allowOption, rejectOption, resolvePermissionAnswer } from './permission-answers.js';
+import type { AgentSettings } from './registry.js';
+
+interface Waiting {
+  pending: PermissionPending;
+  resolve: (outcome: PermissionOutcome) => void;
+}
+
+/** Hooks of the turn that asked: give the shard slot back and stop the clock while a person decides. */
+export interface ParkHooks {
+  onPark(): void;
+  onResume(): void;
+}
+
+/**
+ * The live half of permission questions: the stored promise each agent-side request awaits. The
+ * question itself is durable (task metadata + state in the store); only these resolvers die with the
+ * process, which is why an answer after a restart gets PendingLost instead of silence.
+ */
+export class PermissionDesk {
+  private readonly queues = new Map<string, Waiting[]>();
+  private readonly timers = new Map<string, ReturnType<typeof setTimeout>[]>();
+
+  /** Rules first; otherwise park the task in input-required until answered, canceled or expired. */
+  ask(live: LiveTask, request: PermissionRequest, settings: AgentSettings, hooks: ParkHooks): Promise<PermissionOutcome> {
+    if (live.abort.signal.aborted) return Promise.resolve({ outcome: 'cancelled' });
+    const verdict = matchRule(settings.approvalRules, request.toolCall);
+    if (verdict && verdict.action !== 'ask') {
+      const option = verdict.action === 'allow' ? allowOption(request.options) : rejectOption(request.options);
+      if (option) {
+        recordAutoDecision(live, { rule: verdict.rule, action: verdict.action, optionId: option.optionId, toolCall: request.toolCall.title });
+        return Promise.resolve({ outcome: 'selected', optionId: option.optionId });
+      }
+    }
+    const now = Date.now();
+    const pending: PermissionPending = {
+      kind: 'permission',
+      requestId: crypto.randomUUID(),
+      toolCall: request.toolCall,
+      options: request.options,
+      ...(settings.workspace ? { workspace: settings.workspace } : {}),
+      createdAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + settings.approvalTimeoutMs).toISOString(),
+    };
+    return new Promise<PermissionOutcome>((resolve) => {
+      const queue = this.queues.get(live.id) ?? [];
+      this.queues.set(live.id, queue);
+      hooks.onPark();
+      queue.push({
+        pending,
+        resolve: (outcome) => {
+          hooks.onResume();
+          resolve(outcome);
+        },
+      });
+      if (queue.length === 1) this.present(live, settings);
+    });
+  }
+
+  has(taskId: string): boolean {
+    return (this.queues.get(taskId)?.length ?? 0) > 0;
+  }
+
+  /** Settles the question the task shows now. Throws a BridgeError a person can act on. */
+  answer(live: LiveTask, answer: string, answeredBy: string, settings: AgentSettings): void {
+    const current = this.queues.get(live.id)?.[0];
+    if (!current) {
+      throw new BridgeError(
+        'pending-lost',
+        "the agent's permission request was lost when the bridge restarted; re-send the task",
+      );
+    }
+    const option = resolvePermissionAnswer(current.pending.options, answer);
+    live.patchMetadata({
+      answeredBy,
+      lastAnswer: { requestId: current.pending.requestId, optionId: option.optionId, by: answeredBy, at: new Date().toISOString() },
+      ...(option.kind === 'allow_always' ? { allowAlways: [...allowAlwaysOf(live), current.pending.toolCall.title] } : {}),
+    });
+    this.settleCurrent(live, { outcome: 'selected', optionId: option.optionId }, settings);
+  }
+
+  /** Cancels every question of the task (cancel, shutdown): each agent-side request gets `cancelled`. */
+  cancelAll(taskId: string): void {
+    const queue = this.queues.get(taskId) ?? [];
+    this.queues.delete(taskId);
+    this.clearTimers(taskId);
+    for (const waiting of queue) waiting.resolve({ outcome: 'cancelled' });
+  }
+
+  private settleCurrent(live: LiveTask, outcome: PermissionOutcome, settings: AgentSettings): void {
+    const queue = this.queues.get(live.id) ?? [];
+    const current = queue.shift();
+    this.clearTimers(live.id);
+    if (queue.length === 0) this.queues.delete(live.id);
+    if (queue.length > 0) {
+      this.present(live, settings);
+    } else {
+      live.patchMetadata({ pending: undefined });
+      live.setStatus('working');
+    }
+    current?.resolve(outcome);
+  }
+
+  /** Shows the queue's head as the task's pending question, with its expiry and reminder. */
+  private present(live: LiveTask, settings: AgentSettings): void {
+    const head = this.queues.get(live.id)?.[0];
+    if (!head) return;
+    live.patchMetadata({ pending: head.pending });
+    live.setStatus('input-required', describePending(head.pending, live.task.metadata.agent), {
+      event: 'pending-created',
+      pendingKind: 'permission',
+    });
+    const ttl = Date.parse(head.pending.expiresAt) - Date.now();
+    const reminder = setTimeout(() => live.announce({ event: 'pending-reminder', pendingKind: 'permission' }), (ttl * 2) / 3);
+    const expiry = setTimeout(() => this.expire(live, settings), ttl);
+    this.timers.set(live.id, [reminder, expiry]);
+  }
+
+  /** Expiry rejects, never allows: the agent gets its reject option (or `cancelled` if it offered none). */
+  private expire(live: LiveTask, settings: AgentSettings): void {
+    const head = this.queues.get(live.id)?.[0];
+    if (!head) return;
+    const reject = rejectOption(head.pending.options);
+    live.patchMetadata({
+      answeredBy: 'expiry',
+      expired: [...expiredOf(live), { requestId: head.pending.requestId, at: new Date().toISOString() }],
+    });
+    live.announce({ event: 'pending-expired', pendingKind: 'permission' });
+    this.settleCurrent(live, reject ? { outcome: 'selected', optionId: reject.optionId } : { outcome: 'cancelled' }, settings);
+  }
+
+  private clearTimers(taskId: string): void {
+    for (const t of this.timers.get(taskId) ?? []) clearTimeout(t);
+    this.timers.delete(taskId);
+  }
+}
+
+function recordAutoDecision(live: LiveTask, decision: Record<string, unknown>): void {
+  const prior = Array.isArray(live.task.metadata.autoDecisions) ? live.task.metadata.autoDecisions : [];
+  live.patchMetadata({ autoDecisions: [...prior, { ...decision, at: new Date().toISOString() }] });
+  live.announce({ event: 'pending-auto-decided', ...decision });
+}
+
+function allowAlwaysOf(live: LiveTask): string[] {
+  const v = live.task.metadata.allowAlways;
+  return Array.isArray(v) ? (v as string[]) : [];
+}
+
+function expiredOf(live: LiveTask): unknown[] {
+  const v = live.task.metadata.expired;
+  return Array.isArray(v) ? v : [];
+}

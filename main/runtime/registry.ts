@@ -1,0 +1,63 @@
+import { BridgeError } from '../domain/errors.js';
+import type { AgentBackend, AgentTraits } from '../ports.js';
+import type { ApprovalRule } from './approval-rules.js';
+import { Shard } from './shards.js';
+
+/** What the runtime needs to know about one configured agent. */
+export interface AgentSettings {
+  description?: string;
+  timeoutMs: number;
+  approvalTimeoutMs: number;
+  approvalRules: ApprovalRule[];
+  appendDecisionContract: boolean;
+  maxQueue: number;
+  workspace?: string;
+  skills: { id: string; name: string; description: string; tags: string[]; examples?: string[] }[];
+  tags: string[];
+}
+
+export interface AgentEntry {
+  name: string;
+  backend: AgentBackend;
+  settings: AgentSettings;
+  shard: Shard;
+}
+
+/** The configured agents, by name. Built once by wiring; the runtime only reads it. */
+export class AgentRegistry {
+  private readonly entries = new Map<string, AgentEntry>();
+
+  add(name: string, backend: AgentBackend, settings: AgentSettings): void {
+    this.entries.set(name, { name, backend, settings, shard: new Shard(name, settings.maxQueue) });
+  }
+
+  names(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  all(): AgentEntry[] {
+    return [...this.entries.values()];
+  }
+
+  has(name: string): boolean {
+    return this.entries.has(name);
+  }
+
+  /** Throws UnknownAgent naming the agents that do exist. */
+  get(name: string): AgentEntry {
+    const entry = this.entries.get(name);
+    if (!entry) {
+      const known = this.names();
+      throw new BridgeError(
+        'unknown-agent',
+        `no agent named "${name}"; configured agents: ${known.length ? known.join(', ') : '(none — add one to config.yaml)'}`,
+        { agents: known },
+      );
+    }
+    return entry;
+  }
+
+  traitsOf(name: string): AgentTraits {
+    return this.get(name).backend.traits;
+  }
+}

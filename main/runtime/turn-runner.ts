@@ -1,0 +1,153 @@
+import { parseDecision } from '../domain/decision-contract.js';
+import { describePending, type DecisionPending } from '../domain/pending.js';
+import type { Part } from '../domain/task.js';
+import type { Turn, TurnOutcome, TurnReporter } from '../ports.js';
+import { ArtifactStream } from './artifact-stream.js';
+import type { LiveTask } from './live-task.js';
+import type { PermissionDesk } from './permission-desk.js';
+import type { AgentEntry } from './registry.js';
+import { TurnTimer } from './turn-timer.js';
+
+export interface TurnPlan {
+  live: LiveTask;
+  agent: AgentEntry;
+  messageId: string;
+  text: string;
+  attachments: Part[];
+  followUp: boolean;
+  /** Whether the decision contract was appended to `text`, so the reply may end with a decision. */
+  contractApplied: boolean;
+  /** Hands the agent's shard slot back (the task is parked or finished). */
+  release: () => void;
+}
+
+const STDERR_IN_STATUS = 600;
+
+/**
+ * Runs one turn of a task on its agent and settles the task from the outcome. The task may be canceled
+ * while this runs; the backend then sees the abort and every later change is refused by the task's
+ * transition table, so nothing re-settles a canceled task.
+ */
+export async function runTurn(plan: TurnPlan, desk: PermissionDesk, onDecision: (live: LiveTask) => void): Promise<void> {
+  const { live, agent } = plan;
+  if (!live.setStatus('working')) return plan.release();
+
+  const turnAbort = new AbortController();
+  const stopTurn = (): void => turnAbort.abort();
+  live.abort.signal.addEventListener('abort', stopTurn, { once: true });
+  const timer = new TurnTimer(agent.settings.timeoutMs, stopTurn);
+  // One artifact per turn: a follow-up's reply never rewrites what an earlier turn produced.
+  const turnNumber = live.task.artifacts.length + 1;
+  const artifactId = turnNumber === 1 ? `${live.id}-reply` : `${live.id}-reply-${turnNumber}`;
+  const stream = new ArtifactStream((chunk) => live.appendArtifact(chunk, artifactId));
+  let firstOutputAt: string | undefined;
+
+  const reporter: TurnReporter = {
+    text(chunk) {
+      firstOutputAt ??= new Date().toISOString();
+      stream.push(chunk);
+    },
+    progress(note) {
+      live.announce({ event: 'progress', progress: note });
+    },
+    receipt(facts) {
+      live.patchMetadata({ receipt: { ...(live.task.metadata.receipt ?? {}), ...facts } });
+    },
+    askPermission(request) {
+      return desk.ask(live, request, agent.settings, {
+        onPark: () => {
+          timer.pause();
+          plan.release();
+        },
+        onResume: () => timer.resume(),
+      });
+    },
+  };
+
+  const turn: Turn = {
+    taskId: live.id,
+    contextId: live.task.contextId,
+    messageId: plan.messageId,
+    agent: agent.name,
+    text: plan.text,
+    attachments: plan.attachments,
+    delegationDepth: live.task.metadata.delegationDepth,
+    visitedAgents: live.task.metadata.visitedAgents,
+    followUp: plan.followUp,
+    signal: turnAbort.signal,
+  };
+
+  timer.start();
+  let outcome: TurnOutcome;
+  try {
+    outcome = await agent.backend.run(turn, reporter);
+  } catch (err) {
+    outcome = { kind: 'failed', retryable: false, reason: `the ${agent.backend.traits.backend} backend failed: ${(err as Error).message}` };
+  } finally {
+    timer.stop();
+    live.abort.signal.removeEventListener('abort', stopTurn);
+    desk.cancelAll(live.id);
+  }
+  if (firstOutputAt) reporter.receipt({ firstOutputAt });
+
+  if (live.abort.signal.aborted) {
+    stream.abandon();
+  } else if (timer.timedOut) {
+    stream.finish();
+    settleFailure(live, `timed out after ${agent.settings.timeoutMs / 1000}s; the agent was stopped (safe to retry with the same messageId)`, true);
+  } else {
+    stream.finish();
+    settleOutcome(plan, outcome, stream.text, onDecision);
+  }
+  plan.release();
+}
+
+function settleOutcome(plan: TurnPlan, outcome: TurnOutcome, reply: string, onDecision: (live: LiveTask) => void): void {
+  const { live } = plan;
+  switch (outcome.kind) {
+    case 'completed': {
+      const decision = plan.contractApplied ? parseDecision(reply) : undefined;
+      if (decision) {
+        const now = Date.now();
+        const pending: DecisionPending = {
+          kind: 'decision',
+          ...decision,
+          ...(plan.agent.settings.workspace ? { workspace: plan.agent.settings.workspace } : {}),
+          createdAt: new Date(now).toISOString(),
+          expiresAt: new Date(now + plan.agent.settings.approvalTimeoutMs).toISOString(),
+        };
+        live.patchMetadata({ pending });
+        live.setStatus('input-required', describePending(pending, plan.agent.name), { event: 'pending-created', pendingKind: 'decision' });
+        onDecision(live);
+        return;
+      }
+      if (reply.trim() === '') live.patchMetadata({ warning: 'the agent finished without any output' });
+      live.setStatus('completed');
+      return;
+    }
+    case 'failed': {
+      const tail = outcome.stderrTail ? `\n${outcome.stderrTail.slice(-STDERR_IN_STATUS)}` : '';
+      if (outcome.exitCode !== undefined) live.patchMetadata({ exitCode: outcome.exitCode });
+      settleFailure(live, outcome.reason + tail, outcome.retryable);
+      return;
+    }
+    case 'undelivered': {
+      live.patchMetadata({ receipt: { ...(live.task.metadata.receipt ?? {}), delivered: false, undeliveredReason: outcome.reason } });
+      settleFailure(live, `not delivered: ${outcome.reason}`, outcome.retryable);
+      return;
+    }
+    case 'auth-required': {
+      live.setStatus('auth-required', outcome.reason);
+      return;
+    }
+    default: {
+      const never: never = outcome;
+      return never;
+    }
+  }
+}
+
+function settleFailure(live: LiveTask, reason: string, retryable: boolean): void {
+  live.patchMetadata({ retryable });
+  live.setStatus('failed', reason);
+}

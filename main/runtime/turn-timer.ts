@@ -1,0 +1,51 @@
+/**
+ * A turn's time budget that stops counting while a person is deciding: `timeout_s` measures the agent,
+ * not the human.
+ */
+export class TurnTimer {
+  private remainingMs: number;
+  private startedAt = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private pausedCount = 0;
+  private fired = false;
+
+  constructor(
+    budgetMs: number,
+    private readonly onTimeout: () => void,
+  ) {
+    this.remainingMs = budgetMs;
+  }
+
+  get timedOut(): boolean {
+    return this.fired;
+  }
+
+  start(): void {
+    this.startedAt = Date.now();
+    this.timer = setTimeout(() => {
+      this.fired = true;
+      this.onTimeout();
+    }, this.remainingMs);
+  }
+
+  /** Pauses may nest (two questions at once); the clock runs again when the last one is answered. */
+  pause(): void {
+    this.pausedCount += 1;
+    if (this.pausedCount > 1 || !this.timer) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.remainingMs -= Date.now() - this.startedAt;
+  }
+
+  resume(): void {
+    if (this.pausedCount === 0) return;
+    this.pausedCount -= 1;
+    if (this.pausedCount === 0 && !this.fired && !this.timer) this.start();
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.pausedCount = 0;
+  }
+}

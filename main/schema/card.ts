@@ -1,0 +1,152 @@
+/**
+ * Agent card shapes, v1.0 (ProtoJSON of `AgentCard`, a2a.proto) and v0.3 (types.ts).
+ *
+ * The v1 schema is strict on purpose: the JSON Schema generated from a2a.proto (the one the a2a-tck
+ * validates cards with) has `additionalProperties: false`, and ProtoJSON parsers reject unknown members
+ * by default (the official Python SDK's card resolver calls `ParseDict` without
+ * `ignore_unknown_fields`). A v0.3 leftover such as `url`, `protocolVersion` or `security` on a v1 card
+ * therefore breaks real clients, and this schema catches it.
+ */
+import { z } from 'zod';
+
+export const PROTOCOL_BINDINGS = ['JSONRPC', 'GRPC', 'HTTP+JSON'] as const;
+
+export const AgentInterfaceV1Schema = z.strictObject({
+  url: z.string().min(1),
+  protocolBinding: z.enum(PROTOCOL_BINDINGS),
+  /** `Major.Minor` only: patch numbers must not influence negotiation (v1 §3.6). */
+  protocolVersion: z.string().regex(/^\d+\.\d+$/, 'protocolVersion is Major.Minor, e.g. "1.0"'),
+  tenant: z.string().optional(),
+});
+
+export const AgentExtensionSchema = z.strictObject({
+  uri: z.string().min(1),
+  description: z.string().optional(),
+  required: z.boolean().optional(),
+  params: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const AgentCapabilitiesV1Schema = z.strictObject({
+  streaming: z.boolean().optional(),
+  pushNotifications: z.boolean().optional(),
+  extendedAgentCard: z.boolean().optional(),
+  extensions: z.array(AgentExtensionSchema).optional(),
+});
+
+export const SecurityRequirementV1Schema = z.strictObject({
+  schemes: z.record(z.string(), z.strictObject({ list: z.array(z.string()) })),
+});
+
+const SCHEME_MEMBERS = [
+  'apiKeySecurityScheme',
+  'httpAuthSecurityScheme',
+  'oauth2SecurityScheme',
+  'openIdConnectSecurityScheme',
+  'mtlsSecurityScheme',
+] as const;
+
+/** A proto oneof: exactly one member. Only the HTTP auth scheme is spelled out (the bridge's bearer). */
+export const SecuritySchemeV1Schema = z
+  .strictObject({
+    apiKeySecurityScheme: z.record(z.string(), z.unknown()).optional(),
+    httpAuthSecurityScheme: z
+      .strictObject({
+        scheme: z.string().min(1),
+        bearerFormat: z.string().optional(),
+        description: z.string().optional(),
+      })
+      .optional(),
+    oauth2SecurityScheme: z.record(z.string(), z.unknown()).optional(),
+    openIdConnectSecurityScheme: z.record(z.string(), z.unknown()).optional(),
+    mtlsSecurityScheme: z.record(z.string(), z.unknown()).optional(),
+  })
+  .refine((s) => SCHEME_MEMBERS.filter((k) => s[k] !== undefined).length === 1, {
+    message: 'a security scheme holds exactly one of ' + SCHEME_MEMBERS.join(', '),
+  });
+
+export const AgentSkillV1Schema = z.strictObject({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  description: z.string().min(1),
+  tags: z.array(z.string()),
+  examples: z.array(z.string()).optional(),
+  inputModes: z.array(z.string()).optional(),
+  outputModes: z.array(z.string()).optional(),
+  securityRequirements: z.array(SecurityRequirementV1Schema).optional(),
+});
+
+export const AgentCardV1Schema = z.strictObject({
+  name: z.string().min(1),
+  description: z.string().min(1),
+  /** In preference order; clients take the first they support (v1 §8.3.1). */
+  supportedInterfaces: z.array(AgentInterfaceV1Schema).min(1, 'supportedInterfaces must not be empty'),
+  provider: z.strictObject({ url: z.string(), organization: z.string() }).optional(),
+  version: z.string().min(1),
+  documentationUrl: z.string().optional(),
+  capabilities: AgentCapabilitiesV1Schema,
+  securitySchemes: z.record(z.string(), SecuritySchemeV1Schema).optional(),
+  securityRequirements: z.array(SecurityRequirementV1Schema).optional(),
+  defaultInputModes: z.array(z.string()),
+  defaultOutputModes: z.array(z.string()),
+  skills: z.array(AgentSkillV1Schema),
+  signatures: z.array(z.record(z.string(), z.unknown())).optional(),
+  iconUrl: z.string().optional(),
+});
+
+export type AgentInterfaceV1 = z.infer<typeof AgentInterfaceV1Schema>;
+export type AgentExtension = z.infer<typeof AgentExtensionSchema>;
+export type AgentSkillV1 = z.infer<typeof AgentSkillV1Schema>;
+export type SecuritySchemeV1 = z.infer<typeof SecuritySchemeV1Schema>;
+export type SecurityRequirementV1 = z.infer<typeof SecurityRequirementV1Schema>;
+export type AgentCardV1 = z.infer<typeof AgentCardV1Schema>;
+
+// ───────────────────────── v0.3 ─────────────────────────
+
+export const AgentSkillV03Schema = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  description: z.string().min(1),
+  tags: z.array(z.string()),
+  examples: z.array(z.string()).optional(),
+  inputModes: z.array(z.string()).optional(),
+  outputModes: z.array(z.string()).optional(),
+});
+
+export const SecuritySchemeV03Schema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('http'),
+    scheme: z.string().min(1),
+    bearerFormat: z.string().optional(),
+    description: z.string().optional(),
+  }),
+  z.object({ type: z.literal('apiKey'), in: z.enum(['query', 'header', 'cookie']), name: z.string() }),
+  z.object({ type: z.literal('oauth2'), flows: z.record(z.string(), z.unknown()) }),
+  z.object({ type: z.literal('openIdConnect'), openIdConnectUrl: z.string() }),
+  z.object({ type: z.literal('mutualTLS') }),
+]);
+
+/** v0.3 card (types.ts `AgentCard`); v0.3 allows extra members, so this one is not strict. */
+export const AgentCardV03Schema = z.object({
+  protocolVersion: z.string().min(1),
+  name: z.string().min(1),
+  description: z.string().min(1),
+  url: z.string().min(1),
+  preferredTransport: z.enum(PROTOCOL_BINDINGS).optional(),
+  additionalInterfaces: z.array(z.object({ url: z.string(), transport: z.enum(PROTOCOL_BINDINGS) })).optional(),
+  version: z.string().min(1),
+  capabilities: z.object({
+    streaming: z.boolean().optional(),
+    pushNotifications: z.boolean().optional(),
+    stateTransitionHistory: z.boolean().optional(),
+    extensions: z.array(AgentExtensionSchema).optional(),
+  }),
+  securitySchemes: z.record(z.string(), SecuritySchemeV03Schema).optional(),
+  security: z.array(z.record(z.string(), z.array(z.string()))).optional(),
+  defaultInputModes: z.array(z.string()),
+  defaultOutputModes: z.array(z.string()),
+  skills: z.array(AgentSkillV03Schema),
+  supportsAuthenticatedExtendedCard: z.boolean().optional(),
+});
+
+export type AgentSkillV03 = z.infer<typeof AgentSkillV03Schema>;
+export type AgentCardV03 = z.infer<typeof AgentCardV03Schema>;

@@ -1,0 +1,113 @@
+/**
+ * config.yaml, validated at load. Keys are snake_case as users write them; every key is documented in
+ * resources/config.example.yaml. Adding a backend kind = one entry in `AgentConfigSchema`.
+ */
+import { z } from 'zod';
+
+function isRegex(source: string): boolean {
+  try {
+    new RegExp(source);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+const EnvSchema = z.record(z.string(), z.string());
+
+const ApprovalRuleSchema = z
+  .object({
+    action: z.enum(['allow', 'deny', 'ask']),
+    /** Tool call kinds (read, edit, delete, move, search, execute, think, fetch, other). */
+    kinds: z.array(z.string()).optional(),
+    /** Regular expression tested against the raw command / input of the tool call. */
+    command: z
+      .string()
+      .refine(isRegex, 'command must be a valid regular expression')
+      .optional(),
+    /** Glob-ish path prefix tested against the tool call's locations. */
+    paths: z.array(z.string()).optional(),
+  })
+  .strict();
+export type ApprovalRule = z.infer<typeof ApprovalRuleSchema>;
+
+/** Keys every agent kind shares. */
+const CommonAgentShape = {
+  description: z.string().optional(),
+  cwd: z.string().optional(),
+  env: EnvSchema.default({}),
+  /** Seconds a turn may run; time spent waiting for a person is not counted. */
+  timeout_s: z.number().positive().max(7 * 24 * 3600, 'timeout_s is at most 7 days').default(600),
+  append_decision_contract: z.boolean().default(true),
+  approval_timeout_s: z.number().positive().max(7 * 24 * 3600, 'approval_timeout_s is at most 7 days').default(1800),
+  approval_rules: z.array(ApprovalRuleSchema).default([]),
+  /** Tasks waiting in this agent's queue before new sends are refused. */
+  max_queue: z.number().int().positive().default(100),
+  skills: z
+    .array(
+      z
+        .object({
+          id: z.string(),
+          name: z.string(),
+          description: z.string(),
+          tags: z.array(z.string()).default([]),
+          examples: z.array(z.string()).optional(),
+        })
+        .strict(),
+    )
+    .default([]),
+  tags: z.array(z.string()).default([]),
+};
+
+const CommandSchema = z.array(z.string().min(1)).min(1, 'command needs at least the program to run');
+
+export const SubprocessCliAgentSchema = z
+  .object({
+    kind: z.literal('subprocess_cli'),
+    command: CommandSchema,
+    prompt_via: z.enum(['stdin', 'arg']).default('stdin'),
+    /** Fixed arguments placed before the prompt when prompt_via is arg. */
+    prompt_flag: z.array(z.string()).default([]),
+    ...CommonAgentShape,
+  })
+  .strict();
+
+export const AcpAgentSchema = z
+  .object({
+    kind: z.literal('acp'),
+    command: CommandSchema,
+    /** Where the agent runs, so its paths are in the right OS. */
+    platform: z.enum(['native', 'windows', 'wsl']).default('native'),
+    distro: z.string().optional(),
+    /** Seconds without a task before the agent's process is stopped. */
+    idle_timeout_s: z.number().positive().default(900),
+    fs_read: z.boolean().default(true),
+    fs_write: z.boolean().default(true),
+    terminal: z.boolean().default(true),
+    ...CommonAgentShape,
+  })
+  .strict();
+
+export const AgentConfigSchema = z.discriminatedUnion('kind', [SubprocessCliAgentSchema, AcpAgentSchema]);
+export type AgentConfig = z.infer<typeof AgentConfigSchema>;
+export type SubprocessCliAgentConfig = z.infer<typeof SubprocessCliAgentSchema>;
+export type AcpAgentConfig = z.infer<typeof AcpAgentSchema>;
+
+export const BridgeConfigSchema = z
+  .object({
+    host: z.string().default('127.0.0.1'),
+    port: z.number().int().min(0).max(65535).default(8791),
+    max_delegation_depth: z.number().int().min(1).default(3),
+    data_dir: z.string().optional(),
+    /** Largest JSON-RPC request body accepted, in bytes. */
+    max_body_bytes: z.number().int().positive().default(1024 * 1024),
+    require_token: z.boolean().default(true),
+    allowed_origins: z.array(z.string()).default([]),
+    agents: z
+      .record(z.string().regex(AGENT_NAME, 'agent names use letters, digits, "_", "-" and "."'), AgentConfigSchema)
+      .default({}),
+  })
+  .strict();
+export type BridgeConfig = z.infer<typeof BridgeConfigSchema>;

@@ -1,0 +1,55 @@
+/**
+ * JSON-RPC envelope and the bridge's own methods (extensions beside the A2A ones in a2a.ts).
+ */
+import { z } from 'zod';
+import { TASK_STATES } from '../domain/task.js';
+import { ShorthandSendParamsSchema } from './a2a.js';
+
+export const JsonRpcIdSchema = z.union([z.string(), z.number(), z.null()]);
+
+export const JsonRpcRequestSchema = z.object({
+  jsonrpc: z.literal('2.0', { error: 'jsonrpc must be "2.0"' }),
+  id: JsonRpcIdSchema.optional(),
+  method: z.string({ error: 'method must be a string' }).min(1, 'method must not be empty'),
+  params: z.unknown().optional(),
+});
+export type JsonRpcRequest = z.infer<typeof JsonRpcRequestSchema>;
+
+/** The shorthand plus what the CLI sends from inside an agent, so loop guards hold across hops. */
+export const BridgeSendParamsSchema = ShorthandSendParamsSchema.extend({
+  parentTaskId: z.string().min(1).optional(),
+  callerAgent: z.string().min(1).optional(),
+  files: z
+    .array(z.object({ name: z.string().min(1), mimeType: z.string().optional(), bytes: z.string() }))
+    .optional(),
+});
+export type BridgeSendParams = z.infer<typeof BridgeSendParamsSchema>;
+
+export const AnswerParamsSchema = z.object({
+  taskId: z.string({ error: 'taskId is required' }).min(1, 'taskId must not be empty'),
+  answer: z.union([z.string().min(1, 'answer must not be empty'), z.number().int().positive()], {
+    error: 'answer is required: an option id or name, its number, yes/no, or free text',
+  }),
+  /** Who answers, for the record (a person's name, an agent). Defaults to "caller". */
+  answeredBy: z.string().min(1).max(100).optional(),
+});
+
+export const AgentCardParamsSchema = z.object({
+  agent: z.string({ error: 'agent is required (an agent name from agents/list)' }).min(1, 'agent must not be empty'),
+});
+
+export const EmptyParamsSchema = z.object({}).optional();
+
+/** Bridge `tasks/list` (also the shape v1 `ListTasks` is converted into). */
+export const ListTasksParamsSchema = z.object({
+  contextId: z.string().optional(),
+  agent: z.string().optional(),
+  status: z.enum(TASK_STATES).optional(),
+  states: z.array(z.enum(TASK_STATES)).optional(),
+  statusTimestampAfter: z.string().datetime({ offset: true, error: 'statusTimestampAfter must be an ISO-8601 time' }).optional(),
+  pageSize: z.number().int().min(1, 'pageSize must be 1–100').max(100, 'pageSize must be 1–100').default(50),
+  pageToken: z.string().optional(),
+  historyLength: z.number().int().min(0, 'historyLength must be 0 or more').optional(),
+  includeArtifacts: z.boolean().default(false),
+});
+export type ListTasksParams = z.infer<typeof ListTasksParamsSchema>;

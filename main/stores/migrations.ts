@@ -1,0 +1,56 @@
+/**
+ * The task database schema, versioned with `PRAGMA user_version`: step i brings version i to i + 1.
+ * Steps are only ever appended; a released step is never edited.
+ */
+import type { Database } from 'better-sqlite3';
+
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE tasks (
+    id           TEXT PRIMARY KEY,
+    context_id   TEXT NOT NULL,
+    agent        TEXT NOT NULL,
+    state        TEXT NOT NULL,
+    created_at   TEXT NOT NULL,
+    -- status.timestamp as toISOString() text: text order is time order.
+    updated_at   TEXT NOT NULL,
+    last_seq     INTEGER NOT NULL,
+    -- Idempotency key (scope = the target agent); NULL when the message had no id. NULLs never collide.
+    key_scope    TEXT,
+    message_id   TEXT,
+    payload_hash TEXT,
+    task_json    TEXT NOT NULL,
+    UNIQUE (key_scope, message_id)
+  );
+  CREATE INDEX tasks_by_update  ON tasks (updated_at DESC, id DESC);
+  CREATE INDEX tasks_by_context ON tasks (context_id, updated_at DESC, id DESC);
+  CREATE INDEX tasks_by_state   ON tasks (state, updated_at DESC, id DESC);
+  CREATE INDEX tasks_by_agent   ON tasks (agent, updated_at DESC, id DESC);
+
+  CREATE TABLE events (
+    task_id    TEXT NOT NULL REFERENCES tasks (id) ON DELETE CASCADE,
+    seq        INTEGER NOT NULL,
+    event_json TEXT NOT NULL,
+    PRIMARY KEY (task_id, seq)
+  ) WITHOUT ROWID;
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Brings the schema to `SCHEMA_VERSION`, each step in its own transaction together with its version bump. */
+export function migrate(db: Database, file: string): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > SCHEMA_VERSION) {
+    throw new Error(
+      `The task database ${file} has schema version ${version}, newer than this contactor knows (${SCHEMA_VERSION}). ` +
+        `Update contactor, or move the file aside to start empty: mv "${file}" "${file}.newer"`,
+    );
+  }
+  for (let step = version; step < SCHEMA_VERSION; step++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[step] as string);
+      db.pragma(`user_version = ${step + 1}`);
+    })();
+  }
+}

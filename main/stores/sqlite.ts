@@ -1,0 +1,230 @@
+/**
+ * The durable TaskStore: one SQLite file in WAL mode (see open-database.ts for the pragmas and why).
+ * `new SqliteTaskStore({ file })` opens, checks and migrates the file, or throws an error naming it.
+ * One connection, used synchronously, so each method's transaction is never interleaved with another.
+ *
+ * The `task` snapshot events given to `create` count towards `lastSeq` but are not stored: the snapshot
+ * is the `tasks` row itself, and `eventsAfter` returns only status and artifact updates.
+ */
+import type Database from 'better-sqlite3';
+import type { StreamEvent, TaskEvent } from '../domain/events.js';
+import type { Task, TaskState } from '../domain/task.js';
+import type { IdempotencyKey, StoredTask, TaskPage, TaskQuery, TaskStore } from '../ports.js';
+import { openDatabase } from './open-database.js';
+import { encodePageToken } from './page-token.js';
+import {
+  checkedLastSeq,
+  checkSnapshotId,
+  isTaskEvent,
+  listFilter,
+  taskNotFound,
+  withoutArtifacts,
+  type ListFilter,
+} from './task-query.js';
+
+export interface SqliteTaskStoreOptions {
+  /** Path of the database file; created when missing (its folder must exist). */
+  file: string;
+}
+
+interface TaskRow {
+  id: string;
+  updated_at: string;
+  last_seq: number;
+  payload_hash: string | null;
+  task_json: string;
+}
+
+type Statement = Database.Statement;
+
+export class SqliteTaskStore implements TaskStore {
+  private readonly db: Database.Database;
+  private readonly sql: ReturnType<typeof prepare>;
+  /** `list` statements, one per combination of filters in use, each prepared on first use. */
+  private readonly listSql = new Map<string, { page: Statement; count: Statement }>();
+
+  private readonly createTx: (
+    task: Task,
+    events: StreamEvent[],
+    key?: IdempotencyKey,
+  ) => { stored: StoredTask; created: boolean; payloadHash?: string };
+  private readonly commitTx: (taskId: string, events: TaskEvent[], task?: Task) => void;
+  /** Runs a page query and its count in one transaction, so totalSize describes the same snapshot. */
+  private readonly readPage: <T>(read: () => T) => T;
+
+  constructor(options: SqliteTaskStoreOptions) {
+    this.db = openDatabase(options.file);
+    this.sql = prepare(this.db);
+    this.createTx = this.db.transaction((task: Task, events: StreamEvent[], key?: IdempotencyKey) => {
+      if (key) {
+        const known = this.sql.byKey.get(key.scope, key.messageId) as TaskRow | undefined;
+        if (known) return { stored: storedOf(known), created: false, payloadHash: known.payload_hash ?? undefined };
+      }
+      const lastSeq = checkedLastSeq(task.id, 0, events);
+      this.sql.insertTask.run({
+        ...indexedColumns(task),
+        created_at: task.metadata.createdAt,
+        last_seq: lastSeq,
+        key_scope: key?.scope ?? null,
+        message_id: key?.messageId ?? null,
+        payload_hash: key?.payloadHash ?? null,
+      });
+      this.appendEvents(task.id, events);
+      return {
+        stored: { task: structuredClone(task), lastSeq },
+        created: true,
+        ...(key ? { payloadHash: key.payloadHash } : {}),
+      };
+    });
+    this.commitTx = this.db.transaction((taskId: string, events: TaskEvent[], task?: Task) => {
+      const row = this.sql.lastSeq.get(taskId) as { last_seq: number } | undefined;
+      if (!row) throw taskNotFound(taskId);
+      const lastSeq = checkedLastSeq(taskId, row.last_seq, events);
+      this.appendEvents(taskId, events);
+      if (task) this.sql.updateTask.run({ ...indexedColumns(task), last_seq: lastSeq });
+      else this.sql.updateLastSeq.run(lastSeq, taskId);
+    });
+    const readTx = this.db.transaction((read: () => unknown) => read());
+    this.readPage = <T>(read: () => T) => readTx(read) as T;
+  }
+
+  create(
+    task: Task,
+    events: StreamEvent[],
+    key?: IdempotencyKey,
+  ): { stored: StoredTask; created: boolean; payloadHash?: string } {
+    return this.createTx(task, events, key);
+  }
+
+  commit(taskId: string, events: TaskEvent[], task?: Task): void {
+    checkSnapshotId(taskId, task);
+    this.commitTx(taskId, events, task);
+  }
+
+  get(taskId: string): StoredTask | undefined {
+    const row = this.sql.byId.get(taskId) as TaskRow | undefined;
+    return row ? storedOf(row) : undefined;
+  }
+
+  list(query: TaskQuery): TaskPage {
+    const filter = listFilter(query);
+    const { page, count } = this.listStatements(filter);
+    const params = listParams(filter);
+    const [rows, total] = this.readPage(
+      () =>
+        [
+          page.all({ ...params, limit: filter.pageSize + 1 }) as TaskRow[],
+          (count.get(params) as { n: number }).n,
+        ] as const,
+    );
+    const shown = rows.slice(0, filter.pageSize);
+    const last = shown.at(-1);
+    return {
+      tasks: shown.map((row) => {
+        const task = JSON.parse(row.task_json) as Task;
+        return query.includeArtifacts ? task : withoutArtifacts(task);
+      }),
+      nextPageToken:
+        rows.length > shown.length && last ? encodePageToken({ updatedAt: last.updated_at, id: last.id }) : '',
+      totalSize: total,
+    };
+  }
+
+  eventsAfter(taskId: string, afterSeq: number): TaskEvent[] {
+    const rows = this.sql.eventsAfter.all(taskId, afterSeq) as { event_json: string }[];
+    return rows.map((row) => JSON.parse(row.event_json) as TaskEvent);
+  }
+
+  /** Tasks in any of `states`, oldest status first: restart recovery and the pending list. */
+  tasksInStates(states: TaskState[]): Task[] {
+    const rows = this.sql.inStates.all(JSON.stringify(states)) as TaskRow[];
+    return rows.map((row) => JSON.parse(row.task_json) as Task);
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  private appendEvents(taskId: string, events: readonly StreamEvent[]): void {
+    for (const event of events) {
+      if (isTaskEvent(event)) this.sql.insertEvent.run(taskId, event.seq, JSON.stringify(event));
+    }
+  }
+
+  private listStatements(filter: ListFilter): { page: Statement; count: Statement } {
+    const where = [
+      filter.contextId !== undefined && 'context_id = @contextId',
+      filter.agent !== undefined && 'agent = @agent',
+      filter.states !== undefined && 'state IN (SELECT value FROM json_each(@states))',
+      filter.updatedAfter !== undefined && 'updated_at > @updatedAfter',
+    ].filter((clause): clause is string => clause !== false);
+    const cursor = filter.cursor ? ['(updated_at, id) < (@cursorAt, @cursorId)'] : [];
+    const cacheKey = [...where, ...cursor].join(' AND ');
+    let cached = this.listSql.get(cacheKey);
+    if (!cached) {
+      const clause = (parts: string[]) => (parts.length > 0 ? `WHERE ${parts.join(' AND ')}` : '');
+      cached = {
+        page: this.db.prepare(
+          `SELECT id, updated_at, last_seq, task_json FROM tasks ${clause([...where, ...cursor])}
+           ORDER BY updated_at DESC, id DESC LIMIT @limit`,
+        ),
+        count: this.db.prepare(`SELECT count(*) AS n FROM tasks ${clause(where)}`),
+      };
+      this.listSql.set(cacheKey, cached);
+    }
+    return cached;
+  }
+}
+
+function prepare(db: Database.Database) {
+  return {
+    byId: db.prepare('SELECT id, updated_at, last_seq, payload_hash, task_json FROM tasks WHERE id = ?'),
+    byKey: db.prepare(
+      'SELECT id, updated_at, last_seq, payload_hash, task_json FROM tasks WHERE key_scope = ? AND message_id = ?',
+    ),
+    lastSeq: db.prepare('SELECT last_seq FROM tasks WHERE id = ?'),
+    insertTask: db.prepare(
+      `INSERT INTO tasks (id, context_id, agent, state, created_at, updated_at, last_seq,
+                          key_scope, message_id, payload_hash, task_json)
+       VALUES (@id, @context_id, @agent, @state, @created_at, @updated_at, @last_seq,
+               @key_scope, @message_id, @payload_hash, @task_json)`,
+    ),
+    updateTask: db.prepare(
+      `UPDATE tasks SET context_id = @context_id, agent = @agent, state = @state, updated_at = @updated_at,
+                        last_seq = @last_seq, task_json = @task_json
+       WHERE id = @id`,
+    ),
+    updateLastSeq: db.prepare('UPDATE tasks SET last_seq = ? WHERE id = ?'),
+    insertEvent: db.prepare('INSERT INTO events (task_id, seq, event_json) VALUES (?, ?, ?)'),
+    eventsAfter: db.prepare('SELECT event_json FROM events WHERE task_id = ? AND seq > ? ORDER BY seq'),
+    inStates: db.prepare(
+      `SELECT id, updated_at, last_seq, payload_hash, task_json FROM tasks
+       WHERE state IN (SELECT value FROM json_each(?)) ORDER BY updated_at, id`,
+    ),
+  };
+}
+
+function indexedColumns(task: Task) {
+  return {
+    id: task.id,
+    context_id: task.contextId,
+    agent: task.metadata.agent,
+    state: task.status.state,
+    updated_at: task.status.timestamp,
+    task_json: JSON.stringify(task),
+  };
+}
+
+function listParams(filter: ListFilter): Record<string, string> {
+  return {
+    ...(filter.contextId !== undefined ? { contextId: filter.contextId } : {}),
+    ...(filter.agent !== undefined ? { agent: filter.agent } : {}),
+    ...(filter.states !== undefined ? { states: JSON.stringify(filter.states) } : {}),
+    ...(filter.updatedAfter !== undefined ? { updatedAfter: filter.updatedAfter } : {}),
+    ...(filter.cursor ? { cursorAt: filter.cursor.updatedAt, cursorId: filter.cursor.id } : {}),
+  };
+}
+
+function storedOf(row: TaskRow): StoredTask {
+  return { task: JSON.parse(row.task_json) as Task, lastSeq: row.last_seq };
+}

@@ -1,0 +1,79 @@
+/**
+ * The parts of `tasks/list` both stores interpret the same way, so their pages are identical.
+ */
+import { BridgeError } from '../domain/errors.js';
+import type { StreamEvent, TaskEvent } from '../domain/events.js';
+import type { Task, TaskState } from '../domain/task.js';
+import type { TaskQuery } from '../ports.js';
+import { decodePageToken, type PageCursor } from './page-token.js';
+
+/** A `TaskQuery` with its optional parts settled: absent filters are `undefined`. */
+export interface ListFilter {
+  contextId: string | undefined;
+  agent: string | undefined;
+  /** `undefined` when the query names no state (an empty list filters nothing). */
+  states: TaskState[] | undefined;
+  /** Canonical ISO-8601 (`toISOString`), comparable as text with stored status timestamps. */
+  updatedAfter: string | undefined;
+  cursor: PageCursor | undefined;
+  /** At least 1. */
+  pageSize: number;
+}
+
+export function listFilter(query: TaskQuery): ListFilter {
+  return {
+    contextId: query.contextId,
+    agent: query.agent,
+    states: query.states && query.states.length > 0 ? [...query.states] : undefined,
+    updatedAfter: query.updatedAfter === undefined ? undefined : canonicalInstant(query.updatedAfter),
+    // An empty token is what A2A clients send on the first request.
+    cursor: query.pageToken ? decodePageToken(query.pageToken) : undefined,
+    pageSize: Math.max(1, Math.floor(query.pageSize)),
+  };
+}
+
+/**
+ * Status timestamps are stored as `toISOString()` text, so text order is time order; a caller's
+ * `updatedAfter` may use any ISO form (offsets, no milliseconds) and is brought to that form first.
+ */
+function canonicalInstant(value: string): string {
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) {
+    throw new BridgeError('invalid-params', `updatedAfter is not an ISO-8601 date-time: ${JSON.stringify(value)}`);
+  }
+  return new Date(ms).toISOString();
+}
+
+export function withoutArtifacts(task: Task): Task {
+  return { ...task, artifacts: [] };
+}
+
+export function isTaskEvent(event: StreamEvent): event is TaskEvent {
+  return event.kind !== 'task';
+}
+
+/**
+ * A task's event log is append-only with strictly rising seq numbers; a resuming subscriber relies on it
+ * (CONTRACT.md, Streaming). Returns the seq of the last event, or `lastSeq` when there are none.
+ */
+export function checkedLastSeq(taskId: string, lastSeq: number, events: readonly StreamEvent[]): number {
+  let previous = lastSeq;
+  for (const event of events) {
+    if (!Number.isInteger(event.seq) || event.seq <= previous) {
+      throw new Error(
+        `Event seq ${event.seq} of task ${taskId} does not follow seq ${previous}; events are append-only.`,
+      );
+    }
+    previous = event.seq;
+  }
+  return previous;
+}
+
+export function taskNotFound(taskId: string): BridgeError {
+  return new BridgeError('task-not-found', `No task with id ${taskId}.`, { taskId });
+}
+
+/** A snapshot handed to `commit` must be of the task it is committed to. */
+export function checkSnapshotId(taskId: string, task: Task | undefined): void {
+  if (task && task.id !== taskId) throw new Error(`Snapshot of task ${task.id} committed to task ${taskId}.`);
+}

@@ -1,0 +1,166 @@
+/**
+ * The Koa adapter: body, headers, SSE and the request gate. No protocol logic lives here.
+ */
+import Koa from 'koa';
+import getRawBody from 'raw-body';
+import { PassThrough } from 'node:stream';
+import type { TaskEvent } from '../domain/events.js';
+import type { Task } from '../domain/task.js';
+import { failure, type JsonRpcEndpoint } from './jsonrpc.js';
+import { bearerMatches, gateRequest, type GatePolicy } from './request-gate.js';
+import { RpcError } from './rpc-errors.js';
+import type { ProtocolVersion, RpcCall } from './rpc-types.js';
+import { SSE_HEADERS, parseLastEventId, writeSseEvent } from './sse.js';
+
+export interface BridgeInfo {
+  health(): Record<string, unknown>;
+  bridgeCard(): unknown;
+  /** undefined when no such agent. */
+  agentCard(name: string): unknown;
+  listenFeed(listener: (event: TaskEvent, task: Task) => void): () => void;
+}
+
+export interface HttpOptions {
+  endpoint: JsonRpcEndpoint;
+  info: BridgeInfo;
+  policy: GatePolicy;
+  /** Required as a bearer token on JSON-RPC and the event feed when set. */
+  token?: string;
+  maxBodyBytes: number;
+  onRefused?: (details: { status: number; reason: string; path: string }) => void;
+}
+
+const AGENT_PATH = /^\/agents\/([A-Za-z0-9][A-Za-z0-9_.-]{0,63})(\/\.well-known\/agent-card\.json|\/?)$/;
+
+export function createHttpApp(opts: HttpOptions): Koa {
+  const app = new Koa();
+  app.silent = true;
+
+  app.use(async (ctx) => {
+    const refusal = gateRequest(
+      { method: ctx.method, url: ctx.url, host: ctx.get('host') || undefined, origin: ctx.get('origin') || undefined, contentType: ctx.get('content-type') || undefined },
+      opts.policy,
+    );
+    if (refusal) return refuse(ctx, refusal.status, new RpcError(refusal.code, refusal.message));
+
+    const path = ctx.path;
+    const agentMatch = AGENT_PATH.exec(path);
+    if (ctx.method === 'GET') {
+      if (path === '/health') return sendJson(ctx, opts.info.health());
+      if (path === '/.well-known/agent-card.json' || path === '/.well-known/agent.json') return sendCard(ctx, opts.info.bridgeCard());
+      if (agentMatch && agentMatch[2] !== '/' && agentMatch[2] !== '') {
+        const card = opts.info.agentCard(agentMatch[1]!);
+        return card === undefined ? notFound(ctx) : sendCard(ctx, card);
+      }
+      if (path === '/events') {
+        if (!authorized(ctx, opts)) return refuse(ctx, 401, unauthorized());
+        return streamFeed(ctx, opts.info);
+      }
+      return notFound(ctx);
+    }
+    if (ctx.method !== 'POST') return refuse(ctx, 405, new RpcError(-32600, `${ctx.method} is not supported; POST JSON-RPC to / or /agents/<name>`));
+    if (path !== '/' && !(agentMatch && (agentMatch[2] === '' || agentMatch[2] === '/'))) return notFound(ctx);
+    if (agentMatch && opts.info.agentCard(agentMatch[1]!) === undefined) return notFound(ctx);
+    if (!authorized(ctx, opts)) return refuse(ctx, 401, unauthorized());
+
+    const version = negotiateVersion(ctx.get('a2a-version') || (ctx.query['A2A-Version'] as string | undefined));
+    if (version instanceof RpcError) return refuse(ctx, 200, version);
+    let body: string;
+    try {
+      body = await getRawBody(ctx.req, { limit: opts.maxBodyBytes, encoding: 'utf8' });
+    } catch (err) {
+      const tooLarge = (err as { type?: string }).type === 'entity.too.large';
+      return refuse(ctx, tooLarge ? 413 : 400, new RpcError(-32600, tooLarge ? `request body over the ${opts.maxBodyBytes}-byte limit` : 'could not read the request body'));
+    }
+    const lastEventId = parseLastEventId(ctx.get('last-event-id') || undefined);
+    const call: RpcCall = {
+      version,
+      ...(agentMatch ? { agentFromPath: agentMatch[1]! } : {}),
+      ...(lastEventId !== undefined ? { resumeAfter: lastEventId } : {}),
+    };
+    const outcome = await opts.endpoint.handle(body, call);
+    if (outcome.kind === 'json') {
+      if (outcome.body === undefined) {
+        ctx.status = 204;
+        return;
+      }
+      return sendJson(ctx, outcome.body);
+    }
+    const stream = new PassThrough();
+    ctx.status = 200;
+    ctx.set(SSE_HEADERS);
+    ctx.body = stream;
+    let stop: (() => void) | undefined;
+    let ended = false;
+    const stopStream = (): void => {
+      if (ended) return;
+      ended = true;
+      stop?.();
+      stream.end();
+    };
+    stop = outcome.reply.start(
+      (result, seq) => {
+        if (!writeSseEvent(stream, { jsonrpc: '2.0', id: outcome.id, result }, { id: seq })) stopStream();
+      },
+      stopStream,
+    );
+    if (ended) stop();
+    ctx.req.on('close', stopStream);
+  });
+  return app;
+}
+
+function negotiateVersion(header: string | undefined): ProtocolVersion | RpcError {
+  const v = (header ?? '').trim();
+  if (v === '' || /^0\.3(\.\d+)?$/.test(v)) return '0.3';
+  if (/^1\.0(\.\d+)?$/.test(v)) return '1.0';
+  return new RpcError(-32009, `A2A version "${v}" is not supported; this bridge speaks 1.0 and 0.3`);
+}
+
+function authorized(ctx: Koa.Context, opts: HttpOptions): boolean {
+  return opts.token === undefined || bearerMatches(ctx.get('authorization') || undefined, opts.token);
+}
+
+function unauthorized(): RpcError {
+  return new RpcError(-32066, 'missing or wrong bearer token; the CLI finds it automatically — see `contactor token` to give it to another client');
+}
+
+function refuse(ctx: Koa.Context, status: number, err: RpcError): void {
+  ctx.status = status;
+  if (status === 401) ctx.set('WWW-Authenticate', 'Bearer');
+  ctx.body = failure(null, err, { version: '0.3' });
+}
+
+function notFound(ctx: Koa.Context): void {
+  refuse(ctx, 404, new RpcError(-32601, `nothing at ${ctx.method} ${ctx.path}; POST JSON-RPC to / or /agents/<name>, or GET /health`));
+}
+
+function sendJson(ctx: Koa.Context, body: unknown): void {
+  ctx.status = 200;
+  ctx.type = 'application/json';
+  ctx.body = JSON.stringify(body);
+}
+
+function sendCard(ctx: Koa.Context, card: unknown): void {
+  ctx.set('Cache-Control', 'max-age=60');
+  ctx.set('Vary', 'A2A-Version');
+  sendJson(ctx, card);
+}
+
+/** The bridge-wide feed: every task event, for the desktop shell and `contactor watch`. */
+function streamFeed(ctx: Koa.Context, info: BridgeInfo): void {
+  const stream = new PassThrough();
+  ctx.status = 200;
+  ctx.set(SSE_HEADERS);
+  ctx.body = stream;
+  stream.write(': contactor event feed\n\n');
+  const stop = info.listenFeed((event, task) => {
+    const ok = writeSseEvent(stream, { event, agent: task.metadata.agent, state: task.status.state }, { event: event.kind });
+    if (!ok) close();
+  });
+  const close = (): void => {
+    stop();
+    stream.end();
+  };
+  ctx.req.on('close', close);
+}

@@ -1,0 +1,126 @@
+/**
+ * Framework-free JSON-RPC 2.0 dispatch: envelope checks, method routing by protocol version, and the
+ * error exposure rule — expected errors go out with their code and message; anything else becomes
+ * -32603 with a correlation id, the details only in the log.
+ */
+import { isBridgeError } from '../domain/errors.js';
+import { JsonRpcRequestSchema } from '../schema/rpc.js';
+import { bridgeMethods, v03Methods } from './methods-v03.js';
+import { v1Methods } from './methods-v1.js';
+import { REASON_CODES, RpcError, errorBody, type RpcErrorBody } from './rpc-errors.js';
+import { StreamReply, type MethodContext, type MethodHandler, type RpcCall } from './rpc-types.js';
+
+export interface RpcLog {
+  error(details: Record<string, unknown>, message: string): void;
+}
+
+type Id = string | number | null;
+export type JsonRpcResponse = { jsonrpc: '2.0'; id: Id; result: unknown } | { jsonrpc: '2.0'; id: Id; error: RpcErrorBody };
+
+/** What the adapter sends back: one JSON document (or nothing, for notifications), or an SSE stream. */
+export type RpcOutcome =
+  | { kind: 'json'; body: JsonRpcResponse | JsonRpcResponse[] | undefined }
+  | { kind: 'stream'; id: Id; reply: StreamReply };
+
+export class JsonRpcEndpoint {
+  private readonly bridge: Record<string, MethodHandler>;
+  private readonly v03: Record<string, MethodHandler>;
+  private readonly v1: Record<string, MethodHandler>;
+
+  constructor(
+    ctx: MethodContext,
+    private readonly log: RpcLog,
+  ) {
+    this.bridge = bridgeMethods(ctx);
+    this.v03 = v03Methods(ctx);
+    this.v03['tasks/send'] = this.v03['message/send']!;
+    this.v1 = v1Methods(ctx);
+  }
+
+  /** `body` is the raw request text; `call` was decided by the adapter (version header, endpoint). */
+  async handle(body: string, call: RpcCall): Promise<RpcOutcome> {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      return json(failure(null, new RpcError(-32700, 'request body is not valid JSON'), call));
+    }
+    if (Array.isArray(parsed)) return this.handleBatch(parsed, call);
+    return this.handleOne(parsed, call, true);
+  }
+
+  private async handleBatch(items: unknown[], call: RpcCall): Promise<RpcOutcome> {
+    if (items.length === 0) return json(failure(null, new RpcError(-32600, 'an empty batch is not a request'), call));
+    const replies: JsonRpcResponse[] = [];
+    for (const item of items) {
+      const outcome = await this.handleOne(item, call, false);
+      if (outcome.kind === 'json' && outcome.body && !Array.isArray(outcome.body)) replies.push(outcome.body);
+    }
+    return json(replies.length ? replies : undefined);
+  }
+
+  private async handleOne(raw: unknown, call: RpcCall, streamAllowed: boolean): Promise<RpcOutcome> {
+    const envelope = JsonRpcRequestSchema.safeParse(raw);
+    if (!envelope.success) {
+      const id = idOf(raw);
+      return json(failure(id, new RpcError(-32600, 'not a JSON-RPC 2.0 request: it needs "jsonrpc": "2.0", a string "method" and an id'), call));
+    }
+    const { id, method, params } = envelope.data;
+    const replyId: Id = id ?? null;
+    try {
+      const handler = this.route(method, call);
+      const result = await handler(params, call);
+      if (result instanceof StreamReply) {
+        if (!streamAllowed) throw new RpcError(-32600, `${method} streams its result and cannot be part of a batch`);
+        return { kind: 'stream', id: replyId, reply: result };
+      }
+      if (id === undefined) return json(undefined);
+      return json({ jsonrpc: '2.0', id: replyId, result: result ?? null });
+    } catch (err) {
+      if (id === undefined && !(err instanceof RpcError) && !isBridgeError(err)) this.report(err, method);
+      return json(id === undefined ? undefined : failure(replyId, this.expose(err, method), call));
+    }
+  }
+
+  private route(method: string, call: RpcCall): MethodHandler {
+    const own = call.version === '1.0' ? this.v1[method] : this.v03[method];
+    const handler = own ?? this.bridge[method];
+    if (handler) return handler;
+    if (call.version === '0.3' && this.v1[method]) {
+      throw new RpcError(-32009, `${method} is an A2A 1.0 method: send the HTTP header "A2A-Version: 1.0"`);
+    }
+    if (call.version === '1.0' && this.v03[method]) {
+      throw new RpcError(-32601, `${method} is an A2A 0.3 method; with "A2A-Version: 1.0" use the 1.0 names (SendMessage, GetTask, ...)`);
+    }
+    throw new RpcError(-32601, `unknown method "${method}"`);
+  }
+
+  private expose(err: unknown, method: string): RpcError {
+    if (err instanceof RpcError) return err;
+    if (isBridgeError(err)) return new RpcError(REASON_CODES[err.reason], err.message, err.data);
+    const correlationId = this.report(err, method);
+    return new RpcError(-32603, `internal error (correlation id ${correlationId}); see the bridge log`, { correlationId });
+  }
+
+  private report(err: unknown, method: string): string {
+    const correlationId = crypto.randomUUID();
+    this.log.error({ correlationId, method, err }, 'JSON-RPC method failed');
+    return correlationId;
+  }
+}
+
+export function failure(id: Id, err: RpcError, call: Pick<RpcCall, 'version'>): JsonRpcResponse {
+  return { jsonrpc: '2.0', id, error: errorBody(err, call.version) };
+}
+
+function json(body: JsonRpcResponse | JsonRpcResponse[] | undefined): RpcOutcome {
+  return { kind: 'json', body };
+}
+
+function idOf(raw: unknown): Id {
+  if (raw && typeof raw === 'object' && 'id' in raw) {
+    const id = (raw as { id: unknown }).id;
+    if (typeof id === 'string' || typeof id === 'number') return id;
+  }
+  return null;
+}

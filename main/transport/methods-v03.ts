@@ -1,0 +1,109 @@
+/**
+ * A2A v0.3 methods (`category/action`) and the bridge's extensions. The v0.3 wire is the internal model,
+ * so results go out as they are.
+ */
+import { BridgeError } from '../domain/errors.js';
+import { TaskIdParamsSchema, TaskQueryParamsSchema, ResubscribeParamsSchema } from '../schema/a2a.js';
+import { AgentCardParamsSchema, AnswerParamsSchema, EmptyParamsSchema, ListTasksParamsSchema } from '../schema/rpc.js';
+import { streamEventToV03 } from './a2a-v03.js';
+import { applyHistoryLength } from './a2a-v1.js';
+import { parseParams } from './parse-params.js';
+import { RpcError } from './rpc-errors.js';
+import type { MethodContext, MethodHandler } from './rpc-types.js';
+import { parseSend } from './send-request.js';
+import { taskStream } from './task-stream.js';
+
+export function v03Methods(ctx: MethodContext): Record<string, MethodHandler> {
+  const { dispatcher } = ctx;
+  const lookup = {
+    agents: () => dispatcher.registry.names(),
+    agentOfTask: (id: string) => {
+      try {
+        return dispatcher.get(id).metadata.agent;
+      } catch {
+        return undefined;
+      }
+    },
+  };
+
+  const send: MethodHandler = async (params, call) => {
+    const { request, historyLength } = parseSend(params, call, lookup);
+    return applyHistoryLength(await dispatcher.send(request), historyLength);
+  };
+  const stream: MethodHandler = async (params, call) => {
+    const { request } = parseSend(params, call, lookup);
+    const task = await dispatcher.send({ ...request, blocking: false });
+    return taskStream(dispatcher, task.id, { initial: task, convert: streamEventToV03 });
+  };
+
+  return {
+    'message/send': send,
+    'message/stream': stream,
+    'tasks/get': (params) => {
+      const p = parseParams(TaskQueryParamsSchema, params);
+      return applyHistoryLength(dispatcher.get(p.id), p.historyLength);
+    },
+    'tasks/cancel': (params) => dispatcher.cancel(parseParams(TaskIdParamsSchema, params).id),
+    'tasks/resubscribe': (params, call) => {
+      const p = parseParams(ResubscribeParamsSchema, params);
+      return taskStream(dispatcher, p.id, { ...afterSeqOf(p.metadata?.afterSeq ?? call.resumeAfter), convert: streamEventToV03 });
+    },
+    'tasks/pushNotificationConfig/set': pushNotSupported,
+    'tasks/pushNotificationConfig/get': pushNotSupported,
+    'tasks/pushNotificationConfig/list': pushNotSupported,
+    'tasks/pushNotificationConfig/delete': pushNotSupported,
+    'agent/getAuthenticatedExtendedCard': () => {
+      throw new BridgeError('unsupported-operation', 'this bridge offers no extended agent card');
+    },
+  };
+}
+
+/** The bridge's own methods; the same in both protocol versions. */
+export function bridgeMethods(ctx: MethodContext): Record<string, MethodHandler> {
+  const { dispatcher } = ctx;
+  const methods: Record<string, MethodHandler> = {
+    'tasks/answer': (params) => {
+      const p = parseParams(AnswerParamsSchema, params);
+      return dispatcher.answer(p.taskId, String(p.answer), p.answeredBy ?? 'caller');
+    },
+    'tasks/list': (params, call) => {
+      const p = parseParams(ListTasksParamsSchema, params);
+      const states = p.states ?? (p.status ? [p.status] : undefined);
+      const agent = call.agentFromPath ?? p.agent;
+      const page = dispatcher.list({
+        ...(p.contextId ? { contextId: p.contextId } : {}),
+        ...(agent ? { agent } : {}),
+        ...(states ? { states } : {}),
+        ...(p.statusTimestampAfter ? { updatedAfter: p.statusTimestampAfter } : {}),
+        pageSize: p.pageSize,
+        ...(p.pageToken ? { pageToken: p.pageToken } : {}),
+        includeArtifacts: p.includeArtifacts,
+      });
+      return { ...page, tasks: page.tasks.map((t) => applyHistoryLength(t, p.historyLength)), pageSize: p.pageSize };
+    },
+    'pending/list': (params) => {
+      parseParams(EmptyParamsSchema, params);
+      return { tasks: dispatcher.pending() };
+    },
+    'agents/list': (params) => {
+      parseParams(EmptyParamsSchema, params);
+      return { agents: ctx.cards.listAgents() };
+    },
+    'agents/card': (params) => {
+      const { agent } = parseParams(AgentCardParamsSchema, params);
+      dispatcher.registry.get(agent);
+      return ctx.cards.agentCard(agent);
+    },
+  };
+  // DuDuClaw-style aliases, for pipelines written against it.
+  methods['agent/discover'] = methods['agents/list']!;
+  return methods;
+}
+
+export function afterSeqOf(afterSeq: number | undefined): { afterSeq?: number } {
+  return afterSeq === undefined ? {} : { afterSeq };
+}
+
+function pushNotSupported(): never {
+  throw new RpcError(-32003, 'push notifications are not supported by this bridge (capabilities.pushNotifications is false); stream or poll instead');
+}

@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { BridgeError } from '../domain/errors.js';
+import type { Message, Part } from '../domain/task.js';
+import type { SendRequest } from '../runtime/dispatcher.js';
+import { MessageSendParamsSchema, type MessageSendParams } from '../schema/a2a.js';
+import { BridgeSendParamsSchema, type BridgeSendParams } from '../schema/rpc.js';
+import { RpcError, describeZodError } from './rpc-errors.js';
+import type { RpcCall } from './rpc-types.js';
+
+/** Bridge facts a standard A2A client may put in `metadata` (or `message.metadata`). */
+const BridgeMetadataSchema = z.looseObject({
+  agent: z.string().min(1).optional(),
+  delegationDepth: z.number().int().min(0, 'delegationDepth must be 0 or more').optional(),
+  visitedAgents: z.array(z.string()).optional(),
+  parentTaskId: z.string().optional(),
+  callerAgent: z.string().optional(),
+});
+
+export interface ParsedSend {
+  request: SendRequest;
+  historyLength?: number;
+}
+
+/** Either send form (standard A2A `message`, or the bridge shorthand) as one SendRequest. */
+export function parseSend(
+  params: unknown,
+  call: RpcCall,
+  lookup: { agents(): string[]; agentOfTask(taskId: string): string | undefined },
+): ParsedSend {
+  if (isObject(params) && 'message' in params) {
+    const parsed = MessageSendParamsSchema.safeParse(params);
+    if (!parsed.success) throw new RpcError(-32602, describeZodError(parsed.error));
+    return fromStandard(parsed.data, call, lookup);
+  }
+  const parsed = BridgeSendParamsSchema.safeParse(params ?? {});
+  if (!parsed.success) throw new RpcError(-32602, describeZodError(parsed.error));
+  return fromShorthand(parsed.data, call);
+}
+
+export function fromStandard(
+  params: MessageSendParams,
+  call: RpcCall,
+  lookup: { agents(): string[]; agentOfTask(taskId: string): string | undefined },
+): ParsedSend {
+  const meta = parseMeta(params.metadata, 'params.metadata');
+  const messageMeta = parseMeta(params.message.metadata, 'params.message.metadata');
+  if (params.message.role !== 'user') {
+    throw new BridgeError('invalid-params', 'params.message.role: a message sent to an agent must have role "user"');
+  }
+  const agent =
+    call.agentFromPath ??
+    meta.agent ??
+    messageMeta.agent ??
+    (params.message.taskId ? lookup.agentOfTask(params.message.taskId) : undefined);
+  if (!agent) {
+    if (params.message.taskId) throw new BridgeError('task-not-found', `no task with id "${params.message.taskId}"`);
+    throw new BridgeError(
+      'invalid-params',
+      `no agent chosen: post to /agents/<name> or set params.metadata.agent; agents: ${lookup.agents().join(', ') || '(none configured)'}`,
+      { agents: lookup.agents() },
+    );
+  }
+  const message: Message = { ...params.message, kind: 'message' } as Message;
+  const depth = meta.delegationDepth ?? messageMeta.delegationDepth;
+  const visited = [...(meta.visitedAgents ?? []), ...(messageMeta.visitedAgents ?? [])];
+  return {
+    request: {
+      agent,
+      message,
+      idempotent: true,
+      blocking: params.configuration?.blocking ?? true,
+      delegation: {
+        ...(depth !== undefined ? { depth } : {}),
+        ...(visited.length ? { visited } : {}),
+        ...optional('parentTaskId', meta.parentTaskId ?? messageMeta.parentTaskId),
+        ...optional('callerAgent', meta.callerAgent ?? messageMeta.callerAgent),
+      },
+    },
+    ...(params.configuration?.historyLength !== undefined ? { historyLength: params.configuration.historyLength } : {}),
+  };
+}
+
+function fromShorthand(params: BridgeSendParams, call: RpcCall): ParsedSend {
+  if (call.agentFromPath && params.agent !== call.agentFromPath) {
+    throw new BridgeError('invalid-params', `params.agent "${params.agent}" does not match this endpoint's agent "${call.agentFromPath}"`);
+  }
+  const files: Part[] = (params.files ?? []).map((f) => ({
+    kind: 'file',
+    file: { name: f.name, bytes: f.bytes, ...(f.mimeType ? { mimeType: f.mimeType } : {}) },
+  }));
+  const message: Message = {
+    kind: 'message',
+    messageId: params.messageId ?? crypto.randomUUID(),
+    role: 'user',
+    parts: [{ kind: 'text', text: params.text }, ...files],
+    ...(params.contextId ? { contextId: params.contextId } : {}),
+  };
+  return {
+    request: {
+      agent: params.agent,
+      message,
+      idempotent: params.messageId !== undefined,
+      blocking: params.configuration?.blocking ?? true,
+      delegation: {
+        ...optional('depth', params.delegationDepth),
+        ...optional('visited', params.visitedAgents),
+        ...optional('parentTaskId', params.parentTaskId),
+        ...optional('callerAgent', params.callerAgent),
+      },
+    },
+    ...(params.configuration?.historyLength !== undefined ? { historyLength: params.configuration.historyLength } : {}),
+  };
+}
+
+function parseMeta(value: unknown, where: string): z.infer<typeof BridgeMetadataSchema> {
+  if (value === undefined) return {};
+  const parsed = BridgeMetadataSchema.safeParse(value);
+  if (!parsed.success) throw new RpcError(-32602, describeZodError(parsed.error, where));
+  return parsed.data;
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,177 @@
+/**
+ * The composition root: the only place ports and adapters are constructed. Everything else receives
+ * what it needs. Adding a backend kind = one line in `createBackend`.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AcpBackend } from './backends/acp.js';
+import { CliBackend } from './backends/subprocess-cli.js';
+import { loadConfig, type LoadedConfig } from './config.js';
+import { acquireInstanceLock, ensureDataDir, loadOrCreateToken } from './data-dir.js';
+import { createLogger } from './logging.js';
+import type { AgentBackend } from './ports.js';
+import { Dispatcher } from './runtime/dispatcher.js';
+import { EventFeed } from './runtime/event-feed.js';
+import { AgentRegistry, type AgentSettings } from './runtime/registry.js';
+import type { AgentConfig } from './schema/config.js';
+import { BridgeServer } from './server.js';
+import { SqliteTaskStore } from './stores/sqlite.js';
+
+export interface BridgeOptions {
+  configPath?: string;
+  env?: Record<string, string | undefined>;
+  /** Overrides of config values (tests, `serve --port`). */
+  port?: number;
+  host?: string;
+  dataDir?: string;
+  /** Where resources/ is (the packaged app passes its own). */
+  resourcesDir?: string;
+}
+
+export interface Bridge {
+  readonly server: BridgeServer;
+  readonly config: LoadedConfig;
+  readonly token: string | undefined;
+  readonly url: string;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+
+/** The repo (or unpacked app) root: wherever package.json sits above this module. */
+export function packageRoot(): string {
+  for (let dir = HERE; ; dir = path.dirname(dir)) {
+    try {
+      readFileSync(path.join(dir, 'package.json'));
+      return dir;
+    } catch {
+      if (path.dirname(dir) === dir) return process.cwd();
+    }
+  }
+}
+
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** Names of the environment variables agents may inherit; anything else must be set in the agent's `env`. */
+const INHERITED_ENV = /^(PATH|PATHEXT|HOME|USER|USERNAME|LOGNAME|SHELL|LANG|LANGUAGE|LC_[A-Z]+|TZ|TERM|TMPDIR|TEMP|TMP|SYSTEMROOT|SYSTEMDRIVE|COMSPEC|WINDIR|APPDATA|LOCALAPPDATA|USERPROFILE|HOMEDRIVE|HOMEPATH|PROGRAMFILES|PROGRAMFILES\(X86\)|PROGRAMDATA|COMMONPROGRAMFILES|XDG_[A-Z_]+|WSL_DISTRO_NAME|WSL_INTEROP|NUMBER_OF_PROCESSORS|PROCESSOR_ARCHITECTURE|OS|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|HTTPS?_PROXY|NO_PROXY|https?_proxy|no_proxy|NO_COLOR)$/i;
+
+export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
+  const env = opts.env ?? process.env;
+  const root = packageRoot();
+  const resourcesDir = opts.resourcesDir ?? path.join(root, 'resources');
+  const loaded = loadConfig({ ...(opts.configPath ? { configPath: opts.configPath } : {}), env, resourcesDir, nodePath: process.execPath });
+  const config = loaded.config;
+  const dataDir = opts.dataDir ?? loaded.dataDir;
+  const host = opts.host ?? config.host;
+  const token = requireTokenPolicy(config.require_token, host);
+
+  ensureDataDir(dataDir);
+  const releaseLock = acquireInstanceLock(dataDir);
+  try {
+    const secret = token ? loadOrCreateToken(dataDir) : undefined;
+    const log = createLogger(dataDir, () => (secret ? [secret] : []));
+    const requestedPort = opts.port ?? config.port;
+    const port = requestedPort === 0 ? await freePort(host) : requestedPort;
+    const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+    const store = new SqliteTaskStore({ file: path.join(dataDir, 'contactor.db') });
+    const registry = new AgentRegistry();
+    const backends: AgentBackend[] = [];
+    for (const [name, agent] of Object.entries(config.agents)) {
+      const baseEnv = agentEnv(env, { CONTACTOR_URL: url, CONTACTOR_AGENT: name, ...(secret ? { CONTACTOR_TOKEN: secret } : {}) });
+      const backend = createBackend(name, agent, baseEnv);
+      backends.push(backend);
+      registry.add(name, backend, settingsOf(agent));
+    }
+    const dispatcher = new Dispatcher({ store, registry, feed: new EventFeed(), maxDelegationDepth: config.max_delegation_depth });
+    const server = new BridgeServer({
+      dispatcher,
+      store,
+      backends,
+      host,
+      port,
+      dataDir,
+      version: packageVersion(),
+      ...(secret ? { token: secret } : {}),
+      allowedOrigins: config.allowed_origins,
+      maxBodyBytes: config.max_body_bytes,
+      log,
+      onStopped: () => {
+        log.flush();
+        releaseLock();
+      },
+    });
+    return {
+      server,
+      config: { ...loaded, dataDir },
+      token: secret,
+      get url() {
+        return server.url || url;
+      },
+      start: () => server.start(),
+      stop: () => server.stop(),
+    };
+  } catch (err) {
+    releaseLock();
+    throw err;
+  }
+}
+
+function createBackend(name: string, agent: AgentConfig, baseEnv: Record<string, string>): AgentBackend {
+  switch (agent.kind) {
+    case 'subprocess_cli':
+      return new CliBackend({ name, config: agent, baseEnv });
+    case 'acp':
+      return new AcpBackend({ name, config: agent, baseEnv });
+    default: {
+      const never: never = agent;
+      return never;
+    }
+  }
+}
+
+function settingsOf(agent: AgentConfig): AgentSettings {
+  return {
+    ...(agent.description ? { description: agent.description } : {}),
+    timeoutMs: agent.timeout_s * 1000,
+    approvalTimeoutMs: agent.approval_timeout_s * 1000,
+    approvalRules: agent.approval_rules,
+    appendDecisionContract: agent.append_decision_contract,
+    maxQueue: agent.max_queue,
+    ...(agent.cwd ? { workspace: agent.cwd } : {}),
+    skills: agent.skills,
+    tags: agent.tags,
+  };
+}
+
+/** The inherited allow-list plus the bridge's own variables; the agent's configured `env` comes on top. */
+export function agentEnv(env: Record<string, string | undefined>, bridge: Record<string, string>): Record<string, string> {
+  const inherited = Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && INHERITED_ENV.test(e[0]));
+  // Inside Electron, process.execPath is the app: bundled scripts (the demo agent) need it in Node mode.
+  const electron: Record<string, string> = process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {};
+  return { ...Object.fromEntries(inherited), ...electron, ...bridge };
+}
+
+function requireTokenPolicy(requireToken: boolean, host: string): boolean {
+  const loopback = host === '127.0.0.1' || host === 'localhost' || host === '::1';
+  if (!requireToken && !loopback) {
+    throw new Error(`refusing to listen on ${host} without a token: set require_token: true, or bind 127.0.0.1`);
+  }
+  return requireToken;
+}
+
+function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, host, () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}

@@ -1,0 +1,143 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { alive, Harness, makeTurn, RecordingReporter, waitFor } from '../fixtures/acp/harness.js';
+
+const h = new Harness();
+afterEach(() => h.cleanup());
+
+describe('AcpBackend process lifecycle', () => {
+  it('cancels mid-stream with session/cancel and keeps the process', async () => {
+    const backend = h.backend();
+    const report = new RecordingReporter();
+    const turn = makeTurn('stream');
+    const run = backend.run(turn, report);
+    await waitFor(() => report.texts.length >= 3, 'some streamed output');
+    turn.abort.abort();
+    expect(await run).toEqual({ kind: 'failed', retryable: true, reason: 'stopped' });
+    expect(report.facts.cancel).toBe('agent stopped the turn');
+
+    const next = new RecordingReporter();
+    await backend.run(makeTurn('echo still here'), next);
+    expect(next.facts).toMatchObject({ processReused: true, pid: report.facts.pid });
+  });
+
+  it('kills an agent that ignores session/cancel, failing its other turns as retryable', async () => {
+    const backend = h.backend();
+    const stuck = new RecordingReporter();
+    const turn = makeTurn('stream-ignore-cancel');
+    const run = backend.run(turn, stuck);
+    const bystander = new RecordingReporter();
+    const other = backend.run(makeTurn('stream-ignore-cancel'), bystander);
+    await waitFor(() => stuck.texts.length >= 2 && bystander.texts.length >= 2, 'both turns streaming');
+
+    turn.abort.abort();
+    expect(await run).toEqual({ kind: 'failed', retryable: true, reason: 'stopped' });
+    expect(stuck.facts.cancel).toBe('process killed after grace period');
+    const otherOutcome = await other;
+    expect(otherOutcome).toMatchObject({ kind: 'failed', retryable: true, reason: expect.stringMatching(/stopped to cancel another task/) });
+    expect(alive(stuck.facts.pid as number)).toBe(false);
+
+    const next = new RecordingReporter();
+    expect(await backend.run(makeTurn('echo fresh'), next)).toEqual({ kind: 'completed' });
+    expect(next.facts.processReused).toBe(false);
+  });
+
+  it('fails a turn whose agent crashes as retryable, with stderr, and starts afresh', async () => {
+    const backend = h.backend();
+    const report = new RecordingReporter();
+    const outcome = await backend.run(makeTurn('crash', { contextId: 'c' }), report);
+    expect(outcome).toMatchObject({ kind: 'failed', retryable: true, reason: 'agent fake process exited (exit code 3)' });
+    expect(outcome.kind === 'failed' && outcome.stderrTail).toMatch(/boom: fake agent crashed/);
+
+    const next = new RecordingReporter();
+    expect(await backend.run(makeTurn('count', { contextId: 'c', followUp: true }), next)).toEqual({ kind: 'completed' });
+    expect(next.facts).toMatchObject({ processReused: false, sessionReused: false, earlierSessionLost: true });
+    expect(next.facts.pid).not.toBe(report.facts.pid);
+  });
+
+  it('SIGKILLs an agent that ignores stdin EOF and SIGTERM at close', async () => {
+    const marker = path.join(h.tempDir(), 'sigterm.log');
+    const backend = h.backend([`--ignore-sigterm=${marker}`]);
+    const report = new RecordingReporter();
+    await backend.run(makeTurn('echo hi'), report);
+    const pid = report.facts.pid as number;
+    expect(alive(pid)).toBe(true);
+    await backend.close();
+    expect(readFileSync(marker, 'utf8')).toContain('SIGTERM');
+    expect(alive(pid)).toBe(false);
+  });
+
+  it('fails the running turn after 50 non-protocol stdout lines', async () => {
+    const backend = h.backend();
+    const outcome = await backend.run(makeTurn('pollute'), new RecordingReporter());
+    expect(outcome).toMatchObject({ kind: 'failed', retryable: false, reason: 'agent pollutes stdout (50 non-protocol lines)' });
+    expect(await backend.run(makeTurn('echo clean again'), new RecordingReporter())).toEqual({ kind: 'completed' });
+  });
+
+  it('fails cleanly on a message over the size limit', async () => {
+    const backend = h.backend([], {}, { maxMessageBytes: 64 * 1024 });
+    expect(await backend.run(makeTurn('huge 1000'), new RecordingReporter())).toEqual({ kind: 'completed' });
+    const outcome = await backend.run(makeTurn('huge 200000'), new RecordingReporter());
+    expect(outcome).toMatchObject({ kind: 'failed', retryable: false, reason: expect.stringMatching(/larger than the 65536-byte/) });
+  });
+
+  it('stops the process after the idle timeout', async () => {
+    const backend = h.backend([], { idle_timeout_s: 0.2 });
+    const report = new RecordingReporter();
+    await backend.run(makeTurn('echo idle soon'), report);
+    await waitFor(() => !alive(report.facts.pid as number), 'the idle agent to be stopped');
+    const next = new RecordingReporter();
+    await backend.run(makeTurn('echo back'), next);
+    expect(next.facts.processReused).toBe(false);
+  });
+
+  it('kills terminals an agent leaves running when the turn ends', async () => {
+    const pidFile = path.join(h.tempDir(), 'terminal.pid');
+    const report = new RecordingReporter();
+    await h.backend().run(makeTurn(`terminal-leak ${pidFile}`), report);
+    expect(existsSync(pidFile)).toBe(true);
+    expect(alive(Number(readFileSync(pidFile, 'utf8')))).toBe(false);
+  });
+});
+
+describe('AcpBackend when the agent cannot be reached', () => {
+  it('is undelivered with the concrete reason when the binary is missing', async () => {
+    const backend = h.backend([], { command: ['/nonexistent/agent-binary', '--acp'] });
+    const report = new RecordingReporter();
+    const outcome = await backend.run(makeTurn('echo x'), report);
+    expect(outcome).toMatchObject({ kind: 'undelivered', retryable: false, reason: expect.stringMatching(/could not start agent fake .*ENOENT/) });
+    expect(report.facts).toEqual({ requestedForm: 'acp' }); // no pid, no session: nothing happened
+  });
+
+  it('is undelivered with stderr when the agent exits before initialize', async () => {
+    const outcome = await h.backend(['--exit-on-start']).run(makeTurn('echo x'), new RecordingReporter());
+    expect(outcome).toMatchObject({ kind: 'undelivered', reason: expect.stringMatching(/exited during initialize \(exit code 2\).*no config/) });
+  });
+
+  it('is undelivered when the agent speaks another protocol version', async () => {
+    const outcome = await h.backend(['--protocol=7']).run(makeTurn('echo x'), new RecordingReporter());
+    expect(outcome).toMatchObject({ kind: 'undelivered', retryable: false, reason: expect.stringMatching(/version 7; contactor speaks version 1/) });
+  });
+
+  it('is undelivered when the workspace does not exist', async () => {
+    const outcome = await h.backend([], { cwd: '/nonexistent/workspace' }).run(makeTurn('echo x'), new RecordingReporter());
+    expect(outcome).toMatchObject({ kind: 'undelivered', reason: expect.stringMatching(/\/nonexistent\/workspace does not exist/) });
+  });
+
+  it('asks for sign-in when session/new needs auth, with the agent hint', async () => {
+    const outcome = await h.backend(['--auth-on-new']).run(makeTurn('echo x'), new RecordingReporter());
+    expect(outcome).toMatchObject({ kind: 'auth-required', reason: expect.stringMatching(/Log in with Fake: run `fake login` in a terminal/) });
+  });
+
+  it('asks for sign-in when the prompt needs auth', async () => {
+    const outcome = await h.backend().run(makeTurn('auth'), new RecordingReporter());
+    expect(outcome).toMatchObject({ kind: 'auth-required', reason: expect.stringMatching(/needs you to sign in/) });
+  });
+
+  it('refuses turns after close', async () => {
+    const backend = h.backend();
+    await backend.close();
+    expect(await backend.run(makeTurn('echo x'), new RecordingReporter())).toMatchObject({ kind: 'undelivered' });
+  });
+});

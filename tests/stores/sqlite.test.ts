@@ -1,0 +1,156 @@
+import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SCHEMA_VERSION } from '../../main/stores/migrations.js';
+import { SqliteTaskStore } from '../../main/stores/sqlite.js';
+import { chunk, firstEvents, makeTask, moved, textArtifact } from './make-task.js';
+import { describeTaskStoreContract } from './task-store-contract.js';
+
+describeTaskStoreContract('SqliteTaskStore', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'contactor-store-'));
+  const store = new SqliteTaskStore({ file: join(dir, 'tasks.db') });
+  return {
+    store,
+    cleanup: () => {
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+describe('SqliteTaskStore on disk', () => {
+  let dir: string;
+  let file: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'contactor-store-'));
+    file = join(dir, 'tasks.db');
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const readPragmas = () => {
+    const db = new Database(file, { readonly: true });
+    try {
+      return {
+        version: db.pragma('user_version', { simple: true }),
+        journal: db.pragma('journal_mode', { simple: true }),
+      };
+    } finally {
+      db.close();
+    }
+  };
+
+  it('keeps tasks, events and idempotency keys across close and reopen', () => {
+    const task = makeTask({ artifacts: [textArtifact('reply')] });
+    const first = new SqliteTaskStore({ file });
+    first.create(task, firstEvents(task), { scope: 'claude', messageId: 'm-1', payloadHash: 'h-1' });
+    const { task: working, event } = moved(task, 'working', 4);
+    first.commit(task.id, [chunk(task, 3, 'partial'), event], working);
+    const eventsBefore = first.eventsAfter(task.id, 0);
+    first.close();
+
+    const second = new SqliteTaskStore({ file });
+    try {
+      expect(second.get(task.id)).toEqual({ task: working, lastSeq: 4 });
+      expect(second.eventsAfter(task.id, 0)).toEqual(eventsBefore);
+      expect(second.list({ pageSize: 10, includeArtifacts: true, states: ['working'] }).tasks).toEqual([working]);
+      const replay = makeTask();
+      const again = second.create(replay, firstEvents(replay), {
+        scope: 'claude',
+        messageId: 'm-1',
+        payloadHash: 'h-2',
+      });
+      expect(again).toMatchObject({ created: false, payloadHash: 'h-1', stored: { task: working } });
+    } finally {
+      second.close();
+    }
+  });
+
+  it('sets the schema version and WAL mode on the file', () => {
+    new SqliteTaskStore({ file }).close();
+    expect(readPragmas()).toEqual({ version: SCHEMA_VERSION, journal: 'wal' });
+  });
+
+  it('refuses a file that is not a database, naming it and how to move it aside, and leaves it as it was', () => {
+    const garbage = Buffer.from('this is not a sqlite database, just some bytes '.repeat(100));
+    writeFileSync(file, garbage);
+    expect(() => new SqliteTaskStore({ file })).toThrow(`mv "${file}" "${file}.broken"`);
+    expect(readFileSync(file).equals(garbage)).toBe(true);
+  });
+
+  it('refuses a database whose pages were damaged', () => {
+    const store = new SqliteTaskStore({ file });
+    for (let i = 0; i < 300; i++) {
+      const task = makeTask({ artifacts: [textArtifact('y'.repeat(500))] });
+      store.create(task, firstEvents(task));
+    }
+    store.close();
+    const bytes = readFileSync(file);
+    const pageSize = bytes.readUInt16BE(16);
+    expect(bytes.length).toBeGreaterThan(pageSize * 10);
+    bytes.fill(0xa5, pageSize * 2, pageSize * 8);
+    writeFileSync(file, bytes);
+    expect(() => new SqliteTaskStore({ file })).toThrow(/not a readable SQLite database.*mv "/);
+    expect(readFileSync(file).equals(bytes)).toBe(true);
+  });
+
+  it('refuses a file written by a newer schema, without touching it', () => {
+    new SqliteTaskStore({ file }).close();
+    const db = new Database(file);
+    db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    db.close();
+    expect(() => new SqliteTaskStore({ file })).toThrow(new RegExp(`${file}.*newer than this contactor knows`));
+    expect(readPragmas().version).toBe(SCHEMA_VERSION + 1);
+  });
+
+  it('names the path when the folder does not exist', () => {
+    const missing = join(dir, 'no-such-folder', 'tasks.db');
+    expect(() => new SqliteTaskStore({ file: missing })).toThrow(missing);
+  });
+
+  it('keeps every committed task when the writing process is killed with SIGKILL', async () => {
+    const writer = fileURLToPath(new URL('./crash-writer.ts', import.meta.url));
+    const child = spawn(process.execPath, ['--import', 'tsx', writer, file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const reported: string[] = [];
+    let stderr = '';
+    let buffered = '';
+    child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on('exit', (_code, signal) => resolve(signal)),
+    );
+    child.stdout.on('data', (data: Buffer) => {
+      buffered += data.toString();
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      reported.push(...lines);
+      if (reported.length >= 300) child.kill('SIGKILL');
+    });
+    const signal = await exited;
+    expect(signal, `writer exited on its own: ${stderr}`).toBe('SIGKILL');
+    expect(reported.length).toBeGreaterThanOrEqual(300);
+    // The commits were still in the WAL when the process died, so reopening had to recover from it.
+    expect(existsSync(`${file}-wal`) && statSync(`${file}-wal`).size).toBeGreaterThan(0);
+
+    const store = new SqliteTaskStore({ file });
+    try {
+      for (const id of reported) {
+        const stored = store.get(id);
+        expect(stored?.lastSeq, id).toBe(4);
+        expect(stored?.task.status.state).toBe('working');
+        expect(store.eventsAfter(id, 0).map((e) => e.seq)).toEqual([2, 3, 4]);
+      }
+      // A task whose commit was cut off is present whole as created, never half-written.
+      const all = store.list({ pageSize: 100_000, includeArtifacts: false });
+      expect(all.totalSize).toBeGreaterThanOrEqual(reported.length);
+      for (const task of all.tasks) {
+        const { lastSeq } = store.get(task.id)!;
+        expect(store.eventsAfter(task.id, 0).at(-1)?.seq).toBe(lastSeq);
+      }
+    } finally {
+      store.close();
+    }
+  });
+});
