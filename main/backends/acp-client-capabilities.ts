@@ -66,8 +66,12 @@ function registerTerminals(app: ClientApp, host: CapabilityHost, session: (id: s
       const plan = host.terminalPlan([params.command, ...(params.args ?? [])], agentCwd, hostCwd, extra);
       return { terminalId: await s.terminals.create(plan, params.outputByteLimit ?? undefined) };
     })
-    .onRequest(methods.client.terminal.output, ({ params }) => session(params.sessionId).terminals.output(params.terminalId))
-    .onRequest(methods.client.terminal.waitForExit, ({ params }) => session(params.sessionId).terminals.waitForExit(params.terminalId))
+    .onRequest(methods.client.terminal.output, ({ params }) =>
+      session(params.sessionId).terminals.output(params.terminalId),
+    )
+    .onRequest(methods.client.terminal.waitForExit, ({ params }) =>
+      session(params.sessionId).terminals.waitForExit(params.terminalId),
+    )
     .onRequest(methods.client.terminal.kill, async ({ params }) => {
       await session(params.sessionId).terminals.kill(params.terminalId);
       return {};

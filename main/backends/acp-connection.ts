@@ -15,7 +15,12 @@ import {
   type RequestPermissionResponse,
 } from '@agentclientprotocol/sdk';
 import { exited, started, StderrTail, stopProcessTree, type AgentChild, type ChildExit } from './child-process.js';
-import { registerClientCapabilities, clientCapabilities, type CapabilityHost, type CapabilityFlags } from './acp-client-capabilities.js';
+import {
+  registerClientCapabilities,
+  clientCapabilities,
+  type CapabilityHost,
+  type CapabilityFlags,
+} from './acp-client-capabilities.js';
 import { describeLaunch, spawnPlan, type LaunchPlan } from './acp-launch.js';
 import { AcpSession } from './acp-session.js';
 import { agentStdioStream } from './acp-stdio-stream.js';
@@ -91,7 +96,10 @@ export class AcpConnection {
         const turn = this.sessions.get(params.sessionId)?.turn;
         return turn ? turn.askPermission(params, signal) : CANCELLED;
       });
-    registerClientCapabilities(app, spec.flags, { session: (id) => this.sessions.get(id), terminalPlan: spec.terminalPlan });
+    registerClientCapabilities(app, spec.flags, {
+      session: (id) => this.sessions.get(id),
+      terminalPlan: spec.terminalPlan,
+    });
     const stream = agentStdioStream(child.stdin, child.stdout, spec.maxMessageBytes, {
       onNoise: () => {
         this.noiseLines += 1;
@@ -126,7 +134,9 @@ export class AcpConnection {
     } catch (err) {
       const failure = await conn.failure();
       await conn.stop(0);
-      const cause = conn.exit ? `exited during initialize (${describeExit(conn.exit)})` : `failed to initialize: ${(err as Error).message}`;
+      const cause = conn.exit
+        ? `exited during initialize (${describeExit(conn.exit)})`
+        : `failed to initialize: ${(err as Error).message}`;
       const stderr = failure.stderrTail ? `; stderr: ${failure.stderrTail.split('\n').slice(-3).join(' | ')}` : '';
       throw new StartFailure(`${what} ${cause}${stderr}`, true);
     }
@@ -142,6 +152,11 @@ export class AcpConnection {
 
   get pid(): number {
     return this.child.pid ?? -1;
+  }
+
+  /** How the command became a process: direct, npm shim resolved, cmd.exe, or wsl.exe. */
+  get launchedVia(): LaunchPlan['via'] {
+    return this.spec.plan.via;
   }
 
   get agent(): ClientContext {
@@ -164,7 +179,10 @@ export class AcpConnection {
   }
 
   async newSession(contextId: string, workspace: Workspace): Promise<AcpSession> {
-    const { sessionId } = await this.agent.request(methods.agent.session.new, { cwd: workspace.agentRoot, mcpServers: [] });
+    const { sessionId } = await this.agent.request(methods.agent.session.new, {
+      cwd: workspace.agentRoot,
+      mcpServers: [],
+    });
     const session = new AcpSession(sessionId, contextId, workspace);
     this.sessions.set(sessionId, session);
     this.byContext.set(contextId, session);

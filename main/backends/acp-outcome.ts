@@ -36,7 +36,11 @@ export function outcomeOfStop(stopReason: StopReason): TurnOutcome {
     case 'refusal':
       return { kind: 'failed', retryable: false, reason: 'the agent refused the request (stopReason: refusal)' };
     case 'cancelled':
-      return { kind: 'failed', retryable: true, reason: 'the agent cancelled the turn on its own (stopReason: cancelled)' };
+      return {
+        kind: 'failed',
+        retryable: true,
+        reason: 'the agent cancelled the turn on its own (stopReason: cancelled)',
+      };
     default:
       // Responses are not validated by the SDK, so a newer agent may send a reason this list lacks; the
       // turn did end, and the receipt records the reason as sent.
@@ -47,12 +51,21 @@ export function outcomeOfStop(stopReason: StopReason): TurnOutcome {
 /** The agent's message for a JSON-RPC error it answered a prompt with, plus its `data.details`. */
 export function agentErrorMessage(err: RequestError): string {
   const data = err.data as { details?: unknown; message?: unknown } | undefined;
-  const detail = typeof data?.details === 'string' ? data.details : typeof data?.message === 'string' ? data.message : undefined;
+  const detail =
+    typeof data?.details === 'string' ? data.details : typeof data?.message === 'string' ? data.message : undefined;
   return detail && !err.message.includes(detail) ? `${err.message}: ${detail}` : err.message;
 }
 
-export function outcomeOfPromptError(agent: string, err: RequestError, init: InitializeResponse | undefined): TurnOutcome {
+export function outcomeOfPromptError(
+  agent: string,
+  err: RequestError,
+  init: InitializeResponse | undefined,
+): TurnOutcome {
   if (err.code === AUTH_REQUIRED) return { kind: 'auth-required', reason: authHint(agent, init, err) };
   const retryable = err.code === -32603 || err.code === -32002;
-  return { kind: 'failed', retryable, reason: `agent ${agent} failed the prompt (${err.code}): ${agentErrorMessage(err)}` };
+  return {
+    kind: 'failed',
+    retryable,
+    reason: `agent ${agent} failed the prompt (${err.code}): ${agentErrorMessage(err)}`,
+  };
 }

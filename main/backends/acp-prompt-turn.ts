@@ -36,6 +36,7 @@ function delay(ms: number): Promise<'timeout'> {
 
 export async function runPromptTurn(p: PromptTurn): Promise<TurnOutcome> {
   const { conn, session, turn, report } = p;
+  if (turn.signal.aborted) return STOPPED; // canceled while queued behind an earlier turn of this session
   const context = new TurnContext(turn, report);
   session.turn = context;
   try {

@@ -21,16 +21,29 @@ function attachmentBlock(part: Part, caps: PromptCapabilities): ContentBlock | u
       const { bytes, uri, mimeType, name } = part.file;
       const label = name ?? uri ?? 'file';
       if (bytes === undefined) {
-        return uri === undefined ? undefined : { type: 'resource_link', uri, name: label, ...(mimeType ? { mimeType } : {}) };
+        return uri === undefined
+          ? undefined
+          : { type: 'resource_link', uri, name: label, ...(mimeType ? { mimeType } : {}) };
       }
       if (mimeType?.startsWith('image/')) {
-        return caps.image ? { type: 'image', data: bytes, mimeType } : omitted(label, mimeType, 'this agent does not accept images');
+        return caps.image
+          ? { type: 'image', data: bytes, mimeType }
+          : omitted(label, mimeType, 'this agent does not accept images');
       }
       if (mimeType?.startsWith('audio/')) {
-        return caps.audio ? { type: 'audio', data: bytes, mimeType } : omitted(label, mimeType, 'this agent does not accept audio');
+        return caps.audio
+          ? { type: 'audio', data: bytes, mimeType }
+          : omitted(label, mimeType, 'this agent does not accept audio');
       }
       if (!caps.embeddedContext) return omitted(label, mimeType, 'this agent does not accept embedded files');
-      return { type: 'resource', resource: { uri: uri ?? `attachment:${encodeURIComponent(label)}`, blob: bytes, ...(mimeType ? { mimeType } : {}) } };
+      return {
+        type: 'resource',
+        resource: {
+          uri: uri ?? `attachment:${encodeURIComponent(label)}`,
+          blob: bytes,
+          ...(mimeType ? { mimeType } : {}),
+        },
+      };
     }
     default: {
       const never: never = part;

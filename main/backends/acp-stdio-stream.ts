@@ -28,7 +28,12 @@ function asMessage(line: string): AnyMessage | undefined {
   return undefined;
 }
 
-export function agentStdioStream(stdin: Writable, stdout: Readable, maxMessageBytes: number, hooks: AgentStreamHooks): Stream {
+export function agentStdioStream(
+  stdin: Writable,
+  stdout: Readable,
+  maxMessageBytes: number,
+  hooks: AgentStreamHooks,
+): Stream {
   let ended = false;
   const readable = new ReadableStream<AnyMessage>({
     start(controller) {

@@ -53,7 +53,8 @@ export class TerminalSet {
   async create(plan: LaunchPlan, outputByteLimit: number | undefined): Promise<string> {
     const child = spawnPlan(plan);
     const err = await started(child);
-    if (err) throw RequestError.internalError({ command: plan.program }, `could not start ${plan.program}: ${err.message}`);
+    if (err)
+      throw RequestError.internalError({ command: plan.program }, `could not start ${plan.program}: ${err.message}`);
     const id = `term-${randomUUID()}`;
     this.terminals.set(id, new Terminal(child, outputByteLimit ?? DEFAULT_TERMINAL_OUTPUT_BYTES));
     return id;

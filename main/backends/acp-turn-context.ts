@@ -4,7 +4,12 @@
  * "Requesting Permission"). Variants the bridge does not show (modes, commands, usage, ...) and any
  * future variant are ignored.
  */
-import type { RequestPermissionRequest, RequestPermissionResponse, SessionUpdate, ToolCallLocation } from '@agentclientprotocol/sdk';
+import type {
+  RequestPermissionRequest,
+  RequestPermissionResponse,
+  SessionUpdate,
+  ToolCallLocation,
+} from '@agentclientprotocol/sdk';
 import type { ToolCallSummary } from '../domain/pending.js';
 import type { PermissionOutcome, Turn, TurnReporter } from '../ports.js';
 
@@ -57,7 +62,13 @@ export class TurnContext {
         this.report.progress({
           kind: update.sessionUpdate,
           text: status ? `${call.title} (${status})` : call.title,
-          data: { toolCallId: update.toolCallId, title: call.title, kind: call.kind, status, locations: call.locations },
+          data: {
+            toolCallId: update.toolCallId,
+            title: call.title,
+            kind: call.kind,
+            status,
+            locations: call.locations,
+          },
         });
         return;
       }
@@ -78,7 +89,10 @@ export class TurnContext {
    * `session/cancel` every pending request must be answered `cancelled` (ACP "Cancellation"), so the
    * wait also ends when the turn is aborted or the agent withdraws the request.
    */
-  async askPermission(params: RequestPermissionRequest, requestSignal: AbortSignal): Promise<RequestPermissionResponse> {
+  async askPermission(
+    params: RequestPermissionRequest,
+    requestSignal: AbortSignal,
+  ): Promise<RequestPermissionResponse> {
     if (this.turn.signal.aborted) return CANCELLED;
     const known = this.toolCalls.get(params.toolCall.toolCallId);
     const toolCall: ToolCallSummary = {

@@ -31,7 +31,8 @@ export interface AcpBackendOptions {
   clientVersion?: string;
 }
 
-const STOPPED_FOR_CANCEL = 'its process was stopped to cancel another task, which ended every session it held; re-send the task';
+const STOPPED_FOR_CANCEL =
+  'its process was stopped to cancel another task, which ended every session it held; re-send the task';
 
 export class AcpBackend implements AgentBackend {
   readonly traits: AgentTraits = {
@@ -114,6 +115,7 @@ export class AcpBackend implements AgentBackend {
     report.receipt({
       pid: conn.pid,
       processReused: reused,
+      launchedVia: conn.launchedVia,
       protocolVersion: conn.init?.protocolVersion,
       ...(conn.init?.agentInfo ? { agentInfo: conn.init.agentInfo } : {}),
     });
@@ -175,19 +177,31 @@ export class AcpBackend implements AgentBackend {
     try {
       const workspace = await this.workspace();
       const session = await raceAbort(conn.newSession(turn.contextId, workspace), turn.signal);
-      report.receipt({ sessionId: session.sessionId, sessionReused: false, ...(turn.followUp ? { earlierSessionLost: true } : {}) });
+      report.receipt({
+        sessionId: session.sessionId,
+        sessionReused: false,
+        ...(turn.followUp ? { earlierSessionLost: true } : {}),
+      });
       return session;
     } catch (err) {
       if (err === ABORTED) return STOPPED;
       if (isAuthRequired(err)) return { kind: 'auth-required', reason: authHint(this.options.name, conn.init, err) };
       if (err instanceof RequestError && conn.alive) {
-        return { kind: 'undelivered', retryable: true, reason: `agent ${this.options.name} refused session/new: ${err.message}` };
+        return {
+          kind: 'undelivered',
+          retryable: true,
+          reason: `agent ${this.options.name} refused session/new: ${err.message}`,
+        };
       }
       if (!(err instanceof RequestError) && conn.alive) {
         return { kind: 'undelivered', retryable: false, reason: (err as Error).message }; // workspace missing
       }
       const failure = await conn.failure();
-      return { kind: 'undelivered', retryable: failure.retryable, reason: `${failure.reason} before the session started` };
+      return {
+        kind: 'undelivered',
+        retryable: failure.retryable,
+        reason: `${failure.reason} before the session started`,
+      };
     }
   }
 

@@ -51,7 +51,10 @@ function envValue(env: Record<string, string>, name: string): string | undefined
 
 /** The full path of `program` as Windows would find it (PATH × PATHEXT), or undefined. */
 export function findOnPath(program: string, env: Record<string, string>, probe: Win32Probe): string | undefined {
-  const exts = (envValue(env, 'PATHEXT') ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean).map((e) => e.toLowerCase());
+  const exts = (envValue(env, 'PATHEXT') ?? '.COM;.EXE;.BAT;.CMD')
+    .split(';')
+    .filter(Boolean)
+    .map((e) => e.toLowerCase());
   const hasExt = exts.some((e) => program.toUpperCase().endsWith(e.toUpperCase()));
   const names = hasExt ? [program, ...exts.map((e) => program + e)] : exts.map((e) => program + e);
   const explicitDir = /[\\/]/.test(program) || win.isAbsolute(program);
@@ -73,7 +76,8 @@ export interface ShimTarget {
   runsNode: boolean;
 }
 
-const NODE_SHIM = /(?:"%_prog%"|"%~?dp0%?\\node\.exe"|\bnode(?:\.exe)?)\s+((?:-[^\s"]+\s+)*)"%~?dp0%?\\([^"\r\n]+)"\s+%\*/i;
+const NODE_SHIM =
+  /(?:"%_prog%"|"%~?dp0%?\\node\.exe"|\bnode(?:\.exe)?)\s+((?:-[^\s"]+\s+)*)"%~?dp0%?\\([^"\r\n]+)"\s+%\*/i;
 const EXE_SHIM = /"%~?dp0%?\\([^"\r\n]+\.exe)"\s+%\*/i;
 
 /** What an npm (cmd-shim) or pnpm `.cmd` runs, read from its text; undefined for other batch files. */
@@ -106,11 +110,20 @@ export function quoteCmdArg(arg: string, doubleEscape: boolean): string {
 /** argv for running a batch file through cmd.exe; spawn it with `windowsVerbatimArguments: true`. */
 export function cmdLaunch(batchFile: string, args: readonly string[], env: Record<string, string>): Win32Launch {
   const line = [batchFile.replace(CMD_META, '^$1'), ...args.map((a) => quoteCmdArg(a, true))].join(' ');
-  return { program: envValue(env, 'COMSPEC') ?? 'cmd.exe', args: ['/d', '/s', '/c', `"${line}"`], verbatim: true, via: 'cmd' };
+  return {
+    program: envValue(env, 'COMSPEC') ?? 'cmd.exe',
+    args: ['/d', '/s', '/c', `"${line}"`],
+    verbatim: true,
+    via: 'cmd',
+  };
 }
 
 /** How to spawn `command` on Windows without a shell wherever possible. */
-export function resolveWin32Command(command: readonly string[], env: Record<string, string>, probe: Win32Probe): Win32Launch {
+export function resolveWin32Command(
+  command: readonly string[],
+  env: Record<string, string>,
+  probe: Win32Probe,
+): Win32Launch {
   const [program, ...args] = command;
   if (program === undefined) throw new Error('command needs at least the program to run');
   const found = findOnPath(program, env, probe);
@@ -123,7 +136,8 @@ export function resolveWin32Command(command: readonly string[], env: Record<stri
   if (shim) {
     const localNode = win.join(win.dirname(found), 'node.exe');
     const nodeExe = probe.isFile(localNode) ? localNode : findOnPath('node.exe', env, probe);
-    if (nodeExe !== undefined) return { program: nodeExe, args: [...shim.preArgs, shim.target, ...args], verbatim: false, via: 'shim' };
+    if (nodeExe !== undefined)
+      return { program: nodeExe, args: [...shim.preArgs, shim.target, ...args], verbatim: false, via: 'shim' };
   }
   return cmdLaunch(found, args, env);
 }

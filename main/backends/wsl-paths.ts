@@ -39,7 +39,9 @@ export function windowsToWsl(windowsPath: string, distro: string | undefined, op
   if (unc) {
     const owner = unc[1]!;
     if (distro !== undefined && owner.toLowerCase() !== distro.toLowerCase()) {
-      throw new Error(`path ${windowsPath} is inside WSL distro "${owner}", not "${distro}"; the agent cannot reach it`);
+      throw new Error(
+        `path ${windowsPath} is inside WSL distro "${owner}", not "${distro}"; the agent cannot reach it`,
+      );
     }
     return `/${segments(unc[2] ?? '').join('/')}`;
   }

@@ -16,9 +16,15 @@ async function say(backend: ReturnType<Harness['backend']>, text: string): Promi
 
 describe('ACP client capabilities', () => {
   it('advertises exactly what the config enables', async () => {
-    expect(JSON.parse(await say(h.backend(), 'caps'))).toMatchObject({ fs: { readTextFile: true, writeTextFile: true }, terminal: true });
+    expect(JSON.parse(await say(h.backend(), 'caps'))).toMatchObject({
+      fs: { readTextFile: true, writeTextFile: true },
+      terminal: true,
+    });
     const narrow = h.backend([], { fs_write: false, terminal: false });
-    expect(JSON.parse(await say(narrow, 'caps'))).toMatchObject({ fs: { readTextFile: true, writeTextFile: false }, terminal: false });
+    expect(JSON.parse(await say(narrow, 'caps'))).toMatchObject({
+      fs: { readTextFile: true, writeTextFile: false },
+      terminal: false,
+    });
   });
 
   it('reads a file inside the workspace and refuses one outside', async () => {
@@ -29,8 +35,12 @@ describe('ACP client capabilities', () => {
     const backend = h.backend([], { cwd: workspace });
 
     expect(await say(backend, `fs-read ${workspace}/inside.txt`)).toBe('content=hello from inside');
-    expect(await say(backend, `fs-read ${outsideDir}/secret.txt`)).toMatch(/^error=-32602 .*refused .*secret\.txt: it resolves outside the workspace/);
-    expect(await say(backend, `fs-read ${workspace}/../${path.basename(outsideDir)}/secret.txt`)).toMatch(/outside the workspace/);
+    expect(await say(backend, `fs-read ${outsideDir}/secret.txt`)).toMatch(
+      /^error=-32602 .*refused .*secret\.txt: it resolves outside the workspace/,
+    );
+    expect(await say(backend, `fs-read ${workspace}/../${path.basename(outsideDir)}/secret.txt`)).toMatch(
+      /outside the workspace/,
+    );
     expect(await say(backend, 'fs-read relative.txt')).toMatch(/not an absolute path/);
     expect(await say(backend, `fs-read ${workspace}/missing.txt`)).toMatch(/^error=-32002/);
   });
@@ -64,7 +74,10 @@ describe('ACP client capabilities', () => {
   it('runs a terminal in the workspace with the agent env and reports its exit', async () => {
     const workspace = h.tempDir();
     const script = path.join(workspace, 'show.mjs');
-    writeFileSync(script, "console.log(process.env.FAKE_TERM_VAR + ':' + process.env.CONTACTOR_AGENT + ':' + process.cwd()); process.exit(4);");
+    writeFileSync(
+      script,
+      "console.log(process.env.FAKE_TERM_VAR + ':' + process.env.CONTACTOR_AGENT + ':' + process.cwd()); process.exit(4);",
+    );
     const output = await say(h.backend([], { cwd: workspace }), `terminal ${process.execPath} ${script}`);
     expect(output).toBe(`exit=4 output=from-agent:fake:${workspace}`);
   });
@@ -75,13 +88,19 @@ describe('ACP client capabilities', () => {
     const script = path.join(workspace, 'cwd.mjs');
     writeFileSync(script, 'console.log(process.cwd())');
     const backend = h.backend([], { cwd: workspace });
-    expect(await say(backend, `terminal cwd=${workspace}/sub ${process.execPath} ${script}`)).toBe(`exit=0 output=${workspace}/sub`);
-    expect(await say(backend, `terminal cwd=/ ${process.execPath} ${script}`)).toMatch(/^error=-32602 .*outside the workspace/);
+    expect(await say(backend, `terminal cwd=${workspace}/sub ${process.execPath} ${script}`)).toBe(
+      `exit=0 output=${workspace}/sub`,
+    );
+    expect(await say(backend, `terminal cwd=/ ${process.execPath} ${script}`)).toMatch(
+      /^error=-32602 .*outside the workspace/,
+    );
   });
 
   it('reports a terminal command that cannot start', async () => {
     const backend = h.backend();
-    expect(await say(backend, 'terminal /nonexistent/tool')).toMatch(/^error=-32603 .*could not start \/nonexistent\/tool/);
+    expect(await say(backend, 'terminal /nonexistent/tool')).toMatch(
+      /^error=-32603 .*could not start \/nonexistent\/tool/,
+    );
   });
 });
 

@@ -35,7 +35,11 @@ describe('AcpBackend process lifecycle', () => {
     expect(await run).toEqual({ kind: 'failed', retryable: true, reason: 'stopped' });
     expect(stuck.facts.cancel).toBe('process killed after grace period');
     const otherOutcome = await other;
-    expect(otherOutcome).toMatchObject({ kind: 'failed', retryable: true, reason: expect.stringMatching(/stopped to cancel another task/) });
+    expect(otherOutcome).toMatchObject({
+      kind: 'failed',
+      retryable: true,
+      reason: expect.stringMatching(/stopped to cancel another task/),
+    });
     expect(alive(stuck.facts.pid as number)).toBe(false);
 
     const next = new RecordingReporter();
@@ -47,11 +51,17 @@ describe('AcpBackend process lifecycle', () => {
     const backend = h.backend();
     const report = new RecordingReporter();
     const outcome = await backend.run(makeTurn('crash', { contextId: 'c' }), report);
-    expect(outcome).toMatchObject({ kind: 'failed', retryable: true, reason: 'agent fake process exited (exit code 3)' });
+    expect(outcome).toMatchObject({
+      kind: 'failed',
+      retryable: true,
+      reason: 'agent fake process exited (exit code 3)',
+    });
     expect(outcome.kind === 'failed' && outcome.stderrTail).toMatch(/boom: fake agent crashed/);
 
     const next = new RecordingReporter();
-    expect(await backend.run(makeTurn('count', { contextId: 'c', followUp: true }), next)).toEqual({ kind: 'completed' });
+    expect(await backend.run(makeTurn('count', { contextId: 'c', followUp: true }), next)).toEqual({
+      kind: 'completed',
+    });
     expect(next.facts).toMatchObject({ processReused: false, sessionReused: false, earlierSessionLost: true });
     expect(next.facts.pid).not.toBe(report.facts.pid);
   });
@@ -71,7 +81,11 @@ describe('AcpBackend process lifecycle', () => {
   it('fails the running turn after 50 non-protocol stdout lines', async () => {
     const backend = h.backend();
     const outcome = await backend.run(makeTurn('pollute'), new RecordingReporter());
-    expect(outcome).toMatchObject({ kind: 'failed', retryable: false, reason: 'agent pollutes stdout (50 non-protocol lines)' });
+    expect(outcome).toMatchObject({
+      kind: 'failed',
+      retryable: false,
+      reason: 'agent pollutes stdout (50 non-protocol lines)',
+    });
     expect(await backend.run(makeTurn('echo clean again'), new RecordingReporter())).toEqual({ kind: 'completed' });
   });
 
@@ -79,7 +93,11 @@ describe('AcpBackend process lifecycle', () => {
     const backend = h.backend([], {}, { maxMessageBytes: 64 * 1024 });
     expect(await backend.run(makeTurn('huge 1000'), new RecordingReporter())).toEqual({ kind: 'completed' });
     const outcome = await backend.run(makeTurn('huge 200000'), new RecordingReporter());
-    expect(outcome).toMatchObject({ kind: 'failed', retryable: false, reason: expect.stringMatching(/larger than the 65536-byte/) });
+    expect(outcome).toMatchObject({
+      kind: 'failed',
+      retryable: false,
+      reason: expect.stringMatching(/larger than the 65536-byte/),
+    });
   });
 
   it('stops the process after the idle timeout', async () => {
@@ -106,28 +124,47 @@ describe('AcpBackend when the agent cannot be reached', () => {
     const backend = h.backend([], { command: ['/nonexistent/agent-binary', '--acp'] });
     const report = new RecordingReporter();
     const outcome = await backend.run(makeTurn('echo x'), report);
-    expect(outcome).toMatchObject({ kind: 'undelivered', retryable: false, reason: expect.stringMatching(/could not start agent fake .*ENOENT/) });
+    expect(outcome).toMatchObject({
+      kind: 'undelivered',
+      retryable: false,
+      reason: expect.stringMatching(/could not start agent fake .*ENOENT/),
+    });
     expect(report.facts).toEqual({ requestedForm: 'acp' }); // no pid, no session: nothing happened
   });
 
   it('is undelivered with stderr when the agent exits before initialize', async () => {
     const outcome = await h.backend(['--exit-on-start']).run(makeTurn('echo x'), new RecordingReporter());
-    expect(outcome).toMatchObject({ kind: 'undelivered', reason: expect.stringMatching(/exited during initialize \(exit code 2\).*no config/) });
+    expect(outcome).toMatchObject({
+      kind: 'undelivered',
+      reason: expect.stringMatching(/exited during initialize \(exit code 2\).*no config/),
+    });
   });
 
   it('is undelivered when the agent speaks another protocol version', async () => {
     const outcome = await h.backend(['--protocol=7']).run(makeTurn('echo x'), new RecordingReporter());
-    expect(outcome).toMatchObject({ kind: 'undelivered', retryable: false, reason: expect.stringMatching(/version 7; contactor speaks version 1/) });
+    expect(outcome).toMatchObject({
+      kind: 'undelivered',
+      retryable: false,
+      reason: expect.stringMatching(/version 7; contactor speaks version 1/),
+    });
   });
 
   it('is undelivered when the workspace does not exist', async () => {
-    const outcome = await h.backend([], { cwd: '/nonexistent/workspace' }).run(makeTurn('echo x'), new RecordingReporter());
-    expect(outcome).toMatchObject({ kind: 'undelivered', reason: expect.stringMatching(/\/nonexistent\/workspace does not exist/) });
+    const outcome = await h
+      .backend([], { cwd: '/nonexistent/workspace' })
+      .run(makeTurn('echo x'), new RecordingReporter());
+    expect(outcome).toMatchObject({
+      kind: 'undelivered',
+      reason: expect.stringMatching(/\/nonexistent\/workspace does not exist/),
+    });
   });
 
   it('asks for sign-in when session/new needs auth, with the agent hint', async () => {
     const outcome = await h.backend(['--auth-on-new']).run(makeTurn('echo x'), new RecordingReporter());
-    expect(outcome).toMatchObject({ kind: 'auth-required', reason: expect.stringMatching(/Log in with Fake: run `fake login` in a terminal/) });
+    expect(outcome).toMatchObject({
+      kind: 'auth-required',
+      reason: expect.stringMatching(/Log in with Fake: run `fake login` in a terminal/),
+    });
   });
 
   it('asks for sign-in when the prompt needs auth', async () => {

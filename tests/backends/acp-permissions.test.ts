@@ -15,7 +15,12 @@ describe('AcpBackend permissions', () => {
     expect(report.asked).toEqual([
       {
         // The request carried only the toolCallId; title, kind, input and locations come from the tool_call update.
-        toolCall: { title: 'write', kind: 'edit', rawInput: { file: 'write.txt' }, locations: [{ path: '/tmp/write.txt', line: 3 }] },
+        toolCall: {
+          title: 'write',
+          kind: 'edit',
+          rawInput: { file: 'write.txt' },
+          locations: [{ path: '/tmp/write.txt', line: 3 }],
+        },
         options: [
           { optionId: 'allow', name: 'Allow once', kind: 'allow_once' },
           { optionId: 'reject', name: 'Reject', kind: 'reject_once' },

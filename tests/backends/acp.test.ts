@@ -55,7 +55,13 @@ describe('AcpBackend turns', () => {
     const turn = makeTurn('meta', { delegationDepth: 2, visitedAgents: ['claude', 'codex'] });
     await h.backend().run(turn, report);
     expect(JSON.parse(report.output)).toEqual({
-      contactor: { taskId: turn.taskId, contextId: turn.contextId, messageId: turn.messageId, delegationDepth: 2, visitedAgents: ['claude', 'codex'] },
+      contactor: {
+        taskId: turn.taskId,
+        contextId: turn.contextId,
+        messageId: turn.messageId,
+        delegationDepth: 2,
+        visitedAgents: ['claude', 'codex'],
+      },
     });
   });
 
@@ -95,6 +101,13 @@ describe('AcpBackend turns', () => {
   });
 
   it('declares its traits on the card without starting the agent', () => {
-    expect(h.backend().traits).toEqual({ backend: 'acp', streaming: true, inputRequired: true, interruptible: true, multiTurn: true, limits: '' });
+    expect(h.backend().traits).toEqual({
+      backend: 'acp',
+      streaming: true,
+      inputRequired: true,
+      interruptible: true,
+      multiTurn: true,
+      limits: '',
+    });
   });
 });

@@ -47,7 +47,10 @@ const PNPM_SHIM = `@SETLOCAL\r
 )\r
 `;
 
-const ENV = { Path: 'C:\\Windows\\System32;C:\\Users\\Zoë\\AppData\\Roaming\\npm;C:\\Program Files\\nodejs', ComSpec: 'C:\\Windows\\System32\\cmd.exe' };
+const ENV = {
+  Path: 'C:\\Windows\\System32;C:\\Users\\Zoë\\AppData\\Roaming\\npm;C:\\Program Files\\nodejs',
+  ComSpec: 'C:\\Windows\\System32\\cmd.exe',
+};
 const NPM_DIR = 'C:\\Users\\Zoë\\AppData\\Roaming\\npm';
 const NODE = 'C:\\Program Files\\nodejs\\node.exe';
 
@@ -81,11 +84,19 @@ describe('parseShim', () => {
 
   it('keeps node flags the shim passes', () => {
     const text = '"%_prog%" --no-warnings --max-old-space-size=4096 "%dp0%\\..\\pkg\\bin.js" %*';
-    expect(parseShim('C:\\x\\a.cmd', text)).toEqual({ target: 'C:\\pkg\\bin.js', preArgs: ['--no-warnings', '--max-old-space-size=4096'], runsNode: true });
+    expect(parseShim('C:\\x\\a.cmd', text)).toEqual({
+      target: 'C:\\pkg\\bin.js',
+      preArgs: ['--no-warnings', '--max-old-space-size=4096'],
+      runsNode: true,
+    });
   });
 
   it('reads an exe shim and ignores a hand-written batch file', () => {
-    expect(parseShim('C:\\x\\t.cmd', '@"%~dp0\\..\\t\\tool.exe"   %*')).toEqual({ target: 'C:\\t\\tool.exe', preArgs: [], runsNode: false });
+    expect(parseShim('C:\\x\\t.cmd', '@"%~dp0\\..\\t\\tool.exe"   %*')).toEqual({
+      target: 'C:\\t\\tool.exe',
+      preArgs: [],
+      runsNode: false,
+    });
     expect(parseShim('C:\\x\\t.bat', '@echo off\r\npython -m agent %*\r\n')).toBeUndefined();
   });
 });
@@ -136,11 +147,21 @@ describe('resolveWin32Command', () => {
 
   it('spawns an .exe directly with its full path', () => {
     const fs = probe({ 'C:\\Program Files\\nodejs\\codex-acp.exe': '' });
-    expect(resolveWin32Command(['codex-acp'], ENV, fs)).toEqual({ program: 'C:\\Program Files\\nodejs\\codex-acp.exe', args: [], verbatim: false, via: 'direct' });
+    expect(resolveWin32Command(['codex-acp'], ENV, fs)).toEqual({
+      program: 'C:\\Program Files\\nodejs\\codex-acp.exe',
+      args: [],
+      verbatim: false,
+      via: 'direct',
+    });
   });
 
   it('leaves a missing program to fail at spawn with its own name', () => {
-    expect(resolveWin32Command(['nope', 'x'], ENV, probe({}))).toEqual({ program: 'nope', args: ['x'], verbatim: false, via: 'direct' });
+    expect(resolveWin32Command(['nope', 'x'], ENV, probe({}))).toEqual({
+      program: 'nope',
+      args: ['x'],
+      verbatim: false,
+      via: 'direct',
+    });
   });
 
   it('falls back to cmd.exe with a safely quoted line for other batch files', () => {
