@@ -226,8 +226,12 @@ export class Dispatcher {
     return { unsubscribe };
   }
 
-  /** Cancels every question and stops timers; backends are closed by the server. */
+  /**
+   * Freezes every live task as stored (the next start's recovery settles them), then withdraws the
+   * agent-side questions and stops timers; backends are closed by the server.
+   */
   shutdown(): void {
+    for (const live of this.live.values()) live.freeze();
     for (const id of this.live.keys()) this.desk.cancelAll(id);
     this.clock.clearAll();
   }

@@ -16,6 +16,7 @@ export class LiveTask {
   readonly abort = new AbortController();
   private readonly listeners = new Set<StreamListener>();
   private settleWaiters: (() => void)[] = [];
+  private frozen = false;
 
   constructor(
     stored: StoredTask,
@@ -43,7 +44,7 @@ export class LiveTask {
    * the move is not allowed, e.g. a late exit after the task was canceled.
    */
   setStatus(state: TaskState, text?: string, eventMetadata?: Record<string, unknown>): boolean {
-    if (!canTransition(this.state, state)) return false;
+    if (this.frozen || !canTransition(this.state, state)) return false;
     const timestamp = new Date().toISOString();
     const message = text === undefined ? undefined : agentMessage(crypto.randomUUID(), text, this.ids());
     this.task.status = { state, timestamp, ...(message ? { message } : {}) };
@@ -54,8 +55,17 @@ export class LiveTask {
     return true;
   }
 
+  /**
+   * Stops all further changes: at bridge shutdown the task stays as stored, and the next start's
+   * recovery decides what it becomes (a question stays answerable; a running turn fails as restarted).
+   */
+  freeze(): void {
+    this.frozen = true;
+  }
+
   /** Emits an event on the stream without changing state (e.g. a reminder that a question is waiting). */
   announce(eventMetadata: Record<string, unknown>): void {
+    if (this.frozen) return;
     const event = statusUpdate(this.task, this.seq + 1, this.task.status, false, eventMetadata);
     this.record(event, false);
   }
@@ -66,7 +76,7 @@ export class LiveTask {
   }
 
   appendArtifact(chunk: ArtifactChunk, artifactId: string): void {
-    if (isTerminal(this.state)) return;
+    if (this.frozen || isTerminal(this.state)) return;
     let artifact = this.task.artifacts.find((a) => a.artifactId === artifactId);
     if (!artifact) {
       artifact = { artifactId, name: 'reply', parts: [{ kind: 'text', text: '' }] };

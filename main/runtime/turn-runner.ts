@@ -86,7 +86,9 @@ export async function runTurn(plan: TurnPlan, desk: PermissionDesk, onDecision: 
   } finally {
     timer.stop();
     live.abort.signal.removeEventListener('abort', stopTurn);
+    // A crashed or escalated turn can end while its permission question is still shown: withdraw it.
     desk.cancelAll(live.id);
+    if (live.task.metadata.pending?.kind === 'permission') live.patchMetadata({ pending: undefined });
   }
   if (firstOutputAt) reporter.receipt({ firstOutputAt });
 

@@ -1,0 +1,131 @@
+/**
+ * What the `contactor` CLI reads from the bridge, parsed once at the edge (STYLE.md #3). The shapes are
+ * the v0.3 wire (schema/a2a.ts) plus the bridge's own results; unknown members pass through, so a newer
+ * bridge that adds facts does not break an older CLI.
+ */
+import { z } from 'zod';
+import { ArtifactSchema, TaskSchema, TaskStatusSchema } from './a2a.js';
+import { JsonRpcIdSchema } from './rpc.js';
+
+export const RpcErrorSchema = z.looseObject({
+  code: z.number().int(),
+  message: z.string(),
+  data: z.unknown().optional(),
+});
+export type RpcErrorReply = z.infer<typeof RpcErrorSchema>;
+
+export const RpcReplySchema = z.union([
+  z.looseObject({ jsonrpc: z.literal('2.0'), id: JsonRpcIdSchema, error: RpcErrorSchema }),
+  z.looseObject({ jsonrpc: z.literal('2.0'), id: JsonRpcIdSchema, result: z.unknown() }),
+]);
+export type RpcReply = z.infer<typeof RpcReplySchema>;
+
+const PermissionPendingSchema = z.looseObject({
+  kind: z.literal('permission'),
+  requestId: z.string(),
+  toolCall: z.looseObject({
+    title: z.string(),
+    kind: z.string().optional(),
+    rawInput: z.unknown().optional(),
+    locations: z.array(z.looseObject({ path: z.string(), line: z.number().optional() })).optional(),
+  }),
+  options: z.array(z.looseObject({ optionId: z.string(), name: z.string(), kind: z.string() })),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+});
+
+const DecisionPendingSchema = z.looseObject({
+  kind: z.literal('decision'),
+  question: z.string(),
+  options: z.array(z.string()),
+  recommend: z.string(),
+  reason: z.string(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+});
+
+export const PendingSchema = z.discriminatedUnion('kind', [PermissionPendingSchema, DecisionPendingSchema]);
+export type CliPending = z.infer<typeof PendingSchema>;
+
+export const CliTaskSchema = TaskSchema.extend({
+  metadata: z.looseObject({
+    agent: z.string(),
+    retryable: z.boolean().optional(),
+    warning: z.string().optional(),
+    pending: PendingSchema.optional(),
+  }),
+});
+export type CliTask = z.infer<typeof CliTaskSchema>;
+
+export const StatusUpdateSchema = z.looseObject({
+  kind: z.literal('status-update'),
+  taskId: z.string(),
+  contextId: z.string(),
+  status: TaskStatusSchema,
+  final: z.boolean(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+export type StatusUpdate = z.infer<typeof StatusUpdateSchema>;
+
+export const ArtifactUpdateSchema = z.looseObject({
+  kind: z.literal('artifact-update'),
+  taskId: z.string(),
+  contextId: z.string(),
+  artifact: ArtifactSchema,
+  append: z.boolean().default(false),
+  lastChunk: z.boolean().default(false),
+});
+export type ArtifactUpdate = z.infer<typeof ArtifactUpdateSchema>;
+
+/** One SSE event's `result` on a v0.3 stream: the Task first, then updates. */
+export const StreamResultSchema = z.union([CliTaskSchema, StatusUpdateSchema, ArtifactUpdateSchema]);
+export type StreamResult = z.infer<typeof StreamResultSchema>;
+
+/** A progress note an agent reported mid-turn (status-update metadata). */
+export const ProgressNoteSchema = z.looseObject({
+  event: z.literal('progress'),
+  progress: z.looseObject({ kind: z.string(), text: z.string() }),
+});
+
+export const AgentSummarySchema = z.looseObject({
+  name: z.string(),
+  description: z.string().default(''),
+  backend: z.string(),
+  traits: z.looseObject({
+    backend: z.string(),
+    streaming: z.boolean(),
+    inputRequired: z.boolean(),
+    interruptible: z.boolean(),
+    multiTurn: z.boolean(),
+    limits: z.string().default(''),
+  }),
+  queue: z.looseObject({ waiting: z.number(), running: z.number(), needsAnswer: z.number() }),
+  url: z.string(),
+  cardUrl: z.string(),
+});
+export type AgentSummary = z.infer<typeof AgentSummarySchema>;
+
+export const AgentListSchema = z.looseObject({ agents: z.array(AgentSummarySchema) });
+
+export const AgentCardSchema = z.looseObject({
+  name: z.string(),
+  description: z.string().default(''),
+  version: z.string().optional(),
+  capabilities: z
+    .looseObject({
+      streaming: z.boolean().optional(),
+      extensions: z.array(z.looseObject({ uri: z.string(), params: z.record(z.string(), z.unknown()).optional() })).optional(),
+    })
+    .default({}),
+  skills: z.array(z.looseObject({ id: z.string(), name: z.string(), description: z.string().default('') })).default([]),
+});
+export type AgentCard = z.infer<typeof AgentCardSchema>;
+
+export const TaskPageSchema = z.looseObject({
+  tasks: z.array(CliTaskSchema),
+  nextPageToken: z.string().nullable().optional(),
+  totalSize: z.number().int().optional(),
+  pageSize: z.number().int().optional(),
+});
+
+export const PendingListSchema = z.looseObject({ tasks: z.array(CliTaskSchema) });

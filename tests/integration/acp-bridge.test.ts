@@ -1,0 +1,88 @@
+/**
+ * The ACP path end to end: a real bridge, a fake ACP agent (SDK agent side) as a child process, and the
+ * permission → input-required → answer round trip over HTTP, including a restart while it waits.
+ */
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { REPO_ROOT, startTestBridge, type TestBridge } from '../helpers/bridge.js';
+
+const FAKE_AGENT = path.join(REPO_ROOT, 'tests', 'fixtures', 'acp', 'fake-agent.mjs');
+const acpAgent = { kind: 'acp', command: [process.execPath, FAKE_AGENT], timeout_s: 30, append_decision_contract: false };
+
+let bridges: TestBridge[] = [];
+afterEach(async () => {
+  await Promise.all(bridges.map((b) => b.cleanup()));
+  bridges = [];
+});
+
+async function start(opts: Parameters<typeof startTestBridge>[0] = {}): Promise<TestBridge> {
+  const b = await startTestBridge({ agents: { fake: acpAgent }, ...opts });
+  bridges.push(b);
+  return b;
+}
+
+async function waitForState(b: TestBridge, id: string, state: string): Promise<any> {
+  for (let i = 0; i < 200; i += 1) {
+    const r = await b.rpc('tasks/get', { id });
+    if (r.result?.status.state === state) return r.result;
+    await new Promise((res) => setTimeout(res, 25));
+  }
+  throw new Error(`task ${id} never reached ${state}`);
+}
+
+describe('ACP agent through the bridge', () => {
+  it('completes a text turn and says it streams on its card', async () => {
+    const b = await start();
+    const sent = await b.rpc('message/send', { agent: 'fake', text: 'echo hello bridge' });
+    expect(sent.result.status.state).toBe('completed');
+    expect(sent.result.artifacts[0].parts[0].text).toContain('echo: hello bridge');
+    expect(sent.result.metadata.receipt).toMatchObject({ actualForm: 'acp' });
+    const card = await b.rpc('agents/card', { agent: 'fake' });
+    expect(card.result.capabilities.extensions[0].params).toMatchObject({ inputRequired: true, interruptible: true, backend: 'acp' });
+  });
+
+  it('turns a permission request into input-required and continues on "yes"', async () => {
+    const b = await start();
+    const sent = await b.rpc('message/send', { agent: 'fake', text: 'permission' });
+    expect(sent.result.status.state).toBe('input-required');
+    const pending = sent.result.metadata.pending;
+    expect(pending.kind).toBe('permission');
+    expect(pending.options.map((o: { optionId: string }) => o.optionId)).toEqual(['allow', 'reject']);
+    expect(sent.result.status.message.parts[0].text).toContain('asks permission');
+
+    const listed = await b.rpc('pending/list', {});
+    expect(listed.result.tasks.map((t: { id: string }) => t.id)).toContain(sent.result.id);
+
+    const answered = await b.rpc('tasks/answer', { taskId: sent.result.id, answer: 'yes' });
+    expect(answered.result.status.state).toBe('working');
+    const done = await waitForState(b, sent.result.id, 'completed');
+    expect(done.metadata.pending).toBeUndefined();
+    expect(done.metadata.answeredBy).toBe('caller');
+
+    const again = await b.rpc('tasks/answer', { taskId: sent.result.id, answer: 'no' });
+    expect(again.error?.code).toBe(-32062);
+  });
+
+  it('rejects an answer that matches no option with the valid answers', async () => {
+    const b = await start();
+    const sent = await b.rpc('message/send', { agent: 'fake', text: 'permission' });
+    const bad = await b.rpc('tasks/answer', { taskId: sent.result.id, answer: 'perhaps' });
+    expect(bad.error?.code).toBe(-32602);
+    expect(bad.error?.message).toContain('allow');
+    await b.rpc('tasks/cancel', { id: sent.result.id });
+  });
+
+  it('keeps the question readable after a restart and says the request was lost', async () => {
+    const first = await start();
+    const sent = await first.rpc('message/send', { agent: 'fake', text: 'permission' });
+    expect(sent.result.status.state).toBe('input-required');
+    await first.stop();
+
+    const second = await start({ dataDir: first.dataDir });
+    const got = await second.rpc('tasks/get', { id: sent.result.id });
+    expect(got.result.status.state).toBe('input-required');
+    const answer = await second.rpc('tasks/answer', { taskId: sent.result.id, answer: 'yes' });
+    expect(answer.error?.code).toBe(-32063);
+    expect(answer.error?.message).toContain('re-send');
+  });
+});
