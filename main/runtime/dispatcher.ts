@@ -9,6 +9,7 @@ import { LiveTask } from './live-task.js';
 import { payloadHash } from './payload-hash.js';
 import { PendingClock } from './pending-clock.js';
 import { PermissionDesk } from './permission-desk.js';
+import { recordQuestion, type QuestionRecord } from './question-log.js';
 import type { AgentEntry, AgentRegistry } from './registry.js';
 import { KeyedChain } from './shards.js';
 import { runTurn } from './turn-runner.js';
@@ -148,6 +149,16 @@ export class Dispatcher {
       .sort((a, b) => pendingSince(a).localeCompare(pendingSince(b)));
   }
 
+  /** How the latest questions ended (answered, auto-decided, expired), newest first. */
+  questionHistory(limit: number): (QuestionRecord & { taskId: string; agent: string })[] {
+    if (limit <= 0) return [];
+    const recent = this.list({ pageSize: 100, includeArtifacts: false }).tasks;
+    return recent
+      .flatMap((t) => ((t.metadata.questions as QuestionRecord[] | undefined) ?? []).map((q) => ({ ...q, taskId: t.id, agent: t.metadata.agent })))
+      .sort((a, b) => b.at.localeCompare(a.at))
+      .slice(0, limit);
+  }
+
   async cancel(taskId: string): Promise<Task> {
     const current = this.get(taskId);
     if (isTerminal(current.status.state)) {
@@ -196,6 +207,7 @@ export class Dispatcher {
       answeredBy,
       lastAnswer: { choice, freeText: free, by: answeredBy, at: new Date().toISOString() },
     });
+    recordQuestion(live, { kind: 'decision', about: pending.question, outcome: 'answered', answer: choice, by: answeredBy });
     live.setStatus('working');
     const warm = entry.backend.traits.multiTurn && this.warmContexts.has(contextKey(entry.name, live.task.contextId));
     const original = textOf(live.task.history[0]?.parts ?? []);

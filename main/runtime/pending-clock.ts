@@ -1,5 +1,6 @@
 import type { Pending } from '../domain/pending.js';
 import type { LiveTask } from './live-task.js';
+import { recordQuestion } from './question-log.js';
 
 /**
  * Expiry and reminder for questions that have no live agent-side request behind them: decisions (the
@@ -29,7 +30,7 @@ export class PendingClock {
 
   private expire(live: LiveTask, pending: Pending): void {
     this.timers.delete(live.id);
-    live.announce({ event: 'pending-expired', pendingKind: pending.kind });
+    recordQuestion(live, { kind: pending.kind, about: pending.kind === 'decision' ? pending.question : pending.toolCall.title, outcome: 'expired', by: 'expiry' });
     live.patchMetadata({ pending: undefined, answeredBy: 'expiry', retryable: true });
     const what = pending.kind === 'decision' ? 'decision' : 'permission request';
     live.setStatus('failed', `nobody answered the ${what} before it expired at ${pending.expiresAt}; re-send the task to try again`);

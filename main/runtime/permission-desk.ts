@@ -3,7 +3,8 @@ import { describePending, type PermissionPending } from '../domain/pending.js';
 import type { PermissionOutcome, PermissionRequest } from '../ports.js';
 import { matchRule } from './approval-rules.js';
 import type { LiveTask } from './live-task.js';
-import { allowOption, rejectOption, resolvePermissionAnswer } from './permission-answers.js';
+import { allowOption, commandOf, rejectOption, resolvePermissionAnswer } from './permission-answers.js';
+import { recordQuestion } from './question-log.js';
 import type { AgentSettings } from './registry.js';
 
 interface Waiting {
@@ -25,6 +26,8 @@ export interface ParkHooks {
 export class PermissionDesk {
   private readonly queues = new Map<string, Waiting[]>();
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>[]>();
+  /** Per agent: tool calls a person allowed "always" (only ever offered by the agent itself). */
+  private readonly remembered = new Map<string, Set<string>>();
 
   /** Rules first; otherwise park the task in input-required until answered, canceled or expired. */
   ask(live: LiveTask, request: PermissionRequest, settings: AgentSettings, hooks: ParkHooks): Promise<PermissionOutcome> {
@@ -33,9 +36,14 @@ export class PermissionDesk {
     if (verdict && verdict.action !== 'ask') {
       const option = verdict.action === 'allow' ? allowOption(request.options) : rejectOption(request.options);
       if (option) {
-        recordAutoDecision(live, { rule: verdict.rule, action: verdict.action, optionId: option.optionId, toolCall: request.toolCall.title });
+        recordQuestion(live, { kind: 'permission', about: request.toolCall.title, outcome: 'auto-decided', answer: option.optionId, by: `rule ${verdict.rule}`, rule: verdict.rule });
         return Promise.resolve({ outcome: 'selected', optionId: option.optionId });
       }
+    }
+    const always = request.options.find((o) => o.kind === 'allow_always');
+    if (always && this.remembered.get(live.task.metadata.agent)?.has(signature(request.toolCall))) {
+      recordQuestion(live, { kind: 'permission', about: request.toolCall.title, outcome: 'auto-decided', answer: always.optionId, by: 'allow always', rule: 'allow_always' });
+      return Promise.resolve({ outcome: 'selected', optionId: always.optionId });
     }
     const now = Date.now();
     const pending: PermissionPending = {
@@ -79,8 +87,9 @@ export class PermissionDesk {
     live.patchMetadata({
       answeredBy,
       lastAnswer: { requestId: current.pending.requestId, optionId: option.optionId, by: answeredBy, at: new Date().toISOString() },
-      ...(option.kind === 'allow_always' ? { allowAlways: [...allowAlwaysOf(live), current.pending.toolCall.title] } : {}),
     });
+    if (option.kind === 'allow_always') this.remember(live.task.metadata.agent, current.pending.toolCall);
+    recordQuestion(live, { kind: 'permission', about: current.pending.toolCall.title, outcome: 'answered', answer: option.optionId, by: answeredBy });
     this.settleCurrent(live, { outcome: 'selected', optionId: option.optionId }, settings);
   }
 
@@ -126,12 +135,15 @@ export class PermissionDesk {
     const head = this.queues.get(live.id)?.[0];
     if (!head) return;
     const reject = rejectOption(head.pending.options);
-    live.patchMetadata({
-      answeredBy: 'expiry',
-      expired: [...expiredOf(live), { requestId: head.pending.requestId, at: new Date().toISOString() }],
-    });
-    live.announce({ event: 'pending-expired', pendingKind: 'permission' });
+    live.patchMetadata({ answeredBy: 'expiry' });
+    recordQuestion(live, { kind: 'permission', about: head.pending.toolCall.title, outcome: 'expired', ...(reject ? { answer: reject.optionId } : {}), by: 'expiry' });
     this.settleCurrent(live, reject ? { outcome: 'selected', optionId: reject.optionId } : { outcome: 'cancelled' }, settings);
+  }
+
+  private remember(agent: string, toolCall: PermissionRequest['toolCall']): void {
+    const set = this.remembered.get(agent) ?? new Set<string>();
+    set.add(signature(toolCall));
+    this.remembered.set(agent, set);
   }
 
   private clearTimers(taskId: string): void {
@@ -140,18 +152,7 @@ export class PermissionDesk {
   }
 }
 
-function recordAutoDecision(live: LiveTask, decision: Record<string, unknown>): void {
-  const prior = Array.isArray(live.task.metadata.autoDecisions) ? live.task.metadata.autoDecisions : [];
-  live.patchMetadata({ autoDecisions: [...prior, { ...decision, at: new Date().toISOString() }] });
-  live.announce({ event: 'pending-auto-decided', ...decision });
-}
-
-function allowAlwaysOf(live: LiveTask): string[] {
-  const v = live.task.metadata.allowAlways;
-  return Array.isArray(v) ? (v as string[]) : [];
-}
-
-function expiredOf(live: LiveTask): unknown[] {
-  const v = live.task.metadata.expired;
-  return Array.isArray(v) ? v : [];
+/** What "the same tool call" means for allow-always: its kind and its exact command, never its title. */
+function signature(toolCall: PermissionRequest['toolCall']): string {
+  return `${toolCall.kind ?? ''}\u0000${commandOf(toolCall)}`;
 }

@@ -90,10 +90,50 @@ export const AcpAgentSchema = z
   })
   .strict();
 
-export const AgentConfigSchema = z.discriminatedUnion('kind', [SubprocessCliAgentSchema, AcpAgentSchema]);
+const HttpUrlSchema = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
+const EnvVarNameSchema = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name');
+
+/** An OpenAI-compatible chat-completions endpoint (docs/backends.md). */
+export const HttpApiAgentSchema = z
+  .object({
+    kind: z.literal('http_api'),
+    /** Up to the version segment, e.g. http://127.0.0.1:11434/v1; `/chat/completions` is appended. */
+    base_url: HttpUrlSchema,
+    model: z.string().min(1, 'model must not be empty'),
+    /** Name of the environment variable holding the API key (the key itself never goes in config). */
+    api_key_env: EnvVarNameSchema.optional(),
+    headers: z.record(z.string(), z.string()).default({}),
+    temperature: z.number().min(0).max(2).optional(),
+    system_prompt: z.string().optional(),
+    ...CommonAgentShape,
+  })
+  .strict();
+
+/** A remote A2A agent (Hermes's gateway, another contactor's /agents/<name>, ...) by URL. */
+export const A2aAgentSchema = z
+  .object({
+    kind: z.literal('a2a'),
+    /** Where `/.well-known/agent-card.json` is found, e.g. http://127.0.0.1:9900. */
+    url: HttpUrlSchema,
+    /** Name of the environment variable holding the peer's bearer token. */
+    token_env: EnvVarNameSchema.optional(),
+    /** `auto` takes the peer card's first JSON-RPC interface, 1.0 before 0.3. */
+    protocol: z.enum(['auto', '1.0', '0.3']).default('auto'),
+    ...CommonAgentShape,
+  })
+  .strict();
+
+export const AgentConfigSchema = z.discriminatedUnion('kind', [
+  SubprocessCliAgentSchema,
+  AcpAgentSchema,
+  HttpApiAgentSchema,
+  A2aAgentSchema,
+]);
 export type AgentConfig = z.infer<typeof AgentConfigSchema>;
 export type SubprocessCliAgentConfig = z.infer<typeof SubprocessCliAgentSchema>;
 export type AcpAgentConfig = z.infer<typeof AcpAgentSchema>;
+export type HttpApiAgentConfig = z.infer<typeof HttpApiAgentSchema>;
+export type A2aAgentConfig = z.infer<typeof A2aAgentSchema>;
 
 export const BridgeConfigSchema = z
   .object({

@@ -40,6 +40,11 @@ export const AgentCardParamsSchema = z.object({
 
 export const EmptyParamsSchema = z.object({}).optional();
 
+/** `pending/list`: the open questions, and optionally how the latest ones ended. */
+export const PendingListParamsSchema = z
+  .object({ history: z.number().int().min(0).max(200, 'history is at most 200').default(0) })
+  .default({ history: 0 });
+
 /** Bridge `tasks/list` (also the shape v1 `ListTasks` is converted into). */
 export const ListTasksParamsSchema = z.object({
   contextId: z.string().optional(),

@@ -4,7 +4,7 @@
  */
 import { BridgeError } from '../domain/errors.js';
 import { TaskIdParamsSchema, TaskQueryParamsSchema, ResubscribeParamsSchema } from '../schema/a2a.js';
-import { AgentCardParamsSchema, AnswerParamsSchema, EmptyParamsSchema, ListTasksParamsSchema } from '../schema/rpc.js';
+import { AgentCardParamsSchema, AnswerParamsSchema, EmptyParamsSchema, ListTasksParamsSchema, PendingListParamsSchema } from '../schema/rpc.js';
 import { streamEventToV03 } from './a2a-v03.js';
 import { applyHistoryLength } from './a2a-v1.js';
 import { parseParams } from './parse-params.js';
@@ -82,8 +82,8 @@ export function bridgeMethods(ctx: MethodContext): Record<string, MethodHandler>
       return { ...page, tasks: page.tasks.map((t) => applyHistoryLength(t, p.historyLength)), pageSize: p.pageSize };
     },
     'pending/list': (params) => {
-      parseParams(EmptyParamsSchema, params);
-      return { tasks: dispatcher.pending() };
+      const p = parseParams(PendingListParamsSchema, params);
+      return { tasks: dispatcher.pending(), ...(p.history ? { history: dispatcher.questionHistory(p.history) } : {}) };
     },
     'agents/list': (params) => {
       parseParams(EmptyParamsSchema, params);

@@ -7,7 +7,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT, startTestBridge, type TestBridge } from '../helpers/bridge.js';
 
 const FAKE_AGENT = path.join(REPO_ROOT, 'tests', 'fixtures', 'acp', 'fake-agent.mjs');
-const acpAgent = { kind: 'acp', command: [process.execPath, FAKE_AGENT], timeout_s: 30, append_decision_contract: false };
+const acpAgent = {
+  kind: 'acp',
+  command: [process.execPath, FAKE_AGENT],
+  timeout_s: 30,
+  append_decision_contract: false,
+};
 
 let bridges: TestBridge[] = [];
 afterEach(async () => {
@@ -38,7 +43,11 @@ describe('ACP agent through the bridge', () => {
     expect(sent.result.artifacts[0].parts[0].text).toContain('echo: hello bridge');
     expect(sent.result.metadata.receipt).toMatchObject({ actualForm: 'acp' });
     const card = await b.rpc('agents/card', { agent: 'fake' });
-    expect(card.result.capabilities.extensions[0].params).toMatchObject({ inputRequired: true, interruptible: true, backend: 'acp' });
+    expect(card.result.capabilities.extensions[0].params).toMatchObject({
+      inputRequired: true,
+      interruptible: true,
+      backend: 'acp',
+    });
   });
 
   it('turns a permission request into input-required and continues on "yes"', async () => {
@@ -61,6 +70,20 @@ describe('ACP agent through the bridge', () => {
 
     const again = await b.rpc('tasks/answer', { taskId: sent.result.id, answer: 'no' });
     expect(again.error?.code).toBe(-32062);
+
+    const history = await b.rpc('pending/list', { history: 10 });
+    expect(history.result.history[0]).toMatchObject({ taskId: sent.result.id, kind: 'permission', outcome: 'answered', answer: 'allow', by: 'caller' });
+  });
+
+  it('lets a standing rule decide, matched on the tool kind, and records which rule', async () => {
+    const b = await start({
+      agents: { fake: { ...acpAgent, approval_rules: [{ action: 'deny', command: 'rm' }, { action: 'allow', kinds: ['edit'] }] } },
+    });
+    const sent = await b.rpc('message/send', { agent: 'fake', text: 'permission' });
+    expect(sent.result.status.state).toBe('completed');
+    expect(sent.result.metadata.questions).toEqual([
+      expect.objectContaining({ kind: 'permission', outcome: 'auto-decided', answer: 'allow', rule: 1 }),
+    ]);
   });
 
   it('rejects an answer that matches no option with the valid answers', async () => {

@@ -38,7 +38,12 @@ export function rawRequest(baseUrl: string, req: RawRequest = {}): Promise<RawRe
 }
 
 /** A POST of `body` as-is to a bridge, with its token and a JSON content type unless overridden. */
-export function postRaw(baseUrl: string, token: string, body: string, extra: Omit<RawRequest, 'body'> = {}): Promise<RawResponse> {
+export function postRaw(
+  baseUrl: string,
+  token: string,
+  body: string,
+  extra: Omit<RawRequest, 'body'> = {},
+): Promise<RawResponse> {
   return rawRequest(baseUrl, {
     ...extra,
     body,

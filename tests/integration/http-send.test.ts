@@ -37,7 +37,12 @@ describe('message/send', () => {
 
   it('accepts the standard A2A message with metadata.agent', async () => {
     const res = await tb.rpc('message/send', {
-      message: { kind: 'message', role: 'user', messageId: crypto.randomUUID(), parts: [{ kind: 'text', text: 'standard form' }] },
+      message: {
+        kind: 'message',
+        role: 'user',
+        messageId: crypto.randomUUID(),
+        parts: [{ kind: 'text', text: 'standard form' }],
+      },
       metadata: { agent: 'echo' },
     });
     expect(res.result.status.state).toBe('completed');

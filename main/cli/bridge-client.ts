@@ -1,0 +1,140 @@
+/**
+ * JSON-RPC over HTTP to the bridge, with the bearer token. Every reply is validated against the schema the
+ * caller names; transport failures become the CLI's exit codes (5 unreachable, 6 unauthorized).
+ */
+import type { z } from 'zod';
+import { HealthSchema, type Health } from '../schema/discovery.js';
+import { RpcReplySchema, StreamResultSchema, type StreamResult } from '../schema/cli.js';
+import { CliError, EXIT, exitForRpcCode } from './exit-codes.js';
+import type { BridgeAddress } from './locate.js';
+import { readSse } from './sse-reader.js';
+
+export interface StreamEvent {
+  /** The SSE `id:` — the task's event sequence number, the resume cursor. */
+  seq?: number;
+  result: StreamResult;
+}
+
+export interface StreamOptions {
+  /** Resume after this event (Last-Event-ID, CONTRACT.md "Streaming"). */
+  lastEventId?: number;
+  signal?: AbortSignal;
+}
+
+/** The stream broke after it had started: worth resuming, unlike a bridge that never answered. */
+export class StreamDropped extends Error {}
+
+let nextId = 1;
+
+export class BridgeClient {
+  constructor(readonly address: BridgeAddress) {}
+
+  /** undefined when nothing answers as a contactor bridge at the address. */
+  async health(timeoutMs = 2000): Promise<Health | undefined> {
+    try {
+      const res = await fetch(`${this.address.url}/health`, { signal: AbortSignal.timeout(timeoutMs) });
+      const parsed = HealthSchema.safeParse(await res.json());
+      return parsed.success ? parsed.data : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async call<S extends z.ZodType>(method: string, params: unknown, schema: S, signal?: AbortSignal): Promise<z.infer<S>> {
+    const res = await this.post({ method, params }, { accept: 'application/json' }, signal);
+    const result = await this.resultOf(res, method);
+    const parsed = schema.safeParse(result);
+    if (!parsed.success) {
+      throw new CliError(`the bridge sent an unexpected ${method} result (${parsed.error.issues[0]?.message ?? 'invalid'}); is the CLI older than the bridge?`, EXIT.failed);
+    }
+    return parsed.data;
+  }
+
+  /** A streaming method's events, in order, until the bridge ends the stream. */
+  async *stream(method: string, params: unknown, opts: StreamOptions = {}): AsyncGenerator<StreamEvent> {
+    const headers: Record<string, string> = { accept: 'text/event-stream' };
+    if (opts.lastEventId !== undefined) headers['last-event-id'] = String(opts.lastEventId);
+    const res = await this.post({ method, params }, headers, opts.signal);
+    if (!(res.headers.get('content-type') ?? '').includes('text/event-stream')) {
+      await this.resultOf(res, method);
+      throw new CliError(`the bridge answered ${method} without a stream`, EXIT.failed);
+    }
+    if (!res.body) throw new StreamDropped('empty stream body');
+    try {
+      for await (const event of readSse(res.body)) {
+        const reply = RpcReplySchema.safeParse(safeJson(event.data));
+        if (!reply.success) throw new CliError(`the bridge sent a malformed stream event for ${method}`, EXIT.failed);
+        if ('error' in reply.data) throw rpcFailure(reply.data.error, method);
+        const result = StreamResultSchema.safeParse(reply.data.result);
+        if (!result.success) throw new CliError(`the bridge sent an unexpected ${method} event (${result.error.issues[0]?.message ?? 'invalid'})`, EXIT.failed);
+        const seq = event.id !== undefined && /^\d+$/.test(event.id) ? Number(event.id) : undefined;
+        yield { ...(seq !== undefined ? { seq } : {}), result: result.data };
+      }
+    } catch (err) {
+      if (err instanceof CliError || opts.signal?.aborted) throw err;
+      throw new StreamDropped(`the stream from ${this.address.url} broke: ${describeCause(err)}`);
+    }
+  }
+
+  /** One raw JSON-RPC exchange (for `stdio`): the reply as the bridge sent it. */
+  async raw(body: unknown, headers: Record<string, string> = { accept: 'application/json' }): Promise<Response> {
+    return this.fetch(JSON.stringify(body), headers);
+  }
+
+  private post(call: { method: string; params: unknown }, headers: Record<string, string>, signal?: AbortSignal): Promise<Response> {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: call.method, ...(call.params === undefined ? {} : { params: call.params }) });
+    return this.fetch(body, headers, signal);
+  }
+
+  private async fetch(body: string, headers: Record<string, string>, signal?: AbortSignal): Promise<Response> {
+    const auth: Record<string, string> = this.address.token ? { authorization: `Bearer ${this.address.token}` } : {};
+    let res: Response;
+    try {
+      res = await fetch(`${this.address.url}/`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth, ...headers }, body, ...(signal ? { signal } : {}) });
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      throw unreachable(this.address.url, err);
+    }
+    if (res.status === 401) {
+      await res.body?.cancel();
+      const hint = this.address.token
+        ? 'the token was refused; if you rotated it, restart the bridge (`contactor down && contactor up`), or check CONTACTOR_TOKEN; `contactor doctor`'
+        : 'no token found (no discovery file, no CONTACTOR_TOKEN); `contactor doctor`';
+      throw new CliError(`unauthorized at ${this.address.url}: ${hint}`, EXIT.unauthorized, { code: -32066 });
+    }
+    return res;
+  }
+
+  private async resultOf(res: Response, method: string): Promise<unknown> {
+    const text = await res.text();
+    const reply = RpcReplySchema.safeParse(safeJson(text));
+    if (!reply.success) {
+      throw new CliError(`${this.address.url} answered ${method} with HTTP ${res.status} and no JSON-RPC reply; is it a contactor bridge?`, EXIT.failed);
+    }
+    if ('error' in reply.data) throw rpcFailure(reply.data.error, method);
+    return reply.data.result;
+  }
+}
+
+export function unreachable(url: string, cause?: unknown): CliError {
+  const why = cause === undefined ? '' : ` (${describeCause(cause)})`;
+  return new CliError(`no bridge running at ${url}${why}; start it with \`contactor up\``, EXIT.unreachable);
+}
+
+function rpcFailure(error: { code: number; message: string; data?: unknown }, method: string): CliError {
+  const hint = error.code === -32060 ? '; see `contactor agents`' : '';
+  return new CliError(`${method} failed: ${error.message}${hint} [${error.code}]`, exitForRpcCode(error.code), { code: error.code, data: error.data });
+}
+
+function describeCause(err: unknown): string {
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err));
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

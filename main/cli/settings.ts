@@ -1,0 +1,68 @@
+/**
+ * The options every command shares, and the config and data dir they point to. Reading the config here
+ * never creates it: only `up`/`serve` (through wiring) make the default file.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { ConfigError, defaultDataDir, parseConfigText, resolveConfigPath } from '../config.js';
+import type { BridgeConfig } from '../schema/config.js';
+import { CliError, EXIT } from './exit-codes.js';
+import { resourcesDir } from './install-paths.js';
+
+export interface GlobalOptions {
+  config?: string;
+  dataDir?: string;
+  json?: boolean;
+}
+
+export interface ConfigLocation {
+  path: string;
+  exists: boolean;
+}
+
+export function configLocation(opts: GlobalOptions, env: NodeJS.ProcessEnv): ConfigLocation {
+  const where = resolveConfigPath(opts.config, env);
+  return { path: where.path, exists: existsSync(where.path) };
+}
+
+/** Parses and validates the config; a problem is exit 2 with the `file:line: key: problem` message. */
+export function readConfig(file: string, env: NodeJS.ProcessEnv): BridgeConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    throw new CliError(`no config file at ${file}; \`contactor up\` creates the default one, or pass -c <file>`, EXIT.usage);
+  }
+  try {
+    return parseConfigText(text, file, { CONTACTOR_NODE: process.execPath, CONTACTOR_RESOURCES: resourcesDir(), ...env });
+  } catch (err) {
+    if (err instanceof ConfigError) throw new CliError(`${err.message}\n  fix it (\`contactor config edit\`), then \`contactor config check\``, EXIT.usage);
+    throw err;
+  }
+}
+
+/**
+ * `--data-dir`, else the config's `data_dir`, else the platform default. A config too broken to validate
+ * still names its data dir when its YAML parses, so `send` keeps working while `doctor` explains.
+ */
+export function dataDirOf(opts: GlobalOptions, env: NodeJS.ProcessEnv): string {
+  if (opts.dataDir) return path.resolve(opts.dataDir);
+  const where = configLocation(opts, env);
+  if (!where.exists) return defaultDataDir(env);
+  const configured = configuredDataDir(where.path, env);
+  return configured ? path.resolve(path.dirname(where.path), configured) : defaultDataDir(env);
+}
+
+function configuredDataDir(file: string, env: NodeJS.ProcessEnv): string | undefined {
+  try {
+    return readConfig(file, env).data_dir;
+  } catch {
+    try {
+      const raw = parseYaml(readFileSync(file, 'utf8')) as { data_dir?: unknown } | null;
+      return typeof raw?.data_dir === 'string' && !raw.data_dir.includes('${') ? raw.data_dir : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,25 @@
+import type { LiveTask } from './live-task.js';
+
+/** How one question of a task ended: who or what answered it, with what. */
+export interface QuestionRecord {
+  kind: 'permission' | 'decision';
+  /** The permission's title or command, or the decision's question. */
+  about: string;
+  outcome: 'answered' | 'auto-decided' | 'expired';
+  answer?: string;
+  by: string;
+  at: string;
+  rule?: number | string;
+}
+
+/**
+ * Keeps the task's question history in `metadata.questions` (the audit trail `pending/list` and the
+ * tray show) and announces the outcome on the task's stream and the bridge-wide feed.
+ */
+export function recordQuestion(live: LiveTask, record: Omit<QuestionRecord, 'at'>): void {
+  const prior = Array.isArray(live.task.metadata.questions) ? (live.task.metadata.questions as QuestionRecord[]) : [];
+  const entry: QuestionRecord = { ...record, at: new Date().toISOString() };
+  live.patchMetadata({ questions: [...prior, entry] });
+  const event = record.outcome === 'answered' ? 'pending-answered' : record.outcome === 'expired' ? 'pending-expired' : 'pending-auto-decided';
+  live.announce({ event, pendingKind: record.kind, by: record.by, ...(record.answer ? { answer: record.answer } : {}) });
+}

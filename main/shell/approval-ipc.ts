@@ -1,0 +1,73 @@
+/**
+ * The main-process side of the approval window's IPC, without Electron: every call checks that it comes
+ * from the app's own page (security checklist #17) and parses its payload with the shared schema before
+ * the bridge sees it. ipc.ts registers these on ipcMain.
+ */
+import { isBridgeError } from '../domain/errors.js';
+import type { Task } from '../domain/task.js';
+import { AnswerRequestSchema, ListPendingRequestSchema, type AnswerResult, type PendingItem } from '../schema/ipc.js';
+import type { Dispatcher } from './bridge-host.js';
+import { commandOf } from './low-risk.js';
+import { titleOf } from './tray-state.js';
+
+/** The part of an IpcMainInvokeEvent we rely on; `senderFrame` is null once the frame is gone. */
+export interface IpcSender {
+  senderFrame: { url: string } | null;
+}
+
+export const ANSWERED_BY = 'person (approval window)';
+
+export interface ApprovalIpc {
+  listPending(event: IpcSender, raw: unknown): PendingItem[];
+  answer(event: IpcSender, raw: unknown): AnswerResult;
+}
+
+/** `pageUrl` is the approval window's own file:// URL; `dispatcher` is read at call time (reloads swap it). */
+export function createApprovalIpc(opts: { pageUrl: string; dispatcher: () => Dispatcher | undefined }): ApprovalIpc {
+  const own = withoutFragment(opts.pageUrl);
+  const checkSender = (event: IpcSender): void => {
+    const url = event.senderFrame?.url;
+    if (!url || withoutFragment(url) !== own) throw new Error(`refused an IPC call from ${url ?? 'a closed frame'}: only the approval window may call it`);
+  };
+  const bridge = (): Dispatcher => {
+    const d = opts.dispatcher();
+    if (!d) throw new Error('the bridge is not running; use the tray menu to reload the config');
+    return d;
+  };
+  return {
+    listPending(event, raw) {
+      checkSender(event);
+      parseOrThrow(ListPendingRequestSchema, raw);
+      return bridge().pending().map(pendingItemOf).filter((i): i is PendingItem => i !== undefined);
+    },
+    answer(event, raw) {
+      checkSender(event);
+      const req = parseOrThrow(AnswerRequestSchema, raw);
+      try {
+        const task = bridge().answer(req.taskId, req.answer, ANSWERED_BY);
+        return { ok: true, taskId: task.id, state: task.status.state };
+      } catch (err) {
+        if (isBridgeError(err)) return { ok: false, taskId: req.taskId, reason: err.reason, message: err.message };
+        throw err;
+      }
+    },
+  };
+}
+
+export function pendingItemOf(task: Task): PendingItem | undefined {
+  const pending = task.metadata.pending;
+  if (!pending) return undefined;
+  const command = pending.kind === 'permission' ? commandOf(pending.toolCall) || pending.toolCall.title : undefined;
+  return { taskId: task.id, agent: task.metadata.agent, request: titleOf(task, 300), ...(command ? { command } : {}), pending };
+}
+
+function parseOrThrow<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { message: string; path: PropertyKey[] }[] } } }, raw: unknown): T {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
+  throw new Error(`invalid IPC payload: ${issues}`);
+}
+
+function withoutFragment(url: string): string {
+  return url.replace(/[?#].*$/, '');
+}

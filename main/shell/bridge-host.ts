@@ -1,0 +1,92 @@
+/**
+ * Owns the running bridge for the desktop shell: start, reload (stop, then create again from the config),
+ * stop. A bridge that cannot start is an error state the tray shows, not a crash: the user can fix the
+ * config and reload.
+ */
+import type { Bridge } from '../wiring.js';
+
+export type Dispatcher = Bridge['server']['dispatcher'];
+type FeedListener = Parameters<Dispatcher['feed']['listen']>[0];
+
+export class BridgeHost {
+  private current: Bridge | undefined;
+  private failure: string | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private readonly feedListeners = new Set<FeedListener>();
+  private readonly changeListeners = new Set<() => void>();
+  /** Start, reload and stop run one after another: a reload during a start must not leave two bridges. */
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(private readonly create: () => Promise<Bridge>) {}
+
+  get bridge(): Bridge | undefined {
+    return this.current;
+  }
+
+  get error(): string | undefined {
+    return this.failure;
+  }
+
+  start(): Promise<void> {
+    return this.serially(() => this.open());
+  }
+
+  reload(): Promise<void> {
+    return this.serially(async () => {
+      await this.close();
+      await this.open();
+    });
+  }
+
+  stop(): Promise<void> {
+    return this.serially(() => this.close());
+  }
+
+  /** Every task event of whichever bridge is running, across reloads. */
+  onFeed(listener: FeedListener): () => void {
+    this.feedListeners.add(listener);
+    return () => this.feedListeners.delete(listener);
+  }
+
+  /** The bridge started, stopped or failed. */
+  onChange(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  private serially(step: () => Promise<void>): Promise<void> {
+    this.chain = this.chain.then(step, step);
+    return this.chain;
+  }
+
+  private async open(): Promise<void> {
+    let bridge: Bridge | undefined;
+    try {
+      bridge = await this.create();
+      await bridge.start();
+      this.current = bridge;
+      this.failure = undefined;
+      this.unsubscribe = bridge.server.dispatcher.feed.listen((event, task) => {
+        for (const listener of this.feedListeners) listener(event, task);
+      });
+    } catch (err) {
+      if (bridge) await bridge.stop().catch(() => undefined);
+      this.current = undefined;
+      this.failure = (err as Error).message;
+    }
+    this.changed();
+  }
+
+  private async close(): Promise<void> {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    const bridge = this.current;
+    this.current = undefined;
+    if (bridge) await bridge.stop();
+    this.changed();
+  }
+
+  private changed(): void {
+    for (const listener of this.changeListeners) listener();
+  }
+}

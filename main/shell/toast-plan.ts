@@ -1,0 +1,75 @@
+/**
+ * The toast for an open question, as data: title, body, buttons and what each button answers. Pure; the
+ * notifier (notifier.ts) turns it into an Electron Notification.
+ */
+import type { Pending } from '../domain/pending.js';
+import type { Task } from '../domain/task.js';
+import { commandOf, isLowRisk } from './low-risk.js';
+import { clip } from './tray-state.js';
+
+export interface ToastPlan {
+  /** The toast's Tag on Windows: the task id, so activations after a restart still name the task. */
+  id: string;
+  title: string;
+  body: string;
+  /** Button labels, in order. */
+  buttons: string[];
+  /** Per button: the answer it sends, or `null` for "Review…" (open the approval window). */
+  answers: (string | null)[];
+  /** Which question this toast is about: a later question on the same task must not take its answer. */
+  pendingKey: string;
+}
+
+/** Windows shows at most 5 buttons; 4 options leave the decision readable. */
+const MAX_DECISION_BUTTONS = 4;
+const REVIEW = 'Review…';
+export const RECOMMENDED_MARK = '★';
+
+export function toastPlanFor(task: Task, opts: { reminder?: boolean } = {}): ToastPlan | undefined {
+  const pending = task.metadata.pending;
+  if (!pending) return undefined;
+  const agent = task.metadata.agent;
+  const plan = pending.kind === 'permission' ? permissionPlan(agent, pending) : decisionPlan(agent, pending);
+  const title = clip(opts.reminder ? `Still waiting: ${plan.title}` : plan.title, 120);
+  return { id: task.id, pendingKey: pendingKeyOf(pending), ...plan, title };
+}
+
+export function pendingKeyOf(pending: Pending): string {
+  return pending.kind === 'permission' ? `permission:${pending.requestId}` : `decision:${pending.createdAt}`;
+}
+
+type PlanParts = Pick<ToastPlan, 'title' | 'body' | 'buttons' | 'answers'>;
+
+function permissionPlan(agent: string, pending: Extract<Pending, { kind: 'permission' }>): PlanParts {
+  const command = commandOf(pending.toolCall);
+  const title = command ? `${agent} wants to run: ${command}` : `${agent} wants to: ${pending.toolCall.title}`;
+  const body = pending.workspace ?? 'No workspace given';
+  const allow = pending.options.find((o) => o.kind === 'allow_once');
+  const deny = pending.options.find((o) => o.kind === 'reject_once') ?? pending.options.find((o) => o.kind === 'reject_always');
+  if (allow && deny && isLowRisk(pending.toolCall)) {
+    return { title, body, buttons: ['Allow', 'Deny'], answers: [allow.optionId, deny.optionId] };
+  }
+  return { title, body, buttons: [REVIEW], answers: [null] };
+}
+
+function decisionPlan(agent: string, pending: Extract<Pending, { kind: 'decision' }>): PlanParts {
+  const title = `${agent} asks: ${pending.question}`;
+  const body = [pending.workspace, `Recommended: ${pending.recommend}`].filter(Boolean).join('\n');
+  const mark = (o: string): string => (o === pending.recommend ? `${RECOMMENDED_MARK} ${o}` : o);
+  if (pending.options.length <= MAX_DECISION_BUTTONS) {
+    return { title, body, buttons: pending.options.map((o) => clip(mark(o), 40)), answers: [...pending.options] };
+  }
+  return { title, body, buttons: [clip(mark(pending.recommend), 40), REVIEW], answers: [pending.recommend, null] };
+}
+
+/**
+ * Electron's Windows toasts carry `type=action&action=<i>&tag=<id>` (windows_toast_notification.cc);
+ * a body click may carry only the tag, or nothing.
+ */
+export function parseActivation(details: { type: string; arguments: string; actionIndex?: number }): { taskId?: string; actionIndex?: number } {
+  const params = new URLSearchParams(details.arguments);
+  const taskId = params.get('tag') || undefined;
+  const fromArgs = params.get('action');
+  const actionIndex = details.actionIndex ?? (fromArgs !== null && /^\d+$/.test(fromArgs) ? Number(fromArgs) : undefined);
+  return { ...(taskId ? { taskId } : {}), ...(details.type === 'action' && actionIndex !== undefined ? { actionIndex } : {}) };
+}

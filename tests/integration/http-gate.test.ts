@@ -1,0 +1,146 @@
+/**
+ * The request gate over real HTTP (ARCHITECTURE.md "Security"; CONTRACT.md "Security defaults"): a web
+ * page's request (foreign Host = DNS rebinding, Origin = CSRF), non-JSON and oversized bodies, and the
+ * bearer token. Every refusal happens before dispatch, so no agent runs.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT, startTestBridge, type TestBridge } from '../helpers/bridge.js';
+import { postRaw, rawRequest } from './http-raw.js';
+
+const COUNTER = path.join(REPO_ROOT, 'tests', 'fixtures', 'integration', 'counter.mjs');
+const MAX_BODY = 4096;
+
+let tb: TestBridge;
+let scratch: string;
+let port: string;
+const runsFile = () => path.join(scratch, 'runs.txt');
+const sendBody = (text = 'hi') =>
+  JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { agent: 'counter', text } });
+
+beforeAll(async () => {
+  scratch = mkdtempSync(path.join(tmpdir(), 'contactor-gate-'));
+  tb = await startTestBridge({
+    agents: { counter: { kind: 'subprocess_cli', command: [process.execPath, COUNTER, runsFile()] } },
+    config: { max_body_bytes: MAX_BODY, allowed_origins: ['http://trusted.example'] },
+  });
+  port = new URL(tb.url).port;
+});
+afterAll(async () => {
+  await tb.cleanup();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('host and origin', () => {
+  it.each([`evil.example:PORT`, '127.0.0.1', '127.0.0.1:1'])('refuses Host %s', async (host) => {
+    const res = await postRaw(tb.url, tb.token, sendBody(), { headers: { host: host.replace('PORT', port) } });
+    expect(res.status).toBe(421);
+    expect(res.json().error.code).toBe(-32600);
+    const get = await rawRequest(tb.url, {
+      method: 'GET',
+      path: '/health',
+      headers: { host: host.replace('PORT', port) },
+    });
+    expect(get.status).toBe(421);
+    expect(existsSync(runsFile())).toBe(false);
+  });
+
+  it.each(['localhost:PORT', '127.0.0.1:PORT'])('accepts Host %s', async (host) => {
+    const res = await rawRequest(tb.url, {
+      method: 'GET',
+      path: '/health',
+      headers: { host: host.replace('PORT', port) },
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it('refuses a request carrying a web page Origin with 403', async () => {
+    const res = await postRaw(tb.url, tb.token, sendBody(), { headers: { origin: 'http://evil.example' } });
+    expect(res.status).toBe(403);
+    expect(res.json().error.message).toMatch(/Origin/);
+    const card = await rawRequest(tb.url, {
+      method: 'GET',
+      path: '/.well-known/agent-card.json',
+      headers: { origin: 'null' },
+    });
+    expect(card.status).toBe(403);
+    expect(existsSync(runsFile())).toBe(false);
+  });
+
+  it('lets an explicitly allowed Origin through', async () => {
+    const res = await postRaw(tb.url, tb.token, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'agents/list' }), {
+      headers: { origin: 'http://trusted.example' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.json().result.agents).toHaveLength(1);
+  });
+});
+
+describe('body', () => {
+  it('refuses a text/plain POST with 415 and -32005', async () => {
+    const res = await postRaw(tb.url, tb.token, sendBody(), { headers: { 'content-type': 'text/plain' } });
+    expect(res.status).toBe(415);
+    expect(res.json().error.code).toBe(-32005);
+    expect(existsSync(runsFile())).toBe(false);
+  });
+
+  it('refuses a POST without a content type', async () => {
+    const res = await rawRequest(tb.url, { body: sendBody(), headers: { authorization: `Bearer ${tb.token}` } });
+    expect(res.status).toBe(415);
+  });
+
+  it('accepts application/json with a charset', async () => {
+    const res = await postRaw(tb.url, tb.token, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'agents/list' }), {
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it('refuses a body over max_body_bytes with 413 and a JSON-RPC error body', async () => {
+    const res = await postRaw(tb.url, tb.token, sendBody('x'.repeat(MAX_BODY * 2)));
+    expect(res.status).toBe(413);
+    expect(res.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+    expect(res.json().error.message).toContain(String(MAX_BODY));
+    expect(existsSync(runsFile())).toBe(false);
+  });
+
+  it('refuses an oversized chunked body (no Content-Length) the same way', async () => {
+    const res = await postRaw(tb.url, tb.token, sendBody('y'.repeat(MAX_BODY * 2)), {
+      headers: { 'transfer-encoding': 'chunked' },
+    });
+    expect(res.status).toBe(413);
+    expect(res.json().error.code).toBe(-32600);
+    expect(existsSync(runsFile())).toBe(false);
+  });
+});
+
+describe('token', () => {
+  it.each([
+    ['no authorization header', undefined],
+    ['a wrong token', 'Bearer not-the-token'],
+    ['the token without the Bearer scheme', 'TOKEN'],
+    ['an empty bearer', 'Bearer '],
+  ])('refuses %s with 401 and -32066; no agent runs', async (_name, auth) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (auth) headers.authorization = auth.replace('TOKEN', tb.token);
+    const res = await rawRequest(tb.url, { body: sendBody(), headers });
+    expect(res.status).toBe(401);
+    expect(res.headers['www-authenticate']).toBe('Bearer');
+    expect(res.json().error.code).toBe(-32066);
+    expect(existsSync(runsFile())).toBe(false);
+  });
+
+  it('refuses the event feed without the token', async () => {
+    const res = await rawRequest(tb.url, { method: 'GET', path: '/events' });
+    expect(res.status).toBe(401);
+  });
+
+  it('runs the agent with the right token (the gate is not refusing everything)', async () => {
+    const res = await postRaw(tb.url, tb.token, sendBody());
+    expect(res.status).toBe(200);
+    expect(res.json().result.status.state).toBe('completed');
+    expect(existsSync(runsFile())).toBe(true);
+  });
+});
