@@ -81,33 +81,45 @@ export function parseConfigText(text: string, file: string, vars: Env): BridgeCo
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   if (doc.errors.length > 0) {
     const err = doc.errors[0]!;
-    const line = err.linePos?.[0]?.line;
+    // `linePos` is only filled in with prettyErrors; the offset is always there.
+    const line = err.linePos?.[0]?.line ?? lines.linePos(err.pos[0]).line;
     throw new ConfigError(`${file}${line ? `:${line}` : ''}: invalid YAML: ${err.message.split('\n')[0]}`);
   }
   const raw: unknown = doc.toJS() ?? {};
-  const expanded = expandVars(raw, vars, file, []);
+  const where = (at: (string | number)[]): string => {
+    const line = lineOf(doc, lines, at);
+    return `${file}${line ? `:${line}` : ''}`;
+  };
+  const expanded = expandVars(raw, vars, where, []);
   const parsed = BridgeConfigSchema.safeParse(expanded);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const key = issue.path.map(String).join('.') || '(top level)';
-    const line = lineOf(doc, lines, issue.path as (string | number)[]);
-    throw new ConfigError(`${file}${line ? `:${line}` : ''}: ${key}: ${issue.message}`);
+    throw new ConfigError(`${where(issue.path as (string | number)[])}: ${key}: ${messageOf(issue)}`);
   }
   return parsed.data;
 }
 
+/** A bad record key (an agent name) reports "Invalid key in record"; the schema's own words are inside. */
+type ConfigIssue = NonNullable<ReturnType<typeof BridgeConfigSchema.safeParse>['error']>['issues'][number];
+
+function messageOf(issue: ConfigIssue): string {
+  if (issue.code === 'invalid_key') return issue.issues[0]?.message ?? issue.message;
+  return issue.message;
+}
+
 /** `${NAME}` in any string value becomes the variable's value; an unknown name is an error. */
-function expandVars(value: unknown, vars: Env, file: string, at: (string | number)[]): unknown {
+function expandVars(value: unknown, vars: Env, where: (at: (string | number)[]) => string, at: (string | number)[]): unknown {
   if (typeof value === 'string') {
     return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, name: string) => {
       const v = vars[name];
-      if (v === undefined) throw new ConfigError(`${file}: ${at.join('.')}: \${${name}} is not set in the environment`);
+      if (v === undefined) throw new ConfigError(`${where(at)}: ${at.join('.')}: \${${name}} is not set in the environment`);
       return v;
     });
   }
-  if (Array.isArray(value)) return value.map((v, i) => expandVars(v, vars, file, [...at, i]));
+  if (Array.isArray(value)) return value.map((v, i) => expandVars(v, vars, where, [...at, i]));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandVars(v, vars, file, [...at, k])]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandVars(v, vars, where, [...at, k])]));
   }
   return value;
 }

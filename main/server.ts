@@ -8,8 +8,9 @@ import { removeDiscovery, writeDiscovery } from './data-dir.js';
 import type { AgentBackend, TaskStore } from './ports.js';
 import type { Dispatcher } from './runtime/dispatcher.js';
 import { buildAgentCard, buildBridgeCard, type AgentProfile, type BearerSecurity } from './transport/cards.js';
-import { createHttpApp, type BridgeInfo } from './transport/http.js';
+import { createHttpApp, type BridgeInfo, type RefusedRequest } from './transport/http.js';
 import { JsonRpcEndpoint, type RpcLog } from './transport/jsonrpc.js';
+import { CallerRateLimit } from './transport/rate-limit.js';
 import { allowedHostsFor } from './transport/request-gate.js';
 
 export interface BridgeServerOptions {
@@ -23,6 +24,10 @@ export interface BridgeServerOptions {
   token?: string;
   allowedOrigins: string[];
   maxBodyBytes: number;
+  /** JSON-RPC requests per minute per caller; no limit when absent. */
+  rateLimitPerMinute?: number;
+  /** Every request refused before dispatch (the audit log). */
+  onRefused?: (details: RefusedRequest) => void;
   log: RpcLog & { info(details: Record<string, unknown>, message: string): void };
   /** Runs last in `stop` (release the instance lock). */
   onStopped?: () => void;
@@ -116,6 +121,10 @@ export class BridgeServer {
         policy: { allowedHosts: allowedHostsFor(this.opts.host, port()), allowedOrigins: new Set(this.opts.allowedOrigins), maxUrlLength: 2048 },
         ...(this.opts.token ? { token: this.opts.token } : {}),
         maxBodyBytes: this.opts.maxBodyBytes,
+        ...(this.opts.rateLimitPerMinute
+          ? { rateLimit: new CallerRateLimit({ perMinute: this.opts.rateLimitPerMinute, isAgent: (name) => this.opts.dispatcher.registry.has(name) }) }
+          : {}),
+        ...(this.opts.onRefused ? { onRefused: this.opts.onRefused } : {}),
       }));
     const server = createNodeServer((req, res) => appFor().callback()(req, res));
     server.headersTimeout = 20_000;

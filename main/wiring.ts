@@ -6,7 +6,11 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { AuditLog } from './audit-log.js';
+import { AuditedTaskStore } from './audited-store.js';
+import { A2aRemoteBackend } from './backends/a2a-remote.js';
 import { AcpBackend } from './backends/acp.js';
+import { HttpApiBackend } from './backends/http-api.js';
 import { CliBackend } from './backends/subprocess-cli.js';
 import { loadConfig, type LoadedConfig } from './config.js';
 import { acquireInstanceLock, ensureDataDir, loadOrCreateToken } from './data-dir.js';
@@ -15,8 +19,10 @@ import type { AgentBackend } from './ports.js';
 import { Dispatcher } from './runtime/dispatcher.js';
 import { EventFeed } from './runtime/event-feed.js';
 import { AgentRegistry, type AgentSettings } from './runtime/registry.js';
-import type { AgentConfig } from './schema/config.js';
+import { TurnSlots } from './runtime/turn-slots.js';
+import type { AgentConfig, BridgeConfig } from './schema/config.js';
 import { BridgeServer } from './server.js';
+import { startHistoryPruning, type HistoryPruning } from './stores/history-pruning.js';
 import { SqliteTaskStore } from './stores/sqlite.js';
 
 export interface BridgeOptions {
@@ -79,16 +85,23 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
     const port = requestedPort === 0 ? await freePort(host) : requestedPort;
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
-    const store = new SqliteTaskStore({ file: path.join(dataDir, 'contactor.db') });
-    const registry = new AgentRegistry();
+    const audit = new AuditLog({
+      dir: path.join(dataDir, 'audit'),
+      secrets: () => (secret ? [secret] : []),
+      onError: (err) => log.warn({ err }, 'could not write the audit log'),
+    });
+    const sqlite = new SqliteTaskStore({ file: path.join(dataDir, 'contactor.db') });
+    const store = new AuditedTaskStore(sqlite, audit);
+    const registry = new AgentRegistry(new TurnSlots(config.max_concurrent_tasks));
     const backends: AgentBackend[] = [];
     for (const [name, agent] of Object.entries(config.agents)) {
       const baseEnv = agentEnv(env, { CONTACTOR_URL: url, CONTACTOR_AGENT: name, ...(secret ? { CONTACTOR_TOKEN: secret } : {}) });
       const backend = createBackend(name, agent, baseEnv);
       backends.push(backend);
-      registry.add(name, backend, settingsOf(agent));
+      registry.add(name, backend, settingsOf(agent, config));
     }
-    const dispatcher = new Dispatcher({ store, registry, feed: new EventFeed(), maxDelegationDepth: config.max_delegation_depth });
+    const dispatcher = new Dispatcher({ store, registry, feed: new EventFeed(), sinks: [audit], maxDelegationDepth: config.max_delegation_depth });
+    let pruning: HistoryPruning | undefined;
     const server = new BridgeServer({
       dispatcher,
       store,
@@ -100,8 +113,12 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       ...(secret ? { token: secret } : {}),
       allowedOrigins: config.allowed_origins,
       maxBodyBytes: config.max_body_bytes,
+      rateLimitPerMinute: config.rate_limit_per_minute,
+      onRefused: (refused) => audit.refused(refused.reason, refused),
       log,
       onStopped: () => {
+        pruning?.stop();
+        audit.close();
         log.flush();
         releaseLock();
       },
@@ -113,7 +130,16 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       get url() {
         return server.url || url;
       },
-      start: () => server.start(),
+      start: async () => {
+        await server.start();
+        pruning ??= startHistoryPruning({
+          store: sqlite,
+          maxAgeDays: config.history.max_age_days,
+          maxTasks: config.history.max_tasks,
+          onPruned: (deleted) => log.info({ deleted }, 'pruned finished tasks from the history'),
+          onError: (err) => log.warn({ err }, 'could not prune the task history'),
+        });
+      },
       stop: () => server.stop(),
     };
   } catch (err) {
@@ -128,6 +154,10 @@ function createBackend(name: string, agent: AgentConfig, baseEnv: Record<string,
       return new CliBackend({ name, config: agent, baseEnv });
     case 'acp':
       return new AcpBackend({ name, config: agent, baseEnv });
+    case 'http_api':
+      return new HttpApiBackend({ name, config: agent });
+    case 'a2a':
+      return new A2aRemoteBackend({ name, config: agent });
     default: {
       const never: never = agent;
       return never;
@@ -135,8 +165,9 @@ function createBackend(name: string, agent: AgentConfig, baseEnv: Record<string,
   }
 }
 
-function settingsOf(agent: AgentConfig): AgentSettings {
+function settingsOf(agent: AgentConfig, config: BridgeConfig): AgentSettings {
   return {
+    maxArtifactBytes: config.max_artifact_bytes,
     ...(agent.description ? { description: agent.description } : {}),
     timeoutMs: agent.timeout_s * 1000,
     approvalTimeoutMs: agent.approval_timeout_s * 1000,

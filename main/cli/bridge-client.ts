@@ -40,12 +40,20 @@ export class BridgeClient {
     }
   }
 
-  async call<S extends z.ZodType>(method: string, params: unknown, schema: S, signal?: AbortSignal): Promise<z.infer<S>> {
+  async call<S extends z.ZodType>(
+    method: string,
+    params: unknown,
+    schema: S,
+    signal?: AbortSignal,
+  ): Promise<z.infer<S>> {
     const res = await this.post({ method, params }, { accept: 'application/json' }, signal);
     const result = await this.resultOf(res, method);
     const parsed = schema.safeParse(result);
     if (!parsed.success) {
-      throw new CliError(`the bridge sent an unexpected ${method} result (${parsed.error.issues[0]?.message ?? 'invalid'}); is the CLI older than the bridge?`, EXIT.failed);
+      throw new CliError(
+        `the bridge sent an unexpected ${method} result (${parsed.error.issues[0]?.message ?? 'invalid'}); is the CLI older than the bridge?`,
+        EXIT.failed,
+      );
     }
     return parsed.data;
   }
@@ -64,9 +72,13 @@ export class BridgeClient {
       for await (const event of readSse(res.body)) {
         const reply = RpcReplySchema.safeParse(safeJson(event.data));
         if (!reply.success) throw new CliError(`the bridge sent a malformed stream event for ${method}`, EXIT.failed);
-        if ('error' in reply.data) throw rpcFailure(reply.data.error, method);
+        if (reply.data.error) throw rpcFailure(reply.data.error, method);
         const result = StreamResultSchema.safeParse(reply.data.result);
-        if (!result.success) throw new CliError(`the bridge sent an unexpected ${method} event (${result.error.issues[0]?.message ?? 'invalid'})`, EXIT.failed);
+        if (!result.success)
+          throw new CliError(
+            `the bridge sent an unexpected ${method} event (${result.error.issues[0]?.message ?? 'invalid'})`,
+            EXIT.failed,
+          );
         const seq = event.id !== undefined && /^\d+$/.test(event.id) ? Number(event.id) : undefined;
         yield { ...(seq !== undefined ? { seq } : {}), result: result.data };
       }
@@ -81,8 +93,17 @@ export class BridgeClient {
     return this.fetch(JSON.stringify(body), headers);
   }
 
-  private post(call: { method: string; params: unknown }, headers: Record<string, string>, signal?: AbortSignal): Promise<Response> {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: call.method, ...(call.params === undefined ? {} : { params: call.params }) });
+  private post(
+    call: { method: string; params: unknown },
+    headers: Record<string, string>,
+    signal?: AbortSignal,
+  ): Promise<Response> {
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: nextId++,
+      method: call.method,
+      ...(call.params === undefined ? {} : { params: call.params }),
+    });
     return this.fetch(body, headers, signal);
   }
 
@@ -90,7 +111,12 @@ export class BridgeClient {
     const auth: Record<string, string> = this.address.token ? { authorization: `Bearer ${this.address.token}` } : {};
     let res: Response;
     try {
-      res = await fetch(`${this.address.url}/`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth, ...headers }, body, ...(signal ? { signal } : {}) });
+      res = await fetch(`${this.address.url}/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...auth, ...headers },
+        body,
+        ...(signal ? { signal } : {}),
+      });
     } catch (err) {
       if (signal?.aborted) throw err;
       throw unreachable(this.address.url, err);
@@ -109,9 +135,12 @@ export class BridgeClient {
     const text = await res.text();
     const reply = RpcReplySchema.safeParse(safeJson(text));
     if (!reply.success) {
-      throw new CliError(`${this.address.url} answered ${method} with HTTP ${res.status} and no JSON-RPC reply; is it a contactor bridge?`, EXIT.failed);
+      throw new CliError(
+        `${this.address.url} answered ${method} with HTTP ${res.status} and no JSON-RPC reply; is it a contactor bridge?`,
+        EXIT.failed,
+      );
     }
-    if ('error' in reply.data) throw rpcFailure(reply.data.error, method);
+    if (reply.data.error) throw rpcFailure(reply.data.error, method);
     return reply.data.result;
   }
 }
@@ -123,7 +152,10 @@ export function unreachable(url: string, cause?: unknown): CliError {
 
 function rpcFailure(error: { code: number; message: string; data?: unknown }, method: string): CliError {
   const hint = error.code === -32060 ? '; see `contactor agents`' : '';
-  return new CliError(`${method} failed: ${error.message}${hint} [${error.code}]`, exitForRpcCode(error.code), { code: error.code, data: error.data });
+  return new CliError(`${method} failed: ${error.message}${hint} [${error.code}]`, exitForRpcCode(error.code), {
+    code: error.code,
+    data: error.data,
+  });
 }
 
 function describeCause(err: unknown): string {

@@ -39,7 +39,11 @@ export function createRunner(state: { exitCode: number; json: boolean }, env: No
       const command = args.at(-1) as Command;
       const opts = command.optsWithGlobals<GlobalOptions>();
       state.json = opts.json === true;
-      const cli = new CliContext(opts, new Output(state.json, { stdout: process.stdout, stderr: process.stderr, env }), env);
+      const cli = new CliContext(
+        opts,
+        new Output(state.json, { stdout: process.stdout, stderr: process.stderr, env }),
+        env,
+      );
       state.exitCode = await action(cli, ...(args.slice(0, -1) as A));
     };
 }

@@ -55,7 +55,9 @@ export function exitForState(state: TaskState | 'unknown'): ExitCode {
 }
 
 /** JSON-RPC error codes (CONTRACT.md "Error codes") that mean the caller asked for something wrong. */
-const USAGE_CODES = new Set([-32700, -32600, -32601, -32602, -32001, -32002, -32003, -32004, -32005, -32009, -32060, -32061, -32062, -32063]);
+const USAGE_CODES = new Set([
+  -32700, -32600, -32601, -32602, -32001, -32002, -32003, -32004, -32005, -32009, -32060, -32061, -32062, -32063,
+]);
 
 export function exitForRpcCode(code: number): ExitCode {
   if (code === -32066) return EXIT.unauthorized;

@@ -29,7 +29,7 @@ export async function followTask(client: BridgeClient, start: FollowStart, opts:
   let lastSeq: number | undefined;
   let attempt = 0;
   for (;;) {
-    const request = taskId === undefined ? start : { method: 'tasks/resubscribe', params: { id: taskId } };
+    const request: FollowStart = taskId === undefined ? start : { method: 'tasks/resubscribe', params: { id: taskId } };
     try {
       for await (const event of client.stream(request.method, request.params, {
         ...(lastSeq !== undefined && taskId !== undefined ? { lastEventId: lastSeq } : {}),
@@ -44,6 +44,10 @@ export async function followTask(client: BridgeClient, start: FollowStart, opts:
       throw new StreamDropped('the stream ended before the task stopped');
     } catch (err) {
       if (signal?.aborted) throw timedOut(taskId, opts.timeoutMs ?? 0);
+      // The bridge refuses to subscribe to a finished task (-32004): it stopped before we got there.
+      if (err instanceof CliError && err.rpc?.code === -32004 && request.method === 'tasks/resubscribe') {
+        return client.call('tasks/get', request.params, CliTaskSchema, signal);
+      }
       // Before the first event the task may not exist, and re-sending could run it twice.
       const resumable = err instanceof StreamDropped || (err instanceof CliError && err.exitCode === EXIT.unreachable);
       if (!resumable || taskId === undefined) throw err;

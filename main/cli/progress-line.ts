@@ -11,7 +11,8 @@ export class ProgressLine {
 
   readonly onEvent = (result: StreamResult): void => {
     if (!this.out.interactive) return;
-    const state = result.kind === 'task' ? result.status.state : result.kind === 'status-update' ? result.status.state : undefined;
+    const state =
+      result.kind === 'task' ? result.status.state : result.kind === 'status-update' ? result.status.state : undefined;
     if (state === undefined || state === this.last) return;
     this.out.progress(`${this.last === undefined ? '' : ' → '}${stateTag(state, this.out.ce)}`);
     this.last = state;

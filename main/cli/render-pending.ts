@@ -19,16 +19,21 @@ export function questionLines(task: CliTask, c: Colors, now = Date.now()): strin
       return [
         `${c.yellow(`${agent} asks`)} (task ${task.id}, ${expires}):`,
         indent(pending.question),
-        ...pending.options.map((o, i) => `    ${i + 1}. ${o}${o === pending.recommend ? c.green(`  ← recommended: ${pending.reason}`) : ''}`),
+        ...pending.options.map(
+          (o, i) => `    ${i + 1}. ${o}${o === pending.recommend ? c.green(`  ← recommended: ${pending.reason}`) : ''}`,
+        ),
         answer('<number or text>'),
       ];
     case 'permission': {
       const input = pending.toolCall.rawInput;
-      const command = typeof input === 'object' && input && 'command' in input ? (input as { command: unknown }).command : input;
+      const command =
+        typeof input === 'object' && input && 'command' in input ? (input as { command: unknown }).command : input;
       const paths = (pending.toolCall.locations ?? []).map((l) => l.path);
       return [
         `${c.yellow(`${agent} asks permission`)} (task ${task.id}, ${expires}): ${pending.toolCall.title}${pending.toolCall.kind ? ` [${pending.toolCall.kind}]` : ''}`,
-        ...(command !== undefined ? [`    command: ${typeof command === 'string' ? command : JSON.stringify(command)}`] : []),
+        ...(command !== undefined
+          ? [`    command: ${typeof command === 'string' ? command : JSON.stringify(command)}`]
+          : []),
         ...(paths.length ? [`    paths: ${paths.join(', ')}`] : []),
         `    options: ${pending.options.map((o) => `${o.name} (${o.optionId})`).join(', ')}`,
         answer('yes|no'),
@@ -53,6 +58,11 @@ export function relative(iso: string, now = Date.now()): string {
   const ms = Date.parse(iso) - now;
   if (Number.isNaN(ms)) return iso;
   const abs = Math.abs(ms);
-  const text = abs < 60_000 ? `${Math.round(abs / 1000)}s` : abs < 3_600_000 ? `${Math.round(abs / 60_000)}m` : `${(abs / 3_600_000).toFixed(1)}h`;
+  const text =
+    abs < 60_000
+      ? `${Math.round(abs / 1000)}s`
+      : abs < 3_600_000
+        ? `${Math.round(abs / 60_000)}m`
+        : `${(abs / 3_600_000).toFixed(1)}h`;
   return ms >= 0 ? `in ${text}` : `${text} ago`;
 }

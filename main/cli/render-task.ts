@@ -5,8 +5,13 @@ import { exitForState, type ExitCode } from './exit-codes.js';
 import type { Output } from './output.js';
 import { questionLines } from './render-pending.js';
 
+/**
+ * The reply of the task's last turn: each turn adds its own artifact, so after an answered question the
+ * earlier ones hold the question, not the result (`get --json` shows them all).
+ */
 export function resultText(task: CliTask): string {
-  return task.artifacts.map((a) => textOf(a.parts as Part[])).join('');
+  const last = task.artifacts.at(-1);
+  return last ? textOf(last.parts as Part[]) : '';
 }
 
 export function statusText(task: CliTask): string {

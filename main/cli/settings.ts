@@ -32,12 +32,23 @@ export function readConfig(file: string, env: NodeJS.ProcessEnv): BridgeConfig {
   try {
     text = readFileSync(file, 'utf8');
   } catch {
-    throw new CliError(`no config file at ${file}; \`contactor up\` creates the default one, or pass -c <file>`, EXIT.usage);
+    throw new CliError(
+      `no config file at ${file}; \`contactor up\` creates the default one, or pass -c <file>`,
+      EXIT.usage,
+    );
   }
   try {
-    return parseConfigText(text, file, { CONTACTOR_NODE: process.execPath, CONTACTOR_RESOURCES: resourcesDir(), ...env });
+    return parseConfigText(text, file, {
+      CONTACTOR_NODE: process.execPath,
+      CONTACTOR_RESOURCES: resourcesDir(),
+      ...env,
+    });
   } catch (err) {
-    if (err instanceof ConfigError) throw new CliError(`${err.message}\n  fix it (\`contactor config edit\`), then \`contactor config check\``, EXIT.usage);
+    if (err instanceof ConfigError)
+      throw new CliError(
+        `${err.message}\n  fix it (\`contactor config edit\`), then \`contactor config check\``,
+        EXIT.usage,
+      );
     throw err;
   }
 }

@@ -30,8 +30,8 @@ export interface ParsedDecision {
 
 const PLACEHOLDER = /^<[^<>]*>$/;
 
-export function withDecisionContract(prompt: string): string {
-  return prompt + DECISION_CONTRACT;
+export function withDecisionContract(request: string): string {
+  return request + DECISION_CONTRACT;
 }
 
 /** Returns the decision the reply ends with, or undefined when it is an ordinary reply. */

@@ -8,6 +8,7 @@ import type { EventFeed } from './event-feed.js';
 import { LiveTask } from './live-task.js';
 import { payloadHash } from './payload-hash.js';
 import { PendingClock } from './pending-clock.js';
+import { resolvePermissionAnswer } from './permission-answers.js';
 import { PermissionDesk } from './permission-desk.js';
 import { recordQuestion, type QuestionRecord } from './question-log.js';
 import type { AgentEntry, AgentRegistry } from './registry.js';
@@ -94,13 +95,14 @@ export class Dispatcher {
       inFlightOf: (agent) => [...this.live.values()].filter((l) => l.task.metadata.agent === agent).map((l) => l.task),
     });
     const rejection = loopGuardVerdict(entry.name, chain, this.opts.maxDelegationDepth);
-    if (!rejection) entry.shard.assertRoom();
+    const unreserve = rejection ? undefined : this.reserveRoom(entry, req);
 
     const task = this.newTask(req, chain, rejection);
     const hash = payloadHash({ agent: entry.name, parts: req.message.parts, contextId: req.message.contextId });
     const key = req.idempotent ? { scope: entry.name, messageId: req.message.messageId, payloadHash: hash } : undefined;
     const { stored, created, payloadHash: storedHash } = this.opts.store.create(task, [], key);
     if (!created) {
+      unreserve?.();
       if (storedHash !== hash) {
         throw new BridgeError(
           'idempotency-conflict',
@@ -113,11 +115,12 @@ export class Dispatcher {
     if (rejection) return stored.task;
 
     const live = this.adopt(stored.task, stored.lastSeq);
-    this.schedule(live, entry, {
-      messageId: req.message.messageId,
-      text: textOf(req.message.parts),
-      attachments: nonTextParts(req.message.parts),
-    });
+    this.schedule(
+      live,
+      entry,
+      { messageId: req.message.messageId, text: textOf(req.message.parts), attachments: nonTextParts(req.message.parts) },
+      unreserve,
+    );
     if (req.blocking) await live.settled();
     return this.snapshot(live.task);
   }
@@ -193,12 +196,20 @@ export class Dispatcher {
       if (!live || !this.desk.has(taskId)) {
         throw new BridgeError('pending-lost', "the agent's permission request was lost when the bridge restarted; re-send the task");
       }
+      // A refused answer must leave no trace: check it before its message joins the history.
+      resolvePermissionAnswer(pending.options, answer);
       if (message) live.task.history.push(message);
       this.desk.answer(live, answer, answeredBy, entry.settings);
       return this.snapshot(live.task);
     }
 
+    if (answer.trim() === '') {
+      // Free text is allowed, but an empty choice would send the agent "The requester chose: " and nothing.
+      throw new BridgeError('invalid-params', `answer is empty; answer with an option's text, its number (1-${pending.options.length}), or free text`);
+    }
     const { choice, free } = resolveDecisionAnswer(pending.options, answer);
+    // Before anything changes: a full queue refuses the answer (retry later) instead of failing the task.
+    const unreserve = entry.shard.reserve();
     const live = this.live.get(taskId) ?? this.revive(current);
     if (message) live.task.history.push(message);
     this.clock.clear(taskId);
@@ -211,12 +222,22 @@ export class Dispatcher {
     live.setStatus('working');
     const warm = entry.backend.traits.multiTurn && this.warmContexts.has(contextKey(entry.name, live.task.contextId));
     const original = textOf(live.task.history[0]?.parts ?? []);
-    this.schedule(live, entry, {
-      messageId: crypto.randomUUID(),
-      text: decisionFollowUp({ question: pending.question, choice }, warm ? undefined : original),
-      attachments: warm ? [] : nonTextParts(live.task.history[0]?.parts ?? []),
-    });
+    this.schedule(
+      live,
+      entry,
+      {
+        messageId: crypto.randomUUID(),
+        text: decisionFollowUp({ question: pending.question, choice }, warm ? undefined : original),
+        attachments: warm ? [] : nonTextParts(live.task.history[0]?.parts ?? []),
+      },
+      unreserve,
+    );
     return this.snapshot(live.task);
+  }
+
+  /** The seq of the task's latest event (0 for none): a stream that starts now resumes after it. */
+  lastSeq(taskId: string): number {
+    return this.live.get(taskId)?.lastSeq ?? this.opts.store.get(taskId)?.lastSeq ?? 0;
   }
 
   /**
@@ -302,7 +323,28 @@ export class Dispatcher {
     };
   }
 
-  private schedule(live: LiveTask, entry: AgentEntry, turn: { messageId: string; text: string; attachments: Part[] }): void {
+  /**
+   * A queue place for a new send. When the queue is full, a replay of a task still queued or running
+   * passes without one (the store then tells replay from conflict): a client retrying after a timeout
+   * must get its task back, not QueueFull.
+   */
+  private reserveRoom(entry: AgentEntry, req: SendRequest): (() => void) | undefined {
+    try {
+      return entry.shard.reserve();
+    } catch (err) {
+      const messageId = req.message.messageId;
+      const replay = [...this.live.values()].some((l) => l.task.metadata.agent === entry.name && l.task.history[0]?.messageId === messageId);
+      if (req.idempotent && replay) return undefined;
+      throw err;
+    }
+  }
+
+  private schedule(
+    live: LiveTask,
+    entry: AgentEntry,
+    turn: { messageId: string; text: string; attachments: Part[] },
+    unreserve?: () => void,
+  ): void {
     const key = contextKey(entry.name, live.task.contextId);
     const contract = entry.settings.appendDecisionContract;
     void this.contexts.run(key, () => {
@@ -310,6 +352,7 @@ export class Dispatcher {
       this.warmContexts.add(key);
       return new Promise<void>((done) => {
         try {
+          unreserve?.();
           entry.shard.enqueue((release) =>
             runTurn(
               {

@@ -108,7 +108,13 @@ export class LiveTask {
   private record(event: TaskEvent, withSnapshot: boolean): void {
     this.store.commit(this.task.id, [event], withSnapshot ? this.task : undefined);
     this.seq = event.seq;
-    for (const listener of this.listeners) listener(event);
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A subscriber's failure (a closed socket) must not stop the task or the others; see EventFeed.
+      }
+    }
     for (const sink of this.sinks) sink.publish(event, this.task);
   }
 

@@ -2,6 +2,7 @@ import { BridgeError } from '../domain/errors.js';
 import type { AgentBackend, AgentTraits } from '../ports.js';
 import type { ApprovalRule } from './approval-rules.js';
 import { Shard } from './shards.js';
+import { SlottedShard, type TurnSlots } from './turn-slots.js';
 
 /** What the runtime needs to know about one configured agent. */
 export interface AgentSettings {
@@ -11,6 +12,8 @@ export interface AgentSettings {
   approvalRules: ApprovalRule[];
   appendDecisionContract: boolean;
   maxQueue: number;
+  /** Reply text kept per task, in UTF-8 bytes (default DEFAULT_MAX_ARTIFACT_BYTES). */
+  maxArtifactBytes?: number;
   workspace?: string;
   skills: { id: string; name: string; description: string; tags: string[]; examples?: string[] }[];
   tags: string[];
@@ -27,8 +30,12 @@ export interface AgentEntry {
 export class AgentRegistry {
   private readonly entries = new Map<string, AgentEntry>();
 
+  /** With `slots`, every agent's turns also count against the bridge-wide cap. */
+  constructor(private readonly slots?: TurnSlots) {}
+
   add(name: string, backend: AgentBackend, settings: AgentSettings): void {
-    this.entries.set(name, { name, backend, settings, shard: new Shard(name, settings.maxQueue) });
+    const shard = this.slots ? new SlottedShard(name, settings.maxQueue, this.slots) : new Shard(name, settings.maxQueue);
+    this.entries.set(name, { name, backend, settings, shard });
   }
 
   names(): string[] {

@@ -9,6 +9,8 @@ export class Shard {
   private tail: Promise<void> = Promise.resolve();
   private waitingCount = 0;
   private runningCount = 0;
+  /** Places held by accepted sends not yet enqueued (see `reserve`). */
+  private reservedCount = 0;
 
   constructor(
     private readonly agent: string,
@@ -16,7 +18,7 @@ export class Shard {
   ) {}
 
   get waiting(): number {
-    return this.waitingCount;
+    return this.waitingCount + this.reservedCount;
   }
 
   get running(): number {
@@ -25,12 +27,29 @@ export class Shard {
 
   /** Throws QueueFull when the queue is at its cap; nothing is dropped silently. */
   assertRoom(): void {
-    if (this.waitingCount >= this.maxQueue) {
+    if (this.waiting >= this.maxQueue) {
       throw new BridgeError(
         'queue-full',
-        `agent "${this.agent}" already has ${this.waitingCount} tasks queued (max_queue ${this.maxQueue}); retry later`,
+        `agent "${this.agent}" already has ${this.waiting} tasks queued (max_queue ${this.maxQueue}); retry later`,
       );
     }
+  }
+
+  /**
+   * Holds a queue place from the moment a send is accepted until its job is enqueued, which may be
+   * later (the job first waits for its conversation, see KeyedChain). Without it, sends made in one
+   * tick all pass `assertRoom` and the extra tasks fail later instead of being refused. Throws
+   * QueueFull; returns the function that gives the place back (call it right before `enqueue`).
+   */
+  reserve(): () => void {
+    this.assertRoom();
+    this.reservedCount += 1;
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      this.reservedCount -= 1;
+    };
   }
 
   /**

@@ -2,6 +2,7 @@ import { parseDecision } from '../domain/decision-contract.js';
 import { describePending, type DecisionPending } from '../domain/pending.js';
 import type { Part } from '../domain/task.js';
 import type { Turn, TurnOutcome, TurnReporter } from '../ports.js';
+import { ArtifactBudget, DEFAULT_MAX_ARTIFACT_BYTES } from './artifact-budget.js';
 import { ArtifactStream } from './artifact-stream.js';
 import type { LiveTask } from './live-task.js';
 import type { PermissionDesk } from './permission-desk.js';
@@ -40,12 +41,13 @@ export async function runTurn(plan: TurnPlan, desk: PermissionDesk, onDecision: 
   const turnNumber = live.task.artifacts.length + 1;
   const artifactId = turnNumber === 1 ? `${live.id}-reply` : `${live.id}-reply-${turnNumber}`;
   const stream = new ArtifactStream((chunk) => live.appendArtifact(chunk, artifactId));
+  const budget = new ArtifactBudget(agent.settings.maxArtifactBytes ?? DEFAULT_MAX_ARTIFACT_BYTES, live.task);
   let firstOutputAt: string | undefined;
 
   const reporter: TurnReporter = {
     text(chunk) {
       firstOutputAt ??= new Date().toISOString();
-      stream.push(chunk);
+      stream.push(budget.take(chunk));
     },
     progress(note) {
       live.announce({ event: 'progress', progress: note });
@@ -91,6 +93,7 @@ export async function runTurn(plan: TurnPlan, desk: PermissionDesk, onDecision: 
     if (live.task.metadata.pending?.kind === 'permission') live.patchMetadata({ pending: undefined });
   }
   if (firstOutputAt) reporter.receipt({ firstOutputAt });
+  if (budget.droppedBytes > 0) live.patchMetadata({ truncated: budget.truncation(live.task.metadata.truncated) });
 
   if (live.abort.signal.aborted) {
     stream.abandon();

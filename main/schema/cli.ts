@@ -14,10 +14,13 @@ export const RpcErrorSchema = z.looseObject({
 });
 export type RpcErrorReply = z.infer<typeof RpcErrorSchema>;
 
-export const RpcReplySchema = z.union([
-  z.looseObject({ jsonrpc: z.literal('2.0'), id: JsonRpcIdSchema, error: RpcErrorSchema }),
-  z.looseObject({ jsonrpc: z.literal('2.0'), id: JsonRpcIdSchema, result: z.unknown() }),
-]);
+/** A reply carries `error` or `result`; a reply with neither is a null result. */
+export const RpcReplySchema = z.looseObject({
+  jsonrpc: z.literal('2.0'),
+  id: JsonRpcIdSchema,
+  result: z.unknown().optional(),
+  error: RpcErrorSchema.optional(),
+});
 export type RpcReply = z.infer<typeof RpcReplySchema>;
 
 const PermissionPendingSchema = z.looseObject({
@@ -114,7 +117,9 @@ export const AgentCardSchema = z.looseObject({
   capabilities: z
     .looseObject({
       streaming: z.boolean().optional(),
-      extensions: z.array(z.looseObject({ uri: z.string(), params: z.record(z.string(), z.unknown()).optional() })).optional(),
+      extensions: z
+        .array(z.looseObject({ uri: z.string(), params: z.record(z.string(), z.unknown()).optional() }))
+        .optional(),
     })
     .default({}),
   skills: z.array(z.looseObject({ id: z.string(), name: z.string(), description: z.string().default('') })).default([]),

@@ -145,6 +145,20 @@ export const BridgeConfigSchema = z
     max_body_bytes: z.number().int().positive().default(1024 * 1024),
     require_token: z.boolean().default(true),
     allowed_origins: z.array(z.string()).default([]),
+    /** Agent turns running at once across all agents; more wait their turn (never dropped). */
+    max_concurrent_tasks: z.number().int().positive().default(16),
+    /** Reply text kept per task; the rest is dropped and `metadata.truncated` says how much. */
+    max_artifact_bytes: z.number().int().positive().default(32 * 1024 * 1024),
+    /** JSON-RPC requests per minute per caller (an agent by `callerAgent`, else the remote address). */
+    rate_limit_per_minute: z.number().int().positive().default(600),
+    /** Finished tasks are deleted past either limit (at startup and hourly); unfinished ones never. */
+    history: z
+      .object({
+        max_age_days: z.number().positive().default(90),
+        max_tasks: z.number().int().positive().default(10_000),
+      })
+      .strict()
+      .default({ max_age_days: 90, max_tasks: 10_000 }),
     agents: z
       .record(z.string().regex(AGENT_NAME, 'agent names use letters, digits, "_", "-" and "."'), AgentConfigSchema)
       .default({}),

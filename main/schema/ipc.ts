@@ -23,7 +23,10 @@ export const ListPendingRequestSchema = /* @__PURE__ */ z.undefined({ error: 'li
 
 export const AnswerRequestSchema = /* @__PURE__ */ z
   .object({
-    taskId: z.string({ error: 'taskId must be a string' }).min(1, 'taskId must not be empty').max(200, 'taskId is too long'),
+    taskId: z
+      .string({ error: 'taskId must be a string' })
+      .min(1, 'taskId must not be empty')
+      .max(200, 'taskId is too long'),
     answer: z
       .string({ error: 'answer must be a string: an option id, or a decision option verbatim' })
       .min(1, 'answer must not be empty')

@@ -27,7 +27,8 @@ export function createApprovalIpc(opts: { pageUrl: string; dispatcher: () => Dis
   const own = withoutFragment(opts.pageUrl);
   const checkSender = (event: IpcSender): void => {
     const url = event.senderFrame?.url;
-    if (!url || withoutFragment(url) !== own) throw new Error(`refused an IPC call from ${url ?? 'a closed frame'}: only the approval window may call it`);
+    if (!url || withoutFragment(url) !== own)
+      throw new Error(`refused an IPC call from ${url ?? 'a closed frame'}: only the approval window may call it`);
   };
   const bridge = (): Dispatcher => {
     const d = opts.dispatcher();
@@ -38,7 +39,10 @@ export function createApprovalIpc(opts: { pageUrl: string; dispatcher: () => Dis
     listPending(event, raw) {
       checkSender(event);
       parseOrThrow(ListPendingRequestSchema, raw);
-      return bridge().pending().map(pendingItemOf).filter((i): i is PendingItem => i !== undefined);
+      return bridge()
+        .pending()
+        .map(pendingItemOf)
+        .filter((i): i is PendingItem => i !== undefined);
     },
     answer(event, raw) {
       checkSender(event);
@@ -58,13 +62,28 @@ export function pendingItemOf(task: Task): PendingItem | undefined {
   const pending = task.metadata.pending;
   if (!pending) return undefined;
   const command = pending.kind === 'permission' ? commandOf(pending.toolCall) || pending.toolCall.title : undefined;
-  return { taskId: task.id, agent: task.metadata.agent, request: titleOf(task, 300), ...(command ? { command } : {}), pending };
+  return {
+    taskId: task.id,
+    agent: task.metadata.agent,
+    request: titleOf(task, 300),
+    ...(command ? { command } : {}),
+    pending,
+  };
 }
 
-function parseOrThrow<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { message: string; path: PropertyKey[] }[] } } }, raw: unknown): T {
+function parseOrThrow<T>(
+  schema: {
+    safeParse(
+      v: unknown,
+    ): { success: true; data: T } | { success: false; error: { issues: { message: string; path: PropertyKey[] }[] } };
+  },
+  raw: unknown,
+): T {
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
+  const issues = parsed.error.issues
+    .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
+    .join('; ');
   throw new Error(`invalid IPC payload: ${issues}`);
 }
 

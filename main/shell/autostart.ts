@@ -5,7 +5,10 @@
  */
 
 export interface LoginItemApp {
-  getLoginItemSettings(options?: { path?: string; args?: string[] }): { openAtLogin: boolean; executableWillLaunchAtLogin?: boolean };
+  getLoginItemSettings(options?: { path?: string; args?: string[] }): {
+    openAtLogin: boolean;
+    executableWillLaunchAtLogin?: boolean;
+  };
   setLoginItemSettings(settings: { openAtLogin: boolean; path?: string; args?: string[] }): void;
 }
 
@@ -16,7 +19,10 @@ export const HIDDEN_FLAG = '--hidden';
  * The portable build runs from a fresh %TEMP% unpack dir; its launcher sets PORTABLE_EXECUTABLE_FILE to the
  * .exe the user keeps, which is what must start at login. Per-user NSIS keeps process.execPath across updates.
  */
-export function loginItemTarget(env: Record<string, string | undefined>, execPath: string): { path: string; args: string[] } {
+export function loginItemTarget(
+  env: Record<string, string | undefined>,
+  execPath: string,
+): { path: string; args: string[] } {
   return { path: env.PORTABLE_EXECUTABLE_FILE || execPath, args: [HIDDEN_FLAG] };
 }
 

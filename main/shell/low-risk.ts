@@ -21,7 +21,17 @@ const WRITING_FLAGS: Record<string, RegExp> = {
 };
 
 /** `git <sub>` that only read, with their own extra guards. */
-const READ_ONLY_GIT = new Set(['status', 'diff', 'log', 'show', 'blame', 'rev-parse', 'ls-files', 'describe', 'shortlog']);
+const READ_ONLY_GIT = new Set([
+  'status',
+  'diff',
+  'log',
+  'show',
+  'blame',
+  'rev-parse',
+  'ls-files',
+  'describe',
+  'shortlog',
+]);
 
 /** Anything that chains, redirects, substitutes or escapes: the string is no longer one plain command. */
 const SHELL_SYNTAX = /[;&|<>`$(){}\\\n\r*?[\]!'"]/;
@@ -60,6 +70,7 @@ function isReadOnlyGit(args: string[]): boolean {
   // `git -C dir status` etc.: global options before the subcommand could point at hooks or aliases.
   const [sub = '', ...rest] = args;
   if (READ_ONLY_GIT.has(sub)) return true;
-  if (sub === 'branch' || sub === 'tag' || sub === 'remote') return rest.every((a) => /^(-a|-r|-v|-vv|--list|--all)$/.test(a));
+  if (sub === 'branch' || sub === 'tag' || sub === 'remote')
+    return rest.every((a) => /^(-a|-r|-v|-vv|--list|--all)$/.test(a));
   return false;
 }

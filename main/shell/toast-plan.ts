@@ -45,7 +45,8 @@ function permissionPlan(agent: string, pending: Extract<Pending, { kind: 'permis
   const title = command ? `${agent} wants to run: ${command}` : `${agent} wants to: ${pending.toolCall.title}`;
   const body = pending.workspace ?? 'No workspace given';
   const allow = pending.options.find((o) => o.kind === 'allow_once');
-  const deny = pending.options.find((o) => o.kind === 'reject_once') ?? pending.options.find((o) => o.kind === 'reject_always');
+  const deny =
+    pending.options.find((o) => o.kind === 'reject_once') ?? pending.options.find((o) => o.kind === 'reject_always');
   if (allow && deny && isLowRisk(pending.toolCall)) {
     return { title, body, buttons: ['Allow', 'Deny'], answers: [allow.optionId, deny.optionId] };
   }
@@ -66,10 +67,17 @@ function decisionPlan(agent: string, pending: Extract<Pending, { kind: 'decision
  * Electron's Windows toasts carry `type=action&action=<i>&tag=<id>` (windows_toast_notification.cc);
  * a body click may carry only the tag, or nothing.
  */
-export function parseActivation(details: { type: string; arguments: string; actionIndex?: number }): { taskId?: string; actionIndex?: number } {
+export function parseActivation(details: { type: string; arguments: string; actionIndex?: number }): {
+  taskId?: string;
+  actionIndex?: number;
+} {
   const params = new URLSearchParams(details.arguments);
   const taskId = params.get('tag') || undefined;
   const fromArgs = params.get('action');
-  const actionIndex = details.actionIndex ?? (fromArgs !== null && /^\d+$/.test(fromArgs) ? Number(fromArgs) : undefined);
-  return { ...(taskId ? { taskId } : {}), ...(details.type === 'action' && actionIndex !== undefined ? { actionIndex } : {}) };
+  const actionIndex =
+    details.actionIndex ?? (fromArgs !== null && /^\d+$/.test(fromArgs) ? Number(fromArgs) : undefined);
+  return {
+    ...(taskId ? { taskId } : {}),
+    ...(details.type === 'action' && actionIndex !== undefined ? { actionIndex } : {}),
+  };
 }

@@ -39,7 +39,11 @@ export function buildTrayMenu(state: TrayState, actions: TrayActions): MenuTempl
       label: 'Recent tasks',
       type: 'submenu',
       enabled: state.recent.length > 0,
-      submenu: state.recent.map((t) => ({ label: menuText(t.label), toolTip: 'Copy the task id', click: () => actions.copyTaskId(t.id) })),
+      submenu: state.recent.map((t) => ({
+        label: menuText(t.label),
+        toolTip: 'Copy the task id',
+        click: () => actions.copyTaskId(t.id),
+      })),
     },
     SEPARATOR,
     {

@@ -16,7 +16,8 @@ export interface BridgeSnapshot {
   recent: Task[];
 }
 
-export type BridgeStatus = { kind: 'starting' } | { kind: 'running'; snapshot: BridgeSnapshot } | { kind: 'error'; message: string };
+export type BridgeStatus =
+  { kind: 'starting' } | { kind: 'running'; snapshot: BridgeSnapshot } | { kind: 'error'; message: string };
 
 export interface AgentLine {
   name: string;
@@ -49,11 +50,23 @@ export interface TrayState {
 const TOOLTIP_MAX = 127;
 const TITLE_MAX = 40;
 
-export function trayStateOf(status: BridgeStatus, prefs: { startAtLogin: boolean; wslSetup: string | undefined }): TrayState {
+export function trayStateOf(
+  status: BridgeStatus,
+  prefs: { startAtLogin: boolean; wslSetup: string | undefined },
+): TrayState {
   const base = { startAtLogin: prefs.startAtLogin, wslSetup: prefs.wslSetup };
   switch (status.kind) {
     case 'starting':
-      return { ...base, headline: 'Starting the bridge…', running: false, icon: 'idle', tooltip: 'Contactor: starting', agents: [], pendingCount: 0, recent: [] };
+      return {
+        ...base,
+        headline: 'Starting the bridge…',
+        running: false,
+        icon: 'idle',
+        tooltip: 'Contactor: starting',
+        agents: [],
+        pendingCount: 0,
+        recent: [],
+      };
     case 'error':
       return {
         ...base,
@@ -91,7 +104,10 @@ function runningState(s: BridgeSnapshot): Omit<TrayState, 'startAtLogin' | 'wslS
     tooltip: clip(`Contactor: ${counts.join(' · ')}`, TOOLTIP_MAX),
     agents,
     pendingCount,
-    recent: s.recent.map((t) => ({ id: t.id, label: `${stateWord(t.status.state)} · ${t.metadata.agent}: ${titleOf(t)}` })),
+    recent: s.recent.map((t) => ({
+      id: t.id,
+      label: `${stateWord(t.status.state)} · ${t.metadata.agent}: ${titleOf(t)}`,
+    })),
   };
 }
 
@@ -99,7 +115,9 @@ function activityOf(agent: string, queued: number, s: BridgeSnapshot): string {
   const working = s.working.filter((t) => t.metadata.agent === agent);
   const waiting = s.pending.filter((t) => t.metadata.agent === agent).length;
   const parts = [
-    ...(working[0] ? [`working on “${titleOf(working[0])}”${working.length > 1 ? ` (+${working.length - 1})` : ''}`] : []),
+    ...(working[0]
+      ? [`working on “${titleOf(working[0])}”${working.length > 1 ? ` (+${working.length - 1})` : ''}`]
+      : []),
     ...(queued ? [`${queued} queued`] : []),
     ...(waiting ? [waiting === 1 ? 'waiting for you' : `${waiting} waiting for you`] : []),
   ];

@@ -16,7 +16,11 @@ const MARGIN = 8;
  * `tray` is `Tray.getBounds()` (all zeros when unknown, e.g. opened by a second launch); `workArea` is the
  * matching display's work area, which excludes the taskbar.
  */
-export function approvalWindowPosition(tray: Rect, workArea: Rect, size: { width: number; height: number }): { x: number; y: number } {
+export function approvalWindowPosition(
+  tray: Rect,
+  workArea: Rect,
+  size: { width: number; height: number },
+): { x: number; y: number } {
   const known = tray.width > 0 && tray.height > 0;
   let x: number;
   let y: number;

@@ -6,6 +6,7 @@
 import type { StreamEvent, TaskEvent } from '../domain/events.js';
 import type { Task, TaskState } from '../domain/task.js';
 import type { IdempotencyKey, StoredTask, TaskPage, TaskQuery, TaskStore } from '../ports.js';
+import { PRUNABLE_STATES, type PrunableStore, type PruneOptions } from './history-pruning.js';
 import { encodePageToken } from './page-token.js';
 import {
   checkedLastSeq,
@@ -24,7 +25,7 @@ interface Entry {
   events: TaskEvent[];
 }
 
-export class InMemoryTaskStore implements TaskStore {
+export class InMemoryTaskStore implements TaskStore, PrunableStore {
   private readonly tasks = new Map<string, Entry>();
   /** `${scope}\0${messageId}` → the task it created and the payload hash it came with. */
   private readonly keys = new Map<string, { taskId: string; payloadHash: string }>();
@@ -88,6 +89,22 @@ export class InMemoryTaskStore implements TaskStore {
   tasksInStates(states: TaskState[]): Task[] {
     const found = [...this.tasks.values()].map((e) => e.task).filter((t) => states.includes(t.status.state));
     return structuredClone(found.sort(newestFirst).reverse());
+  }
+
+  prune(opts: PruneOptions): number {
+    const finished = [...this.tasks.values()]
+      .map((e) => e.task)
+      .filter((t) => PRUNABLE_STATES.includes(t.status.state))
+      .sort(newestFirst)
+      .reverse();
+    const doomed = new Set(opts.olderThan === undefined ? [] : finished.filter((t) => t.status.timestamp < opts.olderThan!).map((t) => t.id));
+    if (opts.maxTasks !== undefined) {
+      const excess = this.tasks.size - doomed.size - opts.maxTasks;
+      for (const task of finished.filter((t) => !doomed.has(t.id)).slice(0, Math.max(0, excess))) doomed.add(task.id);
+    }
+    for (const id of doomed) this.tasks.delete(id);
+    for (const [keyId, known] of this.keys) if (doomed.has(known.taskId)) this.keys.delete(keyId);
+    return doomed.size;
   }
 
   close(): void {}

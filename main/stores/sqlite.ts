@@ -10,6 +10,7 @@ import type Database from 'better-sqlite3';
 import type { StreamEvent, TaskEvent } from '../domain/events.js';
 import type { Task, TaskState } from '../domain/task.js';
 import type { IdempotencyKey, StoredTask, TaskPage, TaskQuery, TaskStore } from '../ports.js';
+import { PRUNABLE_STATES, type PrunableStore, type PruneOptions } from './history-pruning.js';
 import { openDatabase } from './open-database.js';
 import { encodePageToken } from './page-token.js';
 import {
@@ -37,7 +38,7 @@ interface TaskRow {
 
 type Statement = Database.Statement;
 
-export class SqliteTaskStore implements TaskStore {
+export class SqliteTaskStore implements TaskStore, PrunableStore {
   private readonly db: Database.Database;
   private readonly sql: ReturnType<typeof prepare>;
   /** `list` statements, one per combination of filters in use, each prepared on first use. */
@@ -49,6 +50,7 @@ export class SqliteTaskStore implements TaskStore {
     key?: IdempotencyKey,
   ) => { stored: StoredTask; created: boolean; payloadHash?: string };
   private readonly commitTx: (taskId: string, events: TaskEvent[], task?: Task) => void;
+  private readonly pruneTx: (opts: PruneOptions) => number;
   /** Runs a page query and its count in one transaction, so totalSize describes the same snapshot. */
   private readonly readPage: <T>(read: () => T) => T;
 
@@ -83,6 +85,18 @@ export class SqliteTaskStore implements TaskStore {
       this.appendEvents(taskId, events);
       if (task) this.sql.updateTask.run({ ...indexedColumns(task), last_seq: lastSeq });
       else this.sql.updateLastSeq.run(lastSeq, taskId);
+    });
+    // Events go with their task (ON DELETE CASCADE); the state filter is in the SQL, so no race with a
+    // task finishing between the choice and the delete.
+    this.pruneTx = this.db.transaction((opts: PruneOptions) => {
+      const states = JSON.stringify(PRUNABLE_STATES);
+      let deleted = 0;
+      if (opts.olderThan !== undefined) deleted += this.sql.pruneOlder.run(states, opts.olderThan).changes;
+      if (opts.maxTasks !== undefined) {
+        const { n } = this.sql.countAll.get() as { n: number };
+        if (n > opts.maxTasks) deleted += this.sql.pruneOldest.run(states, n - opts.maxTasks).changes;
+      }
+      return deleted;
     });
     const readTx = this.db.transaction((read: () => unknown) => read());
     this.readPage = <T>(read: () => T) => readTx(read) as T;
@@ -141,6 +155,10 @@ export class SqliteTaskStore implements TaskStore {
     return rows.map((row) => JSON.parse(row.task_json) as Task);
   }
 
+  prune(opts: PruneOptions): number {
+    return this.pruneTx(opts);
+  }
+
   close(): void {
     if (this.db.open) this.db.close();
   }
@@ -197,6 +215,12 @@ function prepare(db: Database.Database) {
     updateLastSeq: db.prepare('UPDATE tasks SET last_seq = ? WHERE id = ?'),
     insertEvent: db.prepare('INSERT INTO events (task_id, seq, event_json) VALUES (?, ?, ?)'),
     eventsAfter: db.prepare('SELECT event_json FROM events WHERE task_id = ? AND seq > ? ORDER BY seq'),
+    countAll: db.prepare('SELECT count(*) AS n FROM tasks'),
+    pruneOlder: db.prepare('DELETE FROM tasks WHERE state IN (SELECT value FROM json_each(?)) AND updated_at < ?'),
+    pruneOldest: db.prepare(
+      `DELETE FROM tasks WHERE id IN (
+         SELECT id FROM tasks WHERE state IN (SELECT value FROM json_each(?)) ORDER BY updated_at, id LIMIT ?)`,
+    ),
     inStates: db.prepare(
       `SELECT id, updated_at, last_seq, payload_hash, task_json FROM tasks
        WHERE state IN (SELECT value FROM json_each(?)) ORDER BY updated_at, id`,

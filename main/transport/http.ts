@@ -7,6 +7,8 @@ import { PassThrough } from 'node:stream';
 import type { TaskEvent } from '../domain/events.js';
 import type { Task } from '../domain/task.js';
 import { failure, type JsonRpcEndpoint } from './jsonrpc.js';
+import { discardBody } from './drain-body.js';
+import type { CallerRateLimit } from './rate-limit.js';
 import { bearerMatches, gateRequest, type GatePolicy } from './request-gate.js';
 import { RpcError } from './rpc-errors.js';
 import type { ProtocolVersion, RpcCall } from './rpc-types.js';
@@ -27,8 +29,25 @@ export interface HttpOptions {
   /** Required as a bearer token on JSON-RPC and the event feed when set. */
   token?: string;
   maxBodyBytes: number;
-  onRefused?: (details: { status: number; reason: string; path: string }) => void;
+  /** Checked on every JSON-RPC POST after the token, before dispatch. */
+  rateLimit?: CallerRateLimit;
+  /** Told about every request refused before dispatch (the audit log). Must not throw. */
+  onRefused?: (details: RefusedRequest) => void;
 }
+
+export interface RefusedRequest {
+  reason: string;
+  status: number;
+  method: string;
+  path: string;
+  remote: string;
+  host?: string;
+  origin?: string;
+  caller?: string;
+}
+
+/** How much of a refused body is read and thrown away before the connection is cut instead. */
+const DISCARD_LIMIT_BYTES = 64 * 1024 * 1024;
 
 const AGENT_PATH = /^\/agents\/([A-Za-z0-9][A-Za-z0-9_.-]{0,63})(\/\.well-known\/agent-card\.json|\/?)$/;
 
@@ -36,12 +55,26 @@ export function createHttpApp(opts: HttpOptions): Koa {
   const app = new Koa();
   app.silent = true;
 
+  const deny = (ctx: Koa.Context, status: number, err: RpcError, reason: string, caller?: string): void => {
+    opts.onRefused?.({
+      reason,
+      status,
+      method: ctx.method,
+      path: ctx.path,
+      remote: ctx.req.socket.remoteAddress ?? 'unknown',
+      ...(ctx.get('host') ? { host: ctx.get('host') } : {}),
+      ...(ctx.get('origin') ? { origin: ctx.get('origin') } : {}),
+      ...(caller ? { caller } : {}),
+    });
+    refuse(ctx, status, err);
+  };
+
   app.use(async (ctx) => {
     const refusal = gateRequest(
       { method: ctx.method, url: ctx.url, host: ctx.get('host') || undefined, origin: ctx.get('origin') || undefined, contentType: ctx.get('content-type') || undefined },
       opts.policy,
     );
-    if (refusal) return refuse(ctx, refusal.status, new RpcError(refusal.code, refusal.message));
+    if (refusal) return deny(ctx, refusal.status, new RpcError(refusal.code, refusal.message), refusal.reason);
 
     const path = ctx.path;
     const agentMatch = AGENT_PATH.exec(path);
@@ -53,28 +86,38 @@ export function createHttpApp(opts: HttpOptions): Koa {
         return card === undefined ? notFound(ctx) : sendCard(ctx, card);
       }
       if (path === '/events') {
-        if (!authorized(ctx, opts)) return refuse(ctx, 401, unauthorized());
+        if (!authorized(ctx, opts)) return deny(ctx, 401, unauthorized(), 'unauthorized');
         return streamFeed(ctx, opts.info);
       }
       return notFound(ctx);
     }
-    if (ctx.method !== 'POST') return refuse(ctx, 405, new RpcError(-32600, `${ctx.method} is not supported; POST JSON-RPC to / or /agents/<name>`));
+    if (ctx.method !== 'POST') return deny(ctx, 405, new RpcError(-32600, `${ctx.method} is not supported; POST JSON-RPC to / or /agents/<name>`), 'method-not-allowed');
     if (path !== '/' && !(agentMatch && (agentMatch[2] === '' || agentMatch[2] === '/'))) return notFound(ctx);
     if (agentMatch && opts.info.agentCard(agentMatch[1]!) === undefined) return notFound(ctx);
-    if (!authorized(ctx, opts)) return refuse(ctx, 401, unauthorized());
+    if (!authorized(ctx, opts)) return deny(ctx, 401, unauthorized(), 'unauthorized');
 
     const version = negotiateVersion(ctx.get('a2a-version') || (ctx.query['A2A-Version'] as string | undefined));
-    if (version instanceof RpcError) return refuse(ctx, 200, version);
     let body: string;
     try {
       body = await getRawBody(ctx.req, { limit: opts.maxBodyBytes, encoding: 'utf8' });
     } catch (err) {
       const tooLarge = (err as { type?: string }).type === 'entity.too.large';
-      return refuse(ctx, tooLarge ? 413 : 400, new RpcError(-32600, tooLarge ? `request body over the ${opts.maxBodyBytes}-byte limit` : 'could not read the request body'));
+      await discardBody(ctx.req, DISCARD_LIMIT_BYTES);
+      const refusal = new RpcError(-32600, tooLarge ? `request body over the ${opts.maxBodyBytes}-byte limit` : 'could not read the request body');
+      return deny(ctx, tooLarge ? 413 : 400, refusal, tooLarge ? 'body-too-large' : 'unreadable-body');
+    }
+    const rate = opts.rateLimit?.check(body, ctx.req.socket.remoteAddress ?? 'unknown');
+    if (rate && !rate.ok) {
+      ctx.set('Retry-After', String(Math.ceil(rate.retryAfterMs / 1000)));
+      const limited = new RpcError(-32065, `too many requests from ${rate.caller}; retry in ${Math.ceil(rate.retryAfterMs / 1000)} s (rate_limit_per_minute)`, {
+        retryAfterMs: rate.retryAfterMs,
+      });
+      return deny(ctx, 429, limited, 'rate-limited', rate.caller);
     }
     const lastEventId = parseLastEventId(ctx.get('last-event-id') || undefined);
     const call: RpcCall = {
-      version,
+      // -32009 exists only in v1, so it goes out in the v1 error shape (with ErrorInfo).
+      ...(version instanceof RpcError ? { version: '1.0', versionError: version } : { version }),
       ...(agentMatch ? { agentFromPath: agentMatch[1]! } : {}),
       ...(lastEventId !== undefined ? { resumeAfter: lastEventId } : {}),
     };
@@ -90,6 +133,9 @@ export function createHttpApp(opts: HttpOptions): Koa {
     ctx.status = 200;
     ctx.set(SSE_HEADERS);
     ctx.body = stream;
+    // Node holds the headers back until the first body byte; a resubscribe whose cursor is already
+    // current has no event to send yet, and its client would wait for headers instead of events.
+    stream.write(': contactor task stream\n\n');
     let stop: (() => void) | undefined;
     let ended = false;
     const stopStream = (): void => {

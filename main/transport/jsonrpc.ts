@@ -67,6 +67,7 @@ export class JsonRpcEndpoint {
     }
     const { id, method, params } = envelope.data;
     const replyId: Id = id ?? null;
+    if (call.versionError) return json(id === undefined ? undefined : failure(replyId, call.versionError, call));
     try {
       const handler = this.route(method, call);
       const result = await handler(params, call);

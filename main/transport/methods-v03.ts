@@ -10,21 +10,12 @@ import { applyHistoryLength } from './a2a-v1.js';
 import { parseParams } from './parse-params.js';
 import { RpcError } from './rpc-errors.js';
 import type { MethodContext, MethodHandler } from './rpc-types.js';
-import { parseSend } from './send-request.js';
-import { taskStream } from './task-stream.js';
+import { agentLookup, parseSend } from './send-request.js';
+import { sendStream, subscribeStream } from './task-stream.js';
 
 export function v03Methods(ctx: MethodContext): Record<string, MethodHandler> {
   const { dispatcher } = ctx;
-  const lookup = {
-    agents: () => dispatcher.registry.names(),
-    agentOfTask: (id: string) => {
-      try {
-        return dispatcher.get(id).metadata.agent;
-      } catch {
-        return undefined;
-      }
-    },
-  };
+  const lookup = agentLookup(dispatcher);
 
   const send: MethodHandler = async (params, call) => {
     const { request, historyLength } = parseSend(params, call, lookup);
@@ -32,8 +23,7 @@ export function v03Methods(ctx: MethodContext): Record<string, MethodHandler> {
   };
   const stream: MethodHandler = async (params, call) => {
     const { request } = parseSend(params, call, lookup);
-    const task = await dispatcher.send({ ...request, blocking: false });
-    return taskStream(dispatcher, task.id, { initial: task, convert: streamEventToV03 });
+    return sendStream(dispatcher, request, streamEventToV03);
   };
 
   return {
@@ -46,7 +36,7 @@ export function v03Methods(ctx: MethodContext): Record<string, MethodHandler> {
     'tasks/cancel': (params) => dispatcher.cancel(parseParams(TaskIdParamsSchema, params).id),
     'tasks/resubscribe': (params, call) => {
       const p = parseParams(ResubscribeParamsSchema, params);
-      return taskStream(dispatcher, p.id, { ...afterSeqOf(p.metadata?.afterSeq ?? call.resumeAfter), convert: streamEventToV03 });
+      return subscribeStream(dispatcher, p.id, { afterSeq: p.metadata?.afterSeq ?? call.resumeAfter, convert: streamEventToV03 });
     },
     'tasks/pushNotificationConfig/set': pushNotSupported,
     'tasks/pushNotificationConfig/get': pushNotSupported,
@@ -98,10 +88,6 @@ export function bridgeMethods(ctx: MethodContext): Record<string, MethodHandler>
   // DuDuClaw-style aliases, for pipelines written against it.
   methods['agent/discover'] = methods['agents/list']!;
   return methods;
-}
-
-export function afterSeqOf(afterSeq: number | undefined): { afterSeq?: number } {
-  return afterSeq === undefined ? {} : { afterSeq };
 }
 
 function pushNotSupported(): never {

@@ -3,7 +3,6 @@
  * results back, so the runtime never sees a v1 shape.
  */
 import { BridgeError } from '../domain/errors.js';
-import { isTerminal } from '../domain/task.js';
 import {
   CancelTaskRequestV1Schema,
   GetTaskRequestV1Schema,
@@ -20,25 +19,15 @@ import {
   sendRequestFromV1,
   streamEventToV1,
 } from './a2a-v1.js';
-import { afterSeqOf } from './methods-v03.js';
 import { parseParams } from './parse-params.js';
 import { RpcError } from './rpc-errors.js';
 import type { MethodContext, MethodHandler, RpcCall } from './rpc-types.js';
-import { fromStandard } from './send-request.js';
-import { taskStream } from './task-stream.js';
+import { agentLookup, fromStandard } from './send-request.js';
+import { sendStream, subscribeStream } from './task-stream.js';
 
 export function v1Methods(ctx: MethodContext): Record<string, MethodHandler> {
   const { dispatcher } = ctx;
-  const lookup = {
-    agents: () => dispatcher.registry.names(),
-    agentOfTask: (id: string) => {
-      try {
-        return dispatcher.get(id).metadata.agent;
-      } catch {
-        return undefined;
-      }
-    },
-  };
+  const lookup = agentLookup(dispatcher);
   const parseSend = (params: unknown, call: RpcCall) =>
     fromStandard(sendRequestFromV1(parseParams(SendMessageRequestV1Schema, params)), call, lookup);
 
@@ -49,8 +38,7 @@ export function v1Methods(ctx: MethodContext): Record<string, MethodHandler> {
     },
     SendStreamingMessage: async (params, call) => {
       const { request } = parseSend(params, call);
-      const task = await dispatcher.send({ ...request, blocking: false });
-      return taskStream(dispatcher, task.id, { initial: task, convert: streamEventToV1 });
+      return sendStream(dispatcher, request, streamEventToV1);
     },
     GetTask: (params) => {
       const p = parseParams(GetTaskRequestV1Schema, params);
@@ -64,11 +52,7 @@ export function v1Methods(ctx: MethodContext): Record<string, MethodHandler> {
     CancelTask: async (params) => getTaskResultToV1(await dispatcher.cancel(parseParams(CancelTaskRequestV1Schema, params).id)),
     SubscribeToTask: (params, call) => {
       const p = parseParams(SubscribeToTaskRequestV1Schema, params);
-      const task = dispatcher.get(p.id);
-      if (isTerminal(task.status.state)) {
-        throw new BridgeError('unsupported-operation', `task ${p.id} is ${task.status.state}; there is nothing left to subscribe to — use GetTask`);
-      }
-      return taskStream(dispatcher, p.id, { ...afterSeqOf(p.metadata?.afterSeq ?? call.resumeAfter), convert: streamEventToV1 });
+      return subscribeStream(dispatcher, p.id, { afterSeq: p.metadata?.afterSeq ?? call.resumeAfter, convert: streamEventToV1 });
     },
     GetExtendedAgentCard: () => {
       throw new BridgeError('unsupported-operation', 'this bridge offers no extended agent card (capabilities.extendedAgentCard is false)');

@@ -22,21 +22,23 @@ export interface GateRequest {
 }
 
 export interface GateRefusal {
+  /** Short and stable, for the audit log. */
+  reason: 'url-too-long' | 'host-not-allowed' | 'origin-not-allowed' | 'not-json';
   status: number;
   code: number;
   message: string;
 }
 
 export function gateRequest(req: GateRequest, policy: GatePolicy): GateRefusal | undefined {
-  if (req.url.length > policy.maxUrlLength) return { status: 414, code: -32600, message: 'request URL too long' };
+  if (req.url.length > policy.maxUrlLength) return { reason: 'url-too-long', status: 414, code: -32600, message: 'request URL too long' };
   if (!req.host || !policy.allowedHosts.has(req.host.toLowerCase())) {
-    return { status: 421, code: -32600, message: 'this bridge only answers requests addressed to its loopback host and port' };
+    return { reason: 'host-not-allowed', status: 421, code: -32600, message: 'this bridge only answers requests addressed to its loopback host and port' };
   }
   if (req.origin !== undefined && !policy.allowedOrigins.has(req.origin)) {
-    return { status: 403, code: -32600, message: 'requests from web pages are refused (Origin not allowed)' };
+    return { reason: 'origin-not-allowed', status: 403, code: -32600, message: 'requests from web pages are refused (Origin not allowed)' };
   }
   if (req.method === 'POST' && !isJson(req.contentType)) {
-    return { status: 415, code: -32005, message: 'POST needs Content-Type: application/json' };
+    return { reason: 'not-json', status: 415, code: -32005, message: 'POST needs Content-Type: application/json' };
   }
   return undefined;
 }

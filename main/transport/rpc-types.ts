@@ -1,4 +1,5 @@
 import type { Dispatcher } from '../runtime/dispatcher.js';
+import type { RpcError } from './rpc-errors.js';
 
 export type ProtocolVersion = '0.3' | '1.0';
 
@@ -9,6 +10,11 @@ export interface RpcCall {
   agentFromPath?: string;
   /** A resuming SSE client's Last-Event-ID: the last event seq it saw. */
   resumeAfter?: number;
+  /**
+   * Set when `A2A-Version` names a version the bridge does not speak: every call fails with it (-32009)
+   * once its id is known, as JSON-RPC wants the reply to echo the request id (v1 §3.6.2).
+   */
+  versionError?: RpcError;
 }
 
 /** A streaming result: the adapter calls it once the response has started; it returns a stopper. */

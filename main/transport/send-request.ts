@@ -1,20 +1,30 @@
-import { z } from 'zod';
 import { BridgeError } from '../domain/errors.js';
 import type { Message, Part } from '../domain/task.js';
-import type { SendRequest } from '../runtime/dispatcher.js';
+import type { Dispatcher, SendRequest } from '../runtime/dispatcher.js';
 import { MessageSendParamsSchema, type MessageSendParams } from '../schema/a2a.js';
 import { BridgeSendParamsSchema, type BridgeSendParams } from '../schema/rpc.js';
+import { SendMetadataSchema, type SendMetadata } from '../schema/send-metadata.js';
 import { RpcError, describeZodError } from './rpc-errors.js';
 import type { RpcCall } from './rpc-types.js';
 
-/** Bridge facts a standard A2A client may put in `metadata` (or `message.metadata`). */
-const BridgeMetadataSchema = z.looseObject({
-  agent: z.string().min(1).optional(),
-  delegationDepth: z.number().int().min(0, 'delegationDepth must be 0 or more').optional(),
-  visitedAgents: z.array(z.string()).optional(),
-  parentTaskId: z.string().optional(),
-  callerAgent: z.string().optional(),
-});
+export interface AgentLookup {
+  agents(): string[];
+  agentOfTask(taskId: string): string | undefined;
+}
+
+/** How a send without an endpoint agent finds its agent: from the task it continues, if any. */
+export function agentLookup(dispatcher: Dispatcher): AgentLookup {
+  return {
+    agents: () => dispatcher.registry.names(),
+    agentOfTask: (id) => {
+      try {
+        return dispatcher.get(id).metadata.agent;
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
 
 export interface ParsedSend {
   request: SendRequest;
@@ -25,7 +35,7 @@ export interface ParsedSend {
 export function parseSend(
   params: unknown,
   call: RpcCall,
-  lookup: { agents(): string[]; agentOfTask(taskId: string): string | undefined },
+  lookup: AgentLookup,
 ): ParsedSend {
   if (isObject(params) && 'message' in params) {
     const parsed = MessageSendParamsSchema.safeParse(params);
@@ -40,7 +50,7 @@ export function parseSend(
 export function fromStandard(
   params: MessageSendParams,
   call: RpcCall,
-  lookup: { agents(): string[]; agentOfTask(taskId: string): string | undefined },
+  lookup: AgentLookup,
 ): ParsedSend {
   const meta = parseMeta(params.metadata, 'params.metadata');
   const messageMeta = parseMeta(params.message.metadata, 'params.message.metadata');
@@ -112,9 +122,9 @@ function fromShorthand(params: BridgeSendParams, call: RpcCall): ParsedSend {
   };
 }
 
-function parseMeta(value: unknown, where: string): z.infer<typeof BridgeMetadataSchema> {
+function parseMeta(value: unknown, where: string): SendMetadata {
   if (value === undefined) return {};
-  const parsed = BridgeMetadataSchema.safeParse(value);
+  const parsed = SendMetadataSchema.safeParse(value);
   if (!parsed.success) throw new RpcError(-32602, describeZodError(parsed.error, where));
   return parsed.data;
 }

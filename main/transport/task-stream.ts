@@ -1,6 +1,7 @@
+import { BridgeError } from '../domain/errors.js';
 import type { StreamEvent } from '../domain/events.js';
 import { isInterrupted, isTerminal, type Task } from '../domain/task.js';
-import type { Dispatcher } from '../runtime/dispatcher.js';
+import type { Dispatcher, SendRequest } from '../runtime/dispatcher.js';
 import { StreamReply } from './rpc-types.js';
 
 /** True when no more events belong to this stream: a terminal or interrupted state (A2A §3.1.2). */
@@ -22,23 +23,68 @@ export function taskStream(
 ): StreamReply {
   return new StreamReply((emit, end) => {
     let open = true;
-    let unsubscribe: (() => void) | undefined;
+    // Replayed events arrive inside `subscribe`, before it returns the subscription to cancel.
+    const subscription = { unsubscribe: (): void => undefined };
     const deliver = (event: StreamEvent): void => {
       if (!open) return;
       emit(opts.convert(event), event.seq);
       if (endsStream(event)) {
         open = false;
-        unsubscribe?.();
+        subscription.unsubscribe();
         end();
       }
     };
-    if (opts.initial) deliver({ kind: 'task', seq: 0, task: opts.initial });
+    if (opts.initial) deliver({ kind: 'task', seq: opts.afterSeq ?? 0, task: opts.initial });
     const sub = dispatcher.subscribe(taskId, opts.initial ? (opts.afterSeq ?? 0) : opts.afterSeq, deliver);
-    unsubscribe = sub.unsubscribe;
+    subscription.unsubscribe = sub.unsubscribe;
     if (!open) sub.unsubscribe();
+    // A finished task has no live events left: a resume cursor past its last event must not hang.
+    else if (isTerminal(dispatcher.get(taskId).status.state)) {
+      open = false;
+      sub.unsubscribe();
+      end();
+    }
     return () => {
       open = false;
       sub.unsubscribe();
     };
+  });
+}
+
+/**
+ * SendStreamingMessage / message/stream: the Task first, then its events to the end of this turn. A
+ * continuation of a parked task streams only what follows the answer — its earlier events end in the
+ * input-required that this message answers, and would close the stream at once.
+ */
+export async function sendStream(
+  dispatcher: Dispatcher,
+  request: SendRequest,
+  convert: (event: StreamEvent) => unknown,
+): Promise<StreamReply> {
+  const afterSeq = request.message.taskId ? dispatcher.lastSeq(request.message.taskId) : 0;
+  const task = await dispatcher.send({ ...request, blocking: false });
+  return taskStream(dispatcher, task.id, { initial: task, afterSeq, convert });
+}
+
+/**
+ * SubscribeToTask / tasks/resubscribe. A fresh subscription to a terminal task is -32004 (v1 §3.1.6);
+ * with a resume cursor it is allowed, so a client that dropped before the end still gets the events it
+ * missed, the terminal one last.
+ */
+export function subscribeStream(
+  dispatcher: Dispatcher,
+  taskId: string,
+  opts: { afterSeq: number | undefined; convert: (event: StreamEvent) => unknown },
+): StreamReply {
+  const task = dispatcher.get(taskId);
+  if (opts.afterSeq === undefined && isTerminal(task.status.state)) {
+    throw new BridgeError(
+      'unsupported-operation',
+      `task ${taskId} is ${task.status.state}; there is nothing left to subscribe to — read it with GetTask / tasks/get`,
+    );
+  }
+  return taskStream(dispatcher, taskId, {
+    ...(opts.afterSeq !== undefined ? { afterSeq: opts.afterSeq } : {}),
+    convert: opts.convert,
   });
 }

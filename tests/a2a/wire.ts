@@ -2,27 +2,14 @@
  * Raw A2A wire access for the conformance tests: JSON-RPC calls with the version header, and SSE
  * streams read event by event (with their `id:` lines), so each test sees exactly what a client sees.
  */
-import path from 'node:path';
 import { createParser } from 'eventsource-parser';
-import { REPO_ROOT, type RpcResponse, type TestBridge } from '../helpers/bridge.js';
+import type { A2aBridge as TestBridge, RpcResponse } from './a2a-bridge.js';
 
 export type Version = '0.3' | '1.0';
 
-export const FAKE_ACP_AGENT = path.join(REPO_ROOT, 'tests', 'fixtures', 'acp', 'fake-agent.mjs');
-
-/**
- * The fake ACP agent (tests/fixtures/acp): each prompt's first word picks the turn (`long <n>` streams
- * n characters in 100-character chunks, `stream` ticks until canceled, `permission` asks first). The
- * decision contract is off so the prompt's words reach the fixture unchanged.
- */
-export function fakeAcpAgent(): Record<string, unknown> {
-  return {
-    kind: 'acp',
-    command: [process.execPath, FAKE_ACP_AGENT],
-    append_decision_contract: false,
-    timeout_s: 30,
-  };
-}
+/** Wire JSON as the tests read it: shapes are asserted by the tests themselves. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Wire = any;
 
 export function headersFor(version: Version | string | undefined): Record<string, string> {
   return version === undefined ? {} : { 'A2A-Version': version };
@@ -43,7 +30,7 @@ export interface SseEvent {
   id?: number;
   event?: string;
   /** The JSON-RPC response object of this event. */
-  data: { jsonrpc: '2.0'; id: unknown; result?: any; error?: { code: number; message: string; data?: unknown } }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  data: { jsonrpc: '2.0'; id: unknown; result?: Wire; error?: { code: number; message: string; data?: unknown } };
 }
 
 export interface SseStream {
@@ -155,7 +142,10 @@ export async function readUntil(stream: SseStream, match: (e: SseEvent) => boole
   const seen: SseEvent[] = [];
   for (;;) {
     const event = await stream.next();
-    if (!event) throw new Error(`stream ended before the expected event; saw ${JSON.stringify(seen.map((e) => e.data.result ?? e.data.error))}`);
+    if (!event)
+      throw new Error(
+        `stream ended before the expected event; saw ${JSON.stringify(seen.map((e) => e.data.result ?? e.data.error))}`,
+      );
     seen.push(event);
     if (match(event)) return seen;
   }
@@ -196,7 +186,7 @@ export const METHODS = {
 } as const;
 
 /** The Task inside a send result (v1 wraps it in `{task}`). */
-export function taskOf(version: Version, result: any): any { // eslint-disable-line @typescript-eslint/no-explicit-any
+export function taskOf(version: Version, result: Wire): Wire {
   return version === '1.0' ? result.task : result;
 }
 
@@ -207,7 +197,10 @@ export function stateOf(task: { status: { state: string } }): string {
 }
 
 /** What one stream event is, in either version: task | status | artifact, with the state for status. */
-export function describeEvent(version: Version, e: SseEvent): { kind: string; state?: string; final?: boolean; result: any } { // eslint-disable-line @typescript-eslint/no-explicit-any
+export function describeEvent(
+  version: Version,
+  e: SseEvent,
+): { kind: string; state?: string; final?: boolean; result: Wire } {
   const r = e.data.result;
   if (version === '1.0') {
     if (r.task) return { kind: 'task', state: stateOf(r.task), result: r.task };
@@ -222,12 +215,15 @@ export function describeEvent(version: Version, e: SseEvent): { kind: string; st
 }
 
 /** Polls GetTask until the task is in `state` (agents run in real child processes). */
-export async function waitForState(tb: TestBridge, taskId: string, states: string[], ms = 15_000): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+export async function waitForState(tb: TestBridge, taskId: string, states: string[], ms = 15_000): Promise<Wire> {
   const deadline = Date.now() + ms;
   for (;;) {
     const res = await call(tb, undefined, 'tasks/get', { id: taskId });
     if (res.result && states.includes(res.result.status.state)) return res.result;
-    if (Date.now() > deadline) throw new Error(`task ${taskId} never reached ${states.join('/')}: ${JSON.stringify(res.result?.status ?? res.error)}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `task ${taskId} never reached ${states.join('/')}: ${JSON.stringify(res.result?.status ?? res.error)}`,
+      );
     await new Promise((r) => setTimeout(r, 25));
   }
 }

@@ -77,8 +77,12 @@ describe('parseDecision', () => {
   it('refuses the placeholders of the contract text', () => {
     expect(parseDecision(VALID.replace('- YAML', '- <option 1>').replace('- TOML', '- <option 2>'))).toBeUndefined();
     expect(parseDecision(VALID.replace('- YAML', '- <option 1>'))).toBeUndefined();
-    expect(parseDecision(VALID.replace('RECOMMEND: TOML', 'RECOMMEND: <copy one option above verbatim>'))).toBeUndefined();
-    expect(parseDecision(VALID.replace('REASON: comments and no indentation traps', 'REASON: <one short line>'))).toBeUndefined();
+    expect(
+      parseDecision(VALID.replace('RECOMMEND: TOML', 'RECOMMEND: <copy one option above verbatim>')),
+    ).toBeUndefined();
+    expect(
+      parseDecision(VALID.replace('REASON: comments and no indentation traps', 'REASON: <one short line>')),
+    ).toBeUndefined();
   });
 
   it('refuses fewer than two options, duplicate options and empty ones', () => {
@@ -91,7 +95,10 @@ describe('parseDecision', () => {
   it('refuses a block missing REASON, an empty reason, or RECOMMEND and REASON swapped', () => {
     expect(parseDecision(VALID.slice(0, VALID.lastIndexOf('\nREASON:')))).toBeUndefined();
     expect(parseDecision(VALID.replace('REASON: comments and no indentation traps', 'REASON:'))).toBeUndefined();
-    const swapped = VALID.replace('RECOMMEND: TOML\nREASON: comments and no indentation traps', 'REASON: x\nRECOMMEND: TOML');
+    const swapped = VALID.replace(
+      'RECOMMEND: TOML\nREASON: comments and no indentation traps',
+      'REASON: x\nRECOMMEND: TOML',
+    );
     expect(parseDecision(swapped)).toBeUndefined();
   });
 
@@ -128,7 +135,10 @@ describe('resolveDecisionAnswer', () => {
 
   it('takes an option by its exact text', () => {
     expect(resolveDecisionAnswer(options, 'TOML')).toEqual({ choice: 'TOML', free: false });
-    expect(resolveDecisionAnswer(options, '  JSON with comments ')).toEqual({ choice: 'JSON with comments', free: false });
+    expect(resolveDecisionAnswer(options, '  JSON with comments ')).toEqual({
+      choice: 'JSON with comments',
+      free: false,
+    });
   });
 
   it('takes an option by its text in any case, returning the option as written', () => {

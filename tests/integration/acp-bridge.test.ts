@@ -72,12 +72,26 @@ describe('ACP agent through the bridge', () => {
     expect(again.error?.code).toBe(-32062);
 
     const history = await b.rpc('pending/list', { history: 10 });
-    expect(history.result.history[0]).toMatchObject({ taskId: sent.result.id, kind: 'permission', outcome: 'answered', answer: 'allow', by: 'caller' });
+    expect(history.result.history[0]).toMatchObject({
+      taskId: sent.result.id,
+      kind: 'permission',
+      outcome: 'answered',
+      answer: 'allow',
+      by: 'caller',
+    });
   });
 
   it('lets a standing rule decide, matched on the tool kind, and records which rule', async () => {
     const b = await start({
-      agents: { fake: { ...acpAgent, approval_rules: [{ action: 'deny', command: 'rm' }, { action: 'allow', kinds: ['edit'] }] } },
+      agents: {
+        fake: {
+          ...acpAgent,
+          approval_rules: [
+            { action: 'deny', command: 'rm' },
+            { action: 'allow', kinds: ['edit'] },
+          ],
+        },
+      },
     });
     const sent = await b.rpc('message/send', { agent: 'fake', text: 'permission' });
     expect(sent.result.status.state).toBe('completed');

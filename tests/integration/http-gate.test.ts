@@ -7,10 +7,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, startTestBridge, type TestBridge } from '../helpers/bridge.js';
+import { integrationAgent, startTestBridge, type TestBridge } from './http-bridge.js';
 import { postRaw, rawRequest } from './http-raw.js';
 
-const COUNTER = path.join(REPO_ROOT, 'tests', 'fixtures', 'integration', 'counter.mjs');
 const MAX_BODY = 4096;
 
 let tb: TestBridge;
@@ -23,7 +22,7 @@ const sendBody = (text = 'hi') =>
 beforeAll(async () => {
   scratch = mkdtempSync(path.join(tmpdir(), 'contactor-gate-'));
   tb = await startTestBridge({
-    agents: { counter: { kind: 'subprocess_cli', command: [process.execPath, COUNTER, runsFile()] } },
+    agents: { counter: integrationAgent('counter.mjs', [runsFile()]) },
     config: { max_body_bytes: MAX_BODY, allowed_origins: ['http://trusted.example'] },
   });
   port = new URL(tb.url).port;

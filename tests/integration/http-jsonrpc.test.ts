@@ -2,11 +2,12 @@
  * JSON-RPC 2.0 over real HTTP: the envelope errors, batches, notifications and the exposure rule
  * (JSON-RPC 2.0 §4–§6; CONTRACT.md "Error codes").
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TaskStore } from '../../main/ports.js';
-import { startTestBridge, type TestBridge } from '../helpers/bridge.js';
+import { eventually } from '../fixtures/cli/processes.js';
+import { startTestBridge, type TestBridge } from './http-bridge.js';
 import { postRaw } from './http-raw.js';
 
 let tb: TestBridge;
@@ -162,10 +163,11 @@ describe('internal errors', () => {
       const body = JSON.stringify(res);
       expect(body).not.toMatch(/\bat .+:\d+:\d+/); // stack frame
       expect(body).not.toMatch(/database|sqlite|\.ts\b|node_modules/i);
-      await own.stop();
-      const log = readFileSync(path.join(own.dataDir, 'logs', 'bridge.log'), 'utf8');
-      expect(log).toContain(data.correlationId);
-      expect(log).not.toContain(own.token);
+      // The log is written asynchronously (pino, sync: false): wait for the line, do not race it.
+      const logFile = path.join(own.dataDir, 'logs', 'bridge.log');
+      const logged = () => existsSync(logFile) && readFileSync(logFile, 'utf8').includes(data.correlationId);
+      await eventually(logged);
+      expect(readFileSync(logFile, 'utf8')).not.toContain(own.token);
     } finally {
       await own.cleanup();
     }

@@ -8,9 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, isRunning, pidFrom } from '../fixtures/cli/processes.js';
 import { waitForState } from './http-wait.js';
-import { echoAgent, fixtureAgent, REPO_ROOT, startTestBridge, type TestBridge } from '../helpers/bridge.js';
-
-const COUNTER = path.join(REPO_ROOT, 'tests', 'fixtures', 'integration', 'counter.mjs');
+import { echoAgent, fixtureAgent, integrationAgent, startTestBridge, type TestBridge } from './http-bridge.js';
 
 let tb: TestBridge;
 let scratch: string;
@@ -27,11 +25,7 @@ beforeAll(async () => {
         timeout_s: 1,
       }),
       silent: fixtureAgent('silent.mjs'),
-      counter: {
-        kind: 'subprocess_cli',
-        command: [process.execPath, COUNTER, path.join(scratch, 'runs.txt')],
-        timeout_s: 30,
-      },
+      counter: integrationAgent('counter.mjs', [path.join(scratch, 'runs.txt')]),
     },
   });
 });

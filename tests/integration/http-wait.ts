@@ -1,4 +1,4 @@
-import type { TestBridge } from '../helpers/bridge.js';
+import type { TestBridge } from './http-bridge.js';
 
 /** Polls tasks/get until the task reaches one of `states` (generous deadline; never a timing assertion). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -82,17 +82,23 @@ export class Core {
 
   /** Resolves with the task once it is in `state` (now or later). */
   untilState(taskId: string, state: TaskState): Promise<Task> {
-    return this.untilEvent(taskId, (e) => e.kind === 'status-update' && e.status.state === state, () =>
-      this.dispatcher.get(taskId).status.state === state ? this.dispatcher.get(taskId) : undefined,
+    return this.untilEvent(
+      taskId,
+      (e) => e.kind === 'status-update' && e.status.state === state,
+      () => (this.dispatcher.get(taskId).status.state === state ? this.dispatcher.get(taskId) : undefined),
     );
   }
 
   /** Resolves once the task is terminal. */
   untilTerminal(taskId: string): Promise<Task> {
-    return this.untilEvent(taskId, (e) => e.kind === 'status-update' && isTerminal(e.status.state), () => {
-      const task = this.dispatcher.get(taskId);
-      return isTerminal(task.status.state) ? task : undefined;
-    });
+    return this.untilEvent(
+      taskId,
+      (e) => e.kind === 'status-update' && isTerminal(e.status.state),
+      () => {
+        const task = this.dispatcher.get(taskId);
+        return isTerminal(task.status.state) ? task : undefined;
+      },
+    );
   }
 
   /**
@@ -115,9 +121,15 @@ export class Core {
     return this.events.filter((e) => e.event.taskId === taskId).map((e) => e.event);
   }
 
-  /** Cancels whatever is still open, stops timers, closes backends and the store. */
-  async close(opts: { keepStore?: boolean } = {}): Promise<void> {
-    for (const task of this.store.tasksInStates(['submitted', 'working', 'input-required', 'auth-required'])) {
+  /**
+   * Cancels whatever is still open, stops timers, closes backends and the store. With `crashed`, nothing
+   * is canceled: the tasks stay as stored, as if the process had died (its successor recovers them).
+   */
+  async close(opts: { crashed?: boolean } = {}): Promise<void> {
+    const open = opts.crashed
+      ? []
+      : this.store.tasksInStates(['submitted', 'working', 'input-required', 'auth-required']);
+    for (const task of open) {
       try {
         await this.dispatcher.cancel(task.id);
       } catch {
@@ -127,6 +139,6 @@ export class Core {
     this.dispatcher.shutdown();
     this.stopFeed();
     for (const backend of this.backends) await backend.close();
-    if (!opts.keepStore) this.store.close();
+    this.store.close();
   }
 }

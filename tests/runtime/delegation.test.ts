@@ -9,9 +9,15 @@ describe('delegation loop guards', () => {
   it('rejects a send whose chain already visited the target, without calling the agent', async () => {
     core = new Core();
     const codex = core.add('codex', scripted(['never']));
-    const task = await core.send('codex', 'loop back', { blocking: true, delegation: { depth: 1, visited: ['claude', 'codex'] } });
+    const task = await core.send('codex', 'loop back', {
+      blocking: true,
+      delegation: { depth: 1, visited: ['claude', 'codex'] },
+    });
     expect(task.status.state).toBe('rejected');
-    expect(task.status.message?.parts[0]).toMatchObject({ kind: 'text', text: expect.stringContaining('delegation loop') });
+    expect(task.status.message?.parts[0]).toMatchObject({
+      kind: 'text',
+      text: expect.stringContaining('delegation loop'),
+    });
     expect(task.status.message?.parts[0]).toMatchObject({ text: expect.stringContaining('claude → codex') });
     expect(task.metadata.visitedAgents).toEqual(['claude', 'codex']);
     expect(codex.turns).toHaveLength(0);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { textOf } from '../../main/domain/task.js';
-import { HangingBackend, outcome, scripted, throwing } from '../fixtures/fake-backends.js';
+import { FakeBackend, HangingBackend, outcome, scripted, throwing } from '../fixtures/fake-backends.js';
 import { Core } from './core.js';
 
 function statusText(task: { status: { message?: { parts: import('../../main/domain/task.js').Part[] } } }): string {
@@ -24,7 +24,10 @@ describe('failure taxonomy', () => {
   it('a non-zero exit fails as not retryable, with the exit code and the tail of stderr', async () => {
     core = new Core();
     const stderr = `${'noise\n'.repeat(500)}fatal: the real cause`;
-    core.add('cli', outcome({ kind: 'failed', reason: 'exited with code 3', retryable: false, exitCode: 3, stderrTail: stderr }));
+    core.add(
+      'cli',
+      outcome({ kind: 'failed', reason: 'exited with code 3', retryable: false, exitCode: 3, stderrTail: stderr }),
+    );
     const task = await core.send('cli', 'do it', { blocking: true });
     expect(task.status.state).toBe('failed');
     expect(task.metadata).toMatchObject({ retryable: false, exitCode: 3 });
@@ -81,11 +84,18 @@ describe('failure taxonomy', () => {
     expect(next.status.state).toBe('failed');
   });
 
-  it('stores receipts the backend reports and when the first output came', async () => {
+  it('merges the facts a backend reports into the receipt, with when the first output came', async () => {
     core = new Core();
-    const backend = core.add('echo', scripted(['x']));
+    core.add(
+      'echo',
+      new FakeBackend(async (_turn, report) => {
+        report.receipt({ pid: 42 });
+        report.text('x');
+        report.receipt({ sessionId: 's-1' });
+        return { kind: 'completed' };
+      }),
+    );
     const task = await core.send('echo', 'hi', { blocking: true });
-    expect(backend.turns).toHaveLength(1);
-    expect(task.metadata.receipt).toMatchObject({ firstOutputAt: expect.any(String) });
+    expect(task.metadata.receipt).toEqual({ pid: 42, sessionId: 's-1', firstOutputAt: expect.any(String) });
   });
 });

@@ -9,7 +9,10 @@ describe('messageId idempotency', () => {
 
   it('returns the same task for the same messageId and runs the agent once', async () => {
     core = new Core();
-    const echo = core.add('echo', scripted((t) => `ran: ${t.messageId}`));
+    const echo = core.add(
+      'echo',
+      scripted((t) => `ran: ${t.messageId}`),
+    );
     const first = await core.send('echo', 'hello', { messageId: 'm-1', blocking: true });
     const again = await core.send('echo', 'hello', { messageId: 'm-1', blocking: true });
     expect(first.status.state).toBe('completed');
@@ -65,6 +68,9 @@ describe('messageId idempotency', () => {
   it('names the configured agents when the agent is unknown', async () => {
     core = new Core();
     core.add('echo', scripted(['ok']));
-    await expect(core.send('nobody', 'hello')).rejects.toMatchObject({ reason: 'unknown-agent', message: expect.stringContaining('echo') });
+    await expect(core.send('nobody', 'hello')).rejects.toMatchObject({
+      reason: 'unknown-agent',
+      message: expect.stringContaining('echo'),
+    });
   });
 });

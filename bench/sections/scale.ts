@@ -1,0 +1,156 @@
+/**
+ * A bridge with a long history: 100,000 finished tasks (each with its three events) written through
+ * SqliteTaskStore, then a headless bridge started on that data dir in a child process (with
+ * `history.max_tasks` raised above the count: the default keeps 10,000 and would prune the rest at startup). Measures
+ * startup to the first healthy /health, `tasks/get` and `ListTasks` (v1) latency over HTTP, database
+ * size per task, and idle RSS. Baselines: the bare-HTTP floor's startup, RSS and round trip.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { artifactUpdate, statusUpdate } from '../../main/domain/events.js';
+import type { Task } from '../../main/domain/task.js';
+import { SqliteTaskStore } from '../../main/stores/sqlite.js';
+import { startBridgeChild, freePort, waitHealthy } from '../lib/bridge-child.js';
+import { rssMb } from '../lib/children.js';
+import { KeepAliveClient } from '../lib/http-client.js';
+import { percentile } from '../lib/stats.js';
+
+export interface ScaleResult {
+  tasks: number;
+  insertSeconds: number;
+  dbBytesPerTask: number;
+  startupMs: number;
+  getP50Ms: number;
+  getP99Ms: number;
+  listP50Ms: number;
+  listP99Ms: number;
+  listPageSize: number;
+  idleRssMb: number | undefined;
+  rssAfterLoadMb: number | undefined;
+}
+
+const PROMPT = 'Refactor the retry loop in src/net/fetch.ts so it backs off exponentially; keep the public API the same.';
+const REPLY = 'Done. I replaced the fixed 500 ms sleep with an exponential backoff (base 250 ms, factor 2, cap 8 s, full jitter) and added a test. '.repeat(3);
+
+/** A finished task shaped like the ones the dispatcher stores (history, reply artifact, metadata). */
+function finishedTask(i: number, base: number): { task: Task; messageId: string } {
+  const id = randomUUID();
+  const contextId = randomUUID();
+  const created = new Date(base + i * 1000).toISOString();
+  const done = new Date(base + i * 1000 + 850).toISOString();
+  const messageId = randomUUID();
+  return {
+    messageId,
+    task: {
+      kind: 'task',
+      id,
+      contextId,
+      status: { state: 'completed', timestamp: done },
+      history: [{ kind: 'message', messageId, role: 'user', parts: [{ kind: 'text', text: PROMPT }], taskId: id, contextId }],
+      artifacts: [{ artifactId: `${id}-reply`, name: 'reply', parts: [{ kind: 'text', text: REPLY }] }],
+      metadata: {
+        agent: i % 3 === 0 ? 'codex' : 'claude',
+        requiresReview: true,
+        createdAt: created,
+        delegationDepth: 0,
+        visitedAgents: ['claude'],
+        receipt: { requestedForm: 'acp', pid: 4242, processReused: true, sessionId: `s-${i}`, firstOutputAt: created },
+      },
+    },
+  };
+}
+
+export function fillStore(file: string, count: number): { seconds: number; ids: string[] } {
+  const ids: string[] = [];
+  const store = new SqliteTaskStore({ file });
+  // One transaction per batch (the store's own transactions nest as savepoints): the fill is setup,
+  // not a measurement, so it may be fast.
+  const db = (store as unknown as { db: { transaction<A extends unknown[]>(fn: (...a: A) => void): (...a: A) => void } }).db;
+  const base = Date.now() - count * 1000;
+  const batch = db.transaction((from: number, to: number) => {
+    for (let i = from; i < to; i++) {
+      const { task, messageId } = finishedTask(i, base);
+      ids.push(task.id);
+      const working = { state: 'working' as const, timestamp: task.metadata.createdAt };
+      store.create(
+        task,
+        [
+          statusUpdate(task, 1, working, false),
+          artifactUpdate(task, 2, task.artifacts[0]!, { append: false, lastChunk: true }),
+          statusUpdate(task, 3, task.status, true),
+        ],
+        { scope: task.metadata.agent, messageId, payloadHash: 'f'.repeat(64) },
+      );
+    }
+  });
+  const t0 = performance.now();
+  for (let from = 0; from < count; from += 2000) batch(from, Math.min(count, from + 2000));
+  store.close();
+  return { seconds: (performance.now() - t0) / 1000, ids };
+}
+
+export async function measureScale(opts: {
+  buildDir: string;
+  root: string;
+  tasks: number;
+  getCalls: number;
+  listCalls: number;
+  listPageSize: number;
+}): Promise<ScaleResult> {
+  const dataDir = path.join(opts.root, 'scale-data');
+  mkdirSync(dataDir, { recursive: true });
+  const dbFile = path.join(dataDir, 'contactor.db');
+  const { seconds: insertSeconds, ids: allIds } = fillStore(dbFile, opts.tasks);
+  // A fixed stride through the whole history: old tasks and new ones alike.
+  const ids = Array.from({ length: opts.getCalls }, (_, i) => allIds[(i * 7919) % allIds.length]!);
+  const dbBytesPerTask = statSync(dbFile).size / opts.tasks;
+
+  const port = await freePort();
+  const since = performance.now();
+  const starting = startBridgeChild({ buildDir: opts.buildDir, root: opts.root, dataDir, agents: {}, port, config: { history: { max_tasks: opts.tasks * 10 } } });
+  const startupMs = await waitHealthy(port, since);
+  const bridge = await starting;
+  try {
+    await new Promise((r) => setTimeout(r, 500));
+    const idleRssMb = rssMb(bridge.pid);
+    const client = new KeepAliveClient({ port, headers: { authorization: `Bearer ${bridge.info.token}` } }, 1);
+    const get: number[] = [];
+    for (let i = 0; i < opts.getCalls; i++) {
+      const body = JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tasks/get', params: { id: ids[i] } });
+      const t0 = performance.now();
+      const reply = await client.post('/', body);
+      get.push(performance.now() - t0);
+      if (!reply.body.includes('"state":"completed"')) throw new Error(`tasks/get failed: ${reply.body.slice(0, 200)}`);
+    }
+    const list: number[] = [];
+    let pageToken = '';
+    for (let i = 0; i < opts.listCalls; i++) {
+      const body = JSON.stringify({ jsonrpc: '2.0', id: i, method: 'ListTasks', params: { pageSize: opts.listPageSize, ...(pageToken ? { pageToken } : {}) } });
+      const t0 = performance.now();
+      const reply = await client.post('/', body, { 'A2A-Version': '1.0' });
+      list.push(performance.now() - t0);
+      const result = (JSON.parse(reply.body) as { result?: { tasks: unknown[]; nextPageToken: string } }).result;
+      if (!result || result.tasks.length !== opts.listPageSize) throw new Error(`ListTasks failed: ${reply.body.slice(0, 200)}`);
+      // Walk 20 pages deep, then start over: deep pages and first pages both count.
+      pageToken = i % 20 === 19 ? '' : result.nextPageToken;
+    }
+    client.close();
+    await new Promise((r) => setTimeout(r, 500));
+    return {
+      tasks: opts.tasks,
+      insertSeconds,
+      dbBytesPerTask,
+      startupMs,
+      getP50Ms: percentile(get, 50),
+      getP99Ms: percentile(get, 99),
+      listP50Ms: percentile(list, 50),
+      listP99Ms: percentile(list, 99),
+      listPageSize: opts.listPageSize,
+      idleRssMb,
+      rssAfterLoadMb: rssMb(bridge.pid),
+    };
+  } finally {
+    await bridge.stop();
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * Streaming through the bridge. Chunk latency: the agent stamps each chunk with its emit time and the
+ * SSE subscriber subtracts it on arrival; the baseline is the same agent read directly by the SDK
+ * client. Throughput: a 10 MB reply streamed end to end, bridge vs direct.
+ */
+import { randomUUID } from 'node:crypto';
+import type { DirectAgent } from '../lib/acp-direct.js';
+import { streamCall } from '../lib/sse-client.js';
+import { percentile } from '../lib/stats.js';
+
+export interface ChunkLatency {
+  chunks: number;
+  chunkChars: number;
+  intervalMs: number;
+  directP50Ms: number;
+  directP99Ms: number;
+  bridgeP50Ms: number;
+  bridgeP99Ms: number;
+}
+
+export interface BulkThroughput {
+  megabytes: number;
+  chunkChars: number;
+  directMBps: number;
+  bridgeMBps: number;
+  bridgeEvents: number;
+}
+
+const STAMP = /S(\d+\.\d+)\|/g;
+const now = (): number => performance.timeOrigin + performance.now();
+
+function stampsIn(text: string, receivedAt: number, into: number[]): void {
+  for (const m of text.matchAll(STAMP)) into.push(receivedAt - Number(m[1]));
+}
+
+interface Bridge {
+  port: number;
+  token: string;
+  agent: string;
+}
+
+/** Streams one prompt through the bridge; calls `onText` for each artifact chunk with its arrival time. */
+export async function streamThroughBridge(bridge: Bridge, text: string, onText: (text: string, at: number) => void): Promise<number> {
+  let events = 0;
+  let final = false;
+  await streamCall({
+    port: bridge.port,
+    path: `/agents/${bridge.agent}`,
+    headers: { authorization: `Bearer ${bridge.token}` },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'message/stream',
+      params: { message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'text', text }] } },
+    }),
+    onEvent: (data, at) => {
+      events += 1;
+      const result = (data as { result?: { kind?: string; artifact?: { parts: { text?: string }[] }; final?: boolean; status?: { state: string } } }).result;
+      if (result?.kind === 'artifact-update') for (const p of result.artifact?.parts ?? []) if (p.text) onText(p.text, at);
+      if (result?.kind === 'status-update' && result.final) {
+        final = true;
+        if (result.status?.state !== 'completed') throw new Error(`streamed task ended ${result.status?.state}`);
+      }
+    },
+  });
+  if (!final) throw new Error('the bridge stream ended without a final status');
+  return events;
+}
+
+export async function measureChunkLatency(opts: {
+  direct: DirectAgent;
+  bridge: Bridge;
+  chunks: number;
+  intervalMs: number;
+  chunkChars: number;
+}): Promise<ChunkLatency> {
+  const prompt = `stamp ${opts.chunks} ${opts.intervalMs} ${opts.chunkChars}`;
+  const direct: number[] = [];
+  await opts.direct.prompt(prompt, (text) => stampsIn(text, now(), direct));
+  const bridge: number[] = [];
+  await streamThroughBridge(opts.bridge, prompt, (text, at) => stampsIn(text, at, bridge));
+  if (bridge.length !== opts.chunks || direct.length !== opts.chunks) {
+    throw new Error(`expected ${opts.chunks} stamps, got ${direct.length} direct and ${bridge.length} through the bridge`);
+  }
+  return {
+    chunks: opts.chunks,
+    chunkChars: opts.chunkChars,
+    intervalMs: opts.intervalMs,
+    directP50Ms: percentile(direct, 50),
+    directP99Ms: percentile(direct, 99),
+    bridgeP50Ms: percentile(bridge, 50),
+    bridgeP99Ms: percentile(bridge, 99),
+  };
+}
+
+export async function measureBulk(opts: { direct: DirectAgent; bridge: Bridge; bytes: number; chunkChars: number }): Promise<BulkThroughput> {
+  const prompt = `bulk ${opts.bytes} ${opts.chunkChars}`;
+  let t0 = performance.now();
+  const reply = await opts.direct.prompt(prompt);
+  const directMs = performance.now() - t0;
+  if (reply.length !== opts.bytes) throw new Error(`direct bulk reply had ${reply.length} characters, not ${opts.bytes}`);
+  let received = 0;
+  t0 = performance.now();
+  const bridgeEvents = await streamThroughBridge(opts.bridge, prompt, (text) => (received += text.length));
+  const bridgeMs = performance.now() - t0;
+  if (received !== opts.bytes) throw new Error(`bridge bulk stream carried ${received} characters, not ${opts.bytes}`);
+  const mb = opts.bytes / 1e6;
+  return { megabytes: mb, chunkChars: opts.chunkChars, directMBps: mb / (directMs / 1000), bridgeMBps: mb / (bridgeMs / 1000), bridgeEvents };
+}

@@ -1,0 +1,12 @@
+/**
+ * A headless bridge exactly as `contactor serve` builds it: createBridge on a config file, then start.
+ * Argv: <configPath>. Prints `{ready, port, token}` once listening; stops cleanly on SIGTERM.
+ */
+import { createBridge } from '../../main/wiring.js';
+
+const configPath = process.argv[2];
+if (!configPath) throw new Error('usage: bridge-serve <config.yaml>');
+const bridge = await createBridge({ configPath, env: { ...process.env, CONTACTOR_CONFIG: undefined } });
+await bridge.start();
+process.stdout.write(`${JSON.stringify({ ready: true, port: Number(new URL(bridge.url).port), token: bridge.token })}\n`);
+process.on('SIGTERM', () => void bridge.stop().then(() => process.exit(0)));

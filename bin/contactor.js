@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+// The `contactor` launcher. Plain JavaScript with old syntax only, so any Node can read it and say what is
+// wrong: the CLI needs Node >= 22.14 (Node-API 10, for better-sqlite3 13, which crashes on older Nodes).
+// An older Node re-runs this file on the pinned Node from node_modules (the npm `node` package), else
+// exits 2 with what to do. Then it loads the built CLI, or the TypeScript source through tsx in a fresh clone.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+var MIN = [22, 14];
+var self = fileURLToPath(import.meta.url);
+var root = path.resolve(path.dirname(self), '..');
+
+function supported(version) {
+  var parts = version.split('.').map(Number);
+  return parts[0] > MIN[0] || (parts[0] === MIN[0] && parts[1] >= MIN[1]);
+}
+
+/** The npm `node` package links its binary to bin/node (bin/node.exe on Windows). */
+function pinnedNode() {
+  var candidates = [
+    path.join(root, 'node_modules', 'node', 'bin', 'node'),
+    path.join(root, 'node_modules', 'node', 'bin', 'node.exe'),
+  ];
+  for (var i = 0; i < candidates.length; i += 1) if (existsSync(candidates[i])) return candidates[i];
+  return undefined;
+}
+
+function relaunch(node) {
+  var env = Object.assign({}, process.env, { CONTACTOR_RELAUNCHED: '1' });
+  var child = spawn(node, [self].concat(process.argv.slice(2)), { stdio: 'inherit', env: env });
+  ['SIGINT', 'SIGTERM', 'SIGHUP'].forEach(function (signal) {
+    process.on(signal, function () {
+      child.kill(signal);
+    });
+  });
+  child.on('error', function (err) {
+    process.stderr.write('contactor: could not start ' + node + ': ' + err.message + '\n');
+    process.exit(2);
+  });
+  child.on('exit', function (code, signal) {
+    process.exit(code === null ? 128 + (signal === 'SIGINT' ? 2 : 15) : code);
+  });
+}
+
+function start() {
+  var built = path.join(root, 'out', 'cli', 'contactor.mjs');
+  if (existsSync(built)) return import(pathToFileURL(built).href);
+  // A fresh clone without `npm run build`: run the source.
+  return import('tsx/esm/api').then(function (tsx) {
+    tsx.register();
+    return import(pathToFileURL(path.join(root, 'main', 'cli', 'index.ts')).href);
+  });
+}
+
+if (!process.versions.electron && !supported(process.versions.node)) {
+  var pinned = process.env.CONTACTOR_RELAUNCHED ? undefined : pinnedNode();
+  if (pinned) relaunch(pinned);
+  else {
+    process.stderr.write(
+      'contactor needs Node ≥ ' +
+        MIN.join('.') +
+        ' (found v' +
+        process.versions.node +
+        '). ' +
+        'Install a newer Node, or run it through npm (`npx contactor ...`) to use the Node pinned in node_modules.\n',
+    );
+    process.exit(2);
+  }
+} else {
+  start().catch(function (err) {
+    process.stderr.write(
+      'contactor: could not load the CLI: ' + (err && err.message ? err.message : String(err)) + '\n',
+    );
+    process.exit(2);
+  });
+}

@@ -1,0 +1,121 @@
+/**
+ * The remote peer as its card describes it: which JSON-RPC endpoint and protocol version to speak
+ * (A2A v1 §8.3.1: `supportedInterfaces` is in preference order; a v0.3 card names one `url` with its
+ * `preferredTransport`), whether it streams, and what that means for our own card's traits.
+ */
+import type { AgentTraits } from '../ports.js';
+import { PeerCardSchema, type PeerCard } from '../schema/a2a-remote.js';
+import { PeerError, peerFetch } from './a2a-remote-rpc.js';
+
+export type PeerProtocol = '1.0' | '0.3';
+
+export interface PeerEndpoint {
+  card: PeerCard;
+  cardUrl: string;
+  endpoint: string;
+  protocol: PeerProtocol;
+  streaming: boolean;
+  /** The peer is a contactor bridge: it adds its own decision contract and loop guards. */
+  contactor: boolean;
+  interruptible: boolean;
+}
+
+/** contactor's card extension (CONTRACT.md "Agent cards"). */
+const CONTACTOR_TRAITS_URI = 'urn:contactor:agent-traits:v1';
+const CARD_TTL_MS = 60_000;
+
+export class PeerDirectory {
+  private cached: { peer: PeerEndpoint; at: number } | undefined;
+
+  constructor(
+    private readonly opts: {
+      url: string;
+      protocol: 'auto' | PeerProtocol;
+      headers: () => Record<string, string>;
+    },
+  ) {}
+
+  /** The last card read, if any (for traits; never blocks). */
+  get known(): PeerEndpoint | undefined {
+    return this.cached?.peer;
+  }
+
+  /** A fresh enough card, re-read after a minute; a stale card is used when the re-read fails. */
+  async resolve(signal: AbortSignal): Promise<PeerEndpoint> {
+    if (this.cached && Date.now() - this.cached.at < CARD_TTL_MS) return this.cached.peer;
+    try {
+      const peer = await this.read(signal);
+      this.cached = { peer, at: Date.now() };
+      return peer;
+    } catch (err) {
+      if (this.cached && !signal.aborted) return this.cached.peer;
+      throw err;
+    }
+  }
+
+  private async read(signal: AbortSignal): Promise<PeerEndpoint> {
+    const cardUrl = `${this.opts.url.replace(/\/+$/, '')}/.well-known/agent-card.json`;
+    const headers = { ...this.opts.headers(), ...(this.opts.protocol === '0.3' ? {} : { 'A2A-Version': '1.0' }) };
+    const res = await peerFetch(cardUrl, { method: 'GET', headers, signal }, 'read the agent card');
+    const body: unknown = await res.json().catch(() => undefined);
+    const parsed = PeerCardSchema.safeParse(body);
+    if (!parsed.success) throw new PeerError(`${cardUrl} is not an A2A agent card`, { retryable: false });
+    return describePeer(parsed.data, cardUrl, this.opts.protocol);
+  }
+}
+
+export function describePeer(card: PeerCard, cardUrl: string, wanted: 'auto' | PeerProtocol): PeerEndpoint {
+  const choice = pickInterface(card, wanted);
+  if (!choice) {
+    const which = wanted === 'auto' ? 'a JSON-RPC interface' : `an A2A ${wanted} JSON-RPC interface`;
+    throw new PeerError(`the agent card at ${cardUrl} offers no ${which}; check url and protocol in config`, { retryable: false });
+  }
+  const traits = card.capabilities.extensions?.find((e) => e.uri === CONTACTOR_TRAITS_URI)?.params;
+  return {
+    card,
+    cardUrl,
+    endpoint: new URL(choice.url, cardUrl).href,
+    protocol: choice.protocol,
+    streaming: card.capabilities.streaming === true,
+    contactor: traits !== undefined,
+    // Every A2A server must answer tasks/cancel (v0.3 §7.4, v1 CancelTask is core); a contactor peer
+    // says whether the agent behind it really stops.
+    interruptible: typeof traits?.interruptible === 'boolean' ? traits.interruptible : true,
+  };
+}
+
+function pickInterface(card: PeerCard, wanted: 'auto' | PeerProtocol): { url: string; protocol: PeerProtocol } | undefined {
+  const jsonRpc = (card.supportedInterfaces ?? []).filter((i) => i.protocolBinding.toUpperCase() === 'JSONRPC');
+  const v1 = jsonRpc.find((i) => i.protocolVersion?.startsWith('1.'));
+  const v03 =
+    jsonRpc.find((i) => i.protocolVersion?.startsWith('0.')) ??
+    (card.url && (card.preferredTransport ?? 'JSONRPC').toUpperCase() === 'JSONRPC' ? { url: card.url } : undefined) ??
+    card.additionalInterfaces?.find((i) => i.transport.toUpperCase() === 'JSONRPC');
+  if (wanted !== '0.3' && v1) return { url: v1.url, protocol: '1.0' };
+  if (wanted !== '1.0' && v03) return { url: v03.url, protocol: '0.3' };
+  return undefined;
+}
+
+/** Our card reflects the peer's: streaming as it declares, the rest as the A2A surface guarantees. */
+export function peerTraits(url: string, peer: PeerEndpoint | undefined): AgentTraits {
+  const where = `a remote A2A agent at ${url}`;
+  if (!peer) {
+    return {
+      backend: 'a2a',
+      streaming: false,
+      inputRequired: true,
+      interruptible: true,
+      multiTurn: true,
+      limits: `${where}; its card has not been read yet (it is read on the first task), so streaming is not claimed`,
+    };
+  }
+  const claims = `${where} ("${peer.card.name}", A2A ${peer.protocol}); what it can do is its own card's claim`;
+  return {
+    backend: 'a2a',
+    streaming: peer.streaming,
+    inputRequired: true,
+    interruptible: peer.interruptible,
+    multiTurn: true,
+    limits: peer.streaming ? claims : `${claims}; no streaming: the reply arrives when the remote task ends`,
+  };
+}

@@ -1,0 +1,55 @@
+/** `agents` (who is configured, what each can do, how busy) and `card <agent>`. */
+import type { Command } from 'commander';
+import { AgentCardSchema, AgentListSchema } from '../../schema/cli.js';
+import type { CliContext, Runner } from '../context.js';
+import { EXIT } from '../exit-codes.js';
+import { table, truncate } from '../table.js';
+
+const TRAITS_URI = 'urn:contactor:agent-traits:v1';
+
+export function registerAgents(program: Command, run: Runner): void {
+  program.command('agents').description('the configured agents: capabilities and queues').action(run(agents));
+  program.command('card').description("an agent's card: what it says it can do").argument('<agent>').action(run(card));
+}
+
+async function agents(cli: CliContext): Promise<number> {
+  const list = await cli.client().call('agents/list', {}, AgentListSchema);
+  if (cli.json) {
+    cli.out.doc(list);
+    return EXIT.completed;
+  }
+  if (list.agents.length === 0) {
+    cli.out.line('no agents configured; add some to config.yaml (`contactor scan` proposes entries)');
+    return EXIT.completed;
+  }
+  const yes = (b: boolean) => (b ? cli.out.c.green('yes') : cli.out.c.dim('no'));
+  const rows = list.agents.map((a) => [
+    cli.out.c.bold(a.name),
+    a.backend,
+    yes(a.traits.streaming),
+    yes(a.traits.inputRequired),
+    yes(a.traits.interruptible),
+    `${a.queue.running} running, ${a.queue.waiting} waiting, ${a.queue.needsAnswer} to answer`,
+    truncate(a.description, 60),
+  ]);
+  for (const line of table(['AGENT', 'BACKEND', 'STREAMING', 'INPUT', 'INTERRUPTIBLE', 'QUEUE', 'DESCRIPTION'], rows))
+    cli.out.line(line);
+  return EXIT.completed;
+}
+
+async function card(cli: CliContext, agent: string): Promise<number> {
+  const found = await cli.client().call('agents/card', { agent }, AgentCardSchema);
+  if (cli.json) {
+    cli.out.doc(found);
+    return EXIT.completed;
+  }
+  cli.out.line(`${cli.out.c.bold(found.name)}${found.version ? ` ${found.version}` : ''}`);
+  cli.out.line(found.description);
+  const traits = found.capabilities.extensions?.find((e) => e.uri === TRAITS_URI)?.params ?? {};
+  const caps = { streaming: found.capabilities.streaming, ...traits };
+  for (const [key, value] of Object.entries(caps))
+    if (value !== undefined) cli.out.line(`  ${key}: ${JSON.stringify(value)}`);
+  for (const skill of found.skills)
+    cli.out.line(`  skill ${skill.id}: ${skill.name}${skill.description ? ` — ${skill.description}` : ''}`);
+  return EXIT.completed;
+}

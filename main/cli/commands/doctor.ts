@@ -1,0 +1,184 @@
+/**
+ * `contactor doctor`: every check with a fix hint — config valid, agents' programs found, discovery file
+ * sane, bridge reachable, token accepted. Exit 0 when all pass, else 1.
+ */
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import type { BridgeConfig } from '../../schema/config.js';
+import { AgentListSchema } from '../../schema/cli.js';
+import type { CliContext, Runner } from '../context.js';
+import { CliError, EXIT } from '../exit-codes.js';
+import { readDiscovery } from '../locate.js';
+import { isAlive } from '../pid.js';
+import { configLocation, readConfig } from '../settings.js';
+import { resolveProgram } from '../which.js';
+
+interface Check {
+  name: string;
+  status: 'ok' | 'fail' | 'skip';
+  detail: string;
+  fix?: string;
+}
+
+export function registerDoctor(program: Command, run: Runner): void {
+  program.command('doctor').description('check the setup and say how to fix each problem').action(run(doctor));
+}
+
+async function doctor(cli: CliContext): Promise<number> {
+  const checks: Check[] = [];
+  const config = checkConfig(cli, checks);
+  if (config) checkAgents(config, cli.env, checks);
+  checkDiscovery(cli, checks);
+  await checkBridge(cli, checks);
+  const ok = checks.every((c) => c.status !== 'fail');
+  if (cli.json) cli.out.doc({ ok, checks });
+  else {
+    for (const c of checks) {
+      const mark =
+        c.status === 'ok' ? cli.out.c.green('✓') : c.status === 'skip' ? cli.out.c.dim('-') : cli.out.c.red('✗');
+      cli.out.line(`${mark} ${c.name}: ${c.detail}`);
+      if (c.fix && c.status === 'fail') cli.out.line(`    fix: ${c.fix}`);
+    }
+    cli.out.line(ok ? 'all checks passed' : `${checks.filter((c) => c.status === 'fail').length} problem(s) found`);
+  }
+  return ok ? EXIT.completed : EXIT.failed;
+}
+
+function checkConfig(cli: CliContext, checks: Check[]): BridgeConfig | undefined {
+  const where = configLocation(cli.opts, cli.env);
+  if (!where.exists) {
+    checks.push({
+      name: 'config',
+      status: 'skip',
+      detail: `no config at ${where.path} yet (the bridge creates the default on its first start)`,
+    });
+    return undefined;
+  }
+  try {
+    const config = readConfig(where.path, cli.env);
+    checks.push({ name: 'config', status: 'ok', detail: `${where.path} is valid` });
+    return config;
+  } catch (err) {
+    const message = err instanceof CliError ? err.message.split('\n')[0]! : String(err);
+    checks.push({
+      name: 'config',
+      status: 'fail',
+      detail: message,
+      fix: 'edit it (`contactor config edit`), then `contactor config check`',
+    });
+    return undefined;
+  }
+}
+
+function checkAgents(config: BridgeConfig, env: NodeJS.ProcessEnv, checks: Check[]): void {
+  for (const [name, agent] of Object.entries(config.agents)) {
+    if (!('command' in agent)) {
+      checks.push({ name: `agent ${name}`, status: 'skip', detail: `${agent.kind}: no program to find` });
+      continue;
+    }
+    const program = agent.command[0]!;
+    const platform = agent.kind === 'acp' ? agent.platform : 'native';
+    if (platform !== 'native' && process.platform !== 'win32') {
+      checks.push({
+        name: `agent ${name}`,
+        status: 'skip',
+        detail: `runs on the ${platform} side; checked from Windows only`,
+      });
+      continue;
+    }
+    const found = resolveProgram(program, env);
+    checks.push(
+      found
+        ? { name: `agent ${name}`, status: 'ok', detail: `${program} → ${found}` }
+        : {
+            name: `agent ${name}`,
+            status: 'fail',
+            detail: `${program} not found on PATH`,
+            fix: `install it, or put its full path in config.yaml (agents.${name}.command)`,
+          },
+    );
+  }
+}
+
+function checkDiscovery(cli: CliContext, checks: Check[]): void {
+  const { dataDir } = cli.address();
+  const file = path.join(dataDir, 'bridge.json');
+  const discovery = readDiscovery(dataDir);
+  if (!discovery) {
+    const exists = fileMode(file) !== undefined;
+    checks.push(
+      exists
+        ? {
+            name: 'discovery file',
+            status: 'fail',
+            detail: `${file} is not valid`,
+            fix: 'stop any bridge (`contactor down`), delete the file, then `contactor up`',
+          }
+        : {
+            name: 'discovery file',
+            status: 'fail',
+            detail: `none in ${dataDir}: no bridge running on this data dir`,
+            fix: '`contactor up`',
+          },
+    );
+    return;
+  }
+  const problems: string[] = [];
+  if (!isAlive(discovery.pid)) problems.push(`its pid ${discovery.pid} is not running (left by a crashed bridge)`);
+  const mode = fileMode(file);
+  if (process.platform !== 'win32' && mode !== undefined && (mode & 0o077) !== 0)
+    problems.push(`permissions are ${(mode & 0o777).toString(8)}, not 600`);
+  checks.push(
+    problems.length
+      ? {
+          name: 'discovery file',
+          status: 'fail',
+          detail: `${file}: ${problems.join('; ')}`,
+          fix: `\`contactor up\` rewrites it${mode !== undefined && mode & 0o077 ? `; or \`chmod 600 ${file}\`` : ''}`,
+        }
+      : { name: 'discovery file', status: 'ok', detail: `${file} (pid ${discovery.pid}, ${discovery.url})` },
+  );
+}
+
+async function checkBridge(cli: CliContext, checks: Check[]): Promise<void> {
+  const client = cli.client();
+  const { url } = client.address;
+  const health = await client.health();
+  if (!health) {
+    checks.push({
+      name: 'bridge',
+      status: 'fail',
+      detail: `nothing answers at ${url}`,
+      fix: '`contactor up` (its log is serve.log in the data dir)',
+    });
+    return;
+  }
+  checks.push({
+    name: 'bridge',
+    status: 'ok',
+    detail: `contactor ${health.version} at ${url}, ${health.agents} agents`,
+  });
+  try {
+    await client.call('agents/list', {}, AgentListSchema);
+    checks.push({ name: 'token', status: 'ok', detail: 'accepted' });
+  } catch (err) {
+    const unauthorized = err instanceof CliError && err.exitCode === EXIT.unauthorized;
+    checks.push({
+      name: 'token',
+      status: 'fail',
+      detail: unauthorized ? 'refused by the bridge' : (err as Error).message,
+      fix: unauthorized
+        ? 'unset CONTACTOR_TOKEN, or restart the bridge after `contactor token rotate`'
+        : 'see the bridge log',
+    });
+  }
+}
+
+function fileMode(file: string): number | undefined {
+  try {
+    return statSync(file).mode;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,106 @@
+/** `contactor send <agent> <text|->`: delegate, follow to the next stop, print the reply. */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { CliTaskSchema } from '../../schema/cli.js';
+import type { CliContext, Runner } from '../context.js';
+import { delegationFromEnv } from '../delegation-env.js';
+import { CliError, EXIT, exitForState } from '../exit-codes.js';
+import { followTask } from '../follow.js';
+import { ProgressLine } from '../progress-line.js';
+import { printOutcome } from '../render-task.js';
+import { collect, parseSeconds, readStdin } from './arguments.js';
+
+interface SendOptions {
+  context?: string;
+  messageId?: string;
+  wait: boolean;
+  file: string[];
+  cwd?: string;
+  timeout?: number;
+}
+
+export function registerSend(program: Command, run: Runner): void {
+  program
+    .command('send')
+    .description('send work to an agent and wait for its result')
+    .argument('<agent>', 'agent name (see `contactor agents`)')
+    .argument('[text]', 'the brief; "-" (or nothing, with piped stdin) reads it from stdin')
+    .option('--context <contextId>', 'continue this conversation')
+    .option('--message-id <id>', 'idempotency key: the same id returns the same task instead of running again')
+    .option('--no-wait', 'return the task id at once')
+    .option('--file <path>', 'attach a file (repeatable)', collect, [])
+    .option('--cwd <dir>', 'working directory for the agent (reserved: agents run in their configured cwd for now)')
+    .option('--timeout <seconds>', 'stop waiting after this long (the task keeps running)', parseSeconds)
+    .action(run(send));
+}
+
+async function send(cli: CliContext, agent: string, textArg: string | undefined, opts: SendOptions): Promise<number> {
+  const text = await briefText(textArg);
+  const files = opts.file.map(attachment);
+  if (opts.cwd !== undefined)
+    cli.out.note('note: --cwd is not passed on yet; the agent runs in the cwd its config names');
+  const params = {
+    agent,
+    text,
+    ...(opts.context ? { contextId: opts.context } : {}),
+    ...(opts.messageId ? { messageId: opts.messageId } : {}),
+    ...(files.length ? { files } : {}),
+    ...delegationFromEnv(cli.env),
+  };
+  const client = cli.client();
+  if (!opts.wait) {
+    const task = await client.call('message/send', { ...params, configuration: { blocking: false } }, CliTaskSchema);
+    if (cli.json) cli.out.doc(task);
+    else {
+      cli.out.line(task.id);
+      cli.out.note(`follow it: contactor watch ${task.id}`);
+    }
+    const state = task.status.state;
+    return state === 'rejected' || state === 'canceled' ? exitForState(state) : EXIT.completed;
+  }
+  const progress = new ProgressLine(cli.out);
+  const task = await followTask(
+    client,
+    { method: 'message/stream', params },
+    { onEvent: progress.onEvent, ...(opts.timeout !== undefined ? { timeoutMs: opts.timeout * 1000 } : {}) },
+  ).finally(() => progress.end());
+  if (cli.json) {
+    cli.out.doc(task);
+    return exitForState(task.status.state);
+  }
+  return printOutcome(cli.out, task);
+}
+
+async function briefText(arg: string | undefined): Promise<string> {
+  if (arg !== undefined && arg !== '-') return arg;
+  if (arg === undefined && process.stdin.isTTY) {
+    throw new CliError('nothing to send: give the text as an argument, or pipe it in with `-`', EXIT.usage);
+  }
+  const text = await readStdin();
+  if (text.trim() === '') throw new CliError('nothing to send: stdin was empty', EXIT.usage);
+  return text;
+}
+
+const MIME: Record<string, string> = {
+  '.txt': 'text/plain',
+  '.md': 'text/markdown',
+  '.json': 'application/json',
+  '.yaml': 'application/yaml',
+  '.yml': 'application/yaml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.pdf': 'application/pdf',
+};
+
+function attachment(file: string): { name: string; mimeType?: string; bytes: string } {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (err) {
+    throw new CliError(`cannot read --file ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, EXIT.usage);
+  }
+  const mimeType = MIME[path.extname(file).toLowerCase()];
+  return { name: path.basename(file), ...(mimeType ? { mimeType } : {}), bytes: bytes.toString('base64') };
+}

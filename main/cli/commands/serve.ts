@@ -1,0 +1,38 @@
+/**
+ * `contactor serve`: the bridge in this process, built through wiring (the only verb that does). Loaded
+ * lazily so the other verbs never load the store, Koa or the backends.
+ */
+import type { CliContext } from '../context.js';
+import { CliError, EXIT } from '../exit-codes.js';
+import { resourcesDir } from '../install-paths.js';
+
+export async function serve(cli: CliContext, opts: { port?: number; host?: string }): Promise<number> {
+  const { createBridge } = await import('../../wiring.js');
+  let bridge: Awaited<ReturnType<typeof createBridge>> | undefined;
+  try {
+    bridge = await createBridge({
+      ...(cli.opts.config ? { configPath: cli.opts.config } : {}),
+      ...(cli.opts.dataDir ? { dataDir: cli.opts.dataDir } : {}),
+      ...(opts.port !== undefined ? { port: opts.port } : {}),
+      ...(opts.host ? { host: opts.host } : {}),
+      resourcesDir: resourcesDir(),
+      env: cli.env,
+    });
+    await bridge.start();
+  } catch (err) {
+    await bridge?.stop().catch(() => undefined);
+    throw new CliError(`cannot start the bridge: ${(err as Error).message}`, EXIT.usage);
+  }
+  const names = Object.keys(bridge.config.config.agents);
+  if (cli.json) cli.out.doc({ url: bridge.url, pid: process.pid, agents: names, dataDir: bridge.config.dataDir });
+  else
+    cli.out.line(
+      `contactor bridge on ${bridge.url} — ${names.length} agent${names.length === 1 ? '' : 's'} (${names.join(', ') || 'none'})`,
+    );
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await bridge.stop();
+  return EXIT.completed;
+}

@@ -1,0 +1,40 @@
+/** `contactor status`: is the bridge up, and how busy are its agents. */
+import type { Command } from 'commander';
+import { AgentListSchema } from '../../schema/cli.js';
+import { unreachable } from '../bridge-client.js';
+import type { CliContext, Runner } from '../context.js';
+import { EXIT } from '../exit-codes.js';
+
+export function registerStatus(program: Command, run: Runner): void {
+  program.command('status').description('whether the bridge runs, and its agents').action(run(status));
+}
+
+async function status(cli: CliContext): Promise<number> {
+  const client = cli.client();
+  const health = await client.health();
+  if (!health) throw unreachable(client.address.url);
+  const { agents } = await client.call('agents/list', {}, AgentListSchema);
+  if (cli.json) {
+    cli.out.doc({ url: client.address.url, health, agents });
+    return EXIT.completed;
+  }
+  cli.out.line(
+    `contactor ${health.version} running at ${client.address.url} (pid ${health.pid}, up ${uptime(health.uptimeS)})`,
+  );
+  cli.out.line(`${agents.length} agent${agents.length === 1 ? '' : 's'}:`);
+  for (const a of agents) {
+    const busy = [
+      a.queue.running && `${a.queue.running} running`,
+      a.queue.waiting && `${a.queue.waiting} waiting`,
+      a.queue.needsAnswer && `${a.queue.needsAnswer} to answer`,
+    ].filter(Boolean);
+    cli.out.line(`  ${a.name} (${a.backend}): ${busy.length ? busy.join(', ') : 'idle'}`);
+  }
+  return EXIT.completed;
+}
+
+function uptime(s: number): string {
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m`;
+  return `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
+}

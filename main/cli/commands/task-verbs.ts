@@ -1,0 +1,76 @@
+/** `get`, `answer`, `cancel`: one task by id. */
+import type { Command } from 'commander';
+import { CliTaskSchema } from '../../schema/cli.js';
+import type { CliContext, Runner } from '../context.js';
+import { EXIT, exitForState } from '../exit-codes.js';
+import { followTask, stopsAt } from '../follow.js';
+import { ProgressLine } from '../progress-line.js';
+import { printOutcome } from '../render-task.js';
+import { parseSeconds } from './arguments.js';
+
+export function registerTaskVerbs(program: Command, run: Runner): void {
+  program
+    .command('get')
+    .description("show a task: its state, its reply or its question (exit code follows the task's state)")
+    .argument('<taskId>')
+    .action(run(get));
+  program
+    .command('answer')
+    .description('answer a waiting task (yes | no | option number | option text | free text), then follow it')
+    .argument('<taskId>')
+    .argument('<answer...>')
+    .option('--no-wait', 'do not follow the task after answering')
+    .option('--by <name>', 'who answers, for the record')
+    .option('--timeout <seconds>', 'stop waiting after this long', parseSeconds)
+    .action(run(answer));
+  program.command('cancel').description('cancel a task').argument('<taskId>').action(run(cancel));
+}
+
+async function get(cli: CliContext, taskId: string): Promise<number> {
+  const task = await cli.client().call('tasks/get', { id: taskId }, CliTaskSchema);
+  if (cli.json) {
+    cli.out.doc(task);
+    return exitForState(task.status.state);
+  }
+  cli.out.note(`${task.metadata.agent} · task ${task.id} · ${task.status.state} · context ${task.contextId}`);
+  return printOutcome(cli.out, task);
+}
+
+async function answer(
+  cli: CliContext,
+  taskId: string,
+  words: string[],
+  opts: { wait: boolean; by?: string; timeout?: number },
+): Promise<number> {
+  const client = cli.client();
+  const answered = await client.call(
+    'tasks/answer',
+    { taskId, answer: words.join(' '), ...(opts.by ? { answeredBy: opts.by } : {}) },
+    CliTaskSchema,
+  );
+  if (!opts.wait) {
+    if (cli.json) cli.out.doc(answered);
+    else cli.out.line(`answered; task ${answered.id} is ${answered.status.state}`);
+    return EXIT.completed;
+  }
+  const progress = new ProgressLine(cli.out);
+  const task = stopsAt(answered.status.state)
+    ? answered
+    : await followTask(
+        client,
+        { method: 'tasks/resubscribe', params: { id: taskId } },
+        { onEvent: progress.onEvent, ...(opts.timeout !== undefined ? { timeoutMs: opts.timeout * 1000 } : {}) },
+      ).finally(() => progress.end());
+  if (cli.json) {
+    cli.out.doc(task);
+    return exitForState(task.status.state);
+  }
+  return printOutcome(cli.out, task);
+}
+
+async function cancel(cli: CliContext, taskId: string): Promise<number> {
+  const task = await cli.client().call('tasks/cancel', { id: taskId }, CliTaskSchema);
+  if (cli.json) cli.out.doc(task);
+  else cli.out.line(`task ${task.id} is ${task.status.state}`);
+  return EXIT.completed;
+}

@@ -1,0 +1,95 @@
+/**
+ * `contactor watch <taskId>`: the task live — status changes and progress notes on stderr, the reply
+ * text on stdout as it arrives, and at a stop the question with how to answer it.
+ */
+import type { Command } from 'commander';
+import { textOf, type Part } from '../../domain/task.js';
+import { ProgressNoteSchema, type StreamResult } from '../../schema/cli.js';
+import type { CliContext, Runner } from '../context.js';
+import { exitForState } from '../exit-codes.js';
+import { followTask } from '../follow.js';
+import type { Output } from '../output.js';
+import { printOutcome, stateTag } from '../render-task.js';
+
+export function registerWatch(program: Command, run: Runner): void {
+  program
+    .command('watch')
+    .description('follow a task live until it completes, fails or waits for an answer')
+    .argument('<taskId>')
+    .action(run(watch));
+}
+
+async function watch(cli: CliContext, taskId: string): Promise<number> {
+  const view = new WatchView(cli.out);
+  const task = await followTask(
+    cli.client(),
+    { method: 'tasks/resubscribe', params: { id: taskId } },
+    cli.json ? {} : { onEvent: view.onEvent },
+  );
+  if (cli.json) {
+    cli.out.doc(task);
+    return exitForState(task.status.state);
+  }
+  view.endText();
+  // Finished before we subscribed: nothing was shown live, so show it all now.
+  if (!view.sawEvents) return printOutcome(cli.out, task);
+  if (task.status.state === 'completed') return exitForState(task.status.state);
+  return printOutcome(cli.out, { ...task, artifacts: [] });
+}
+
+class WatchView {
+  private state: string | undefined;
+  private openLine = false;
+  sawEvents = false;
+
+  constructor(private readonly out: Output) {}
+
+  readonly onEvent = (result: StreamResult): void => {
+    this.sawEvents = true;
+    switch (result.kind) {
+      case 'task':
+        this.status(result.status.state, `${result.metadata.agent} · task ${result.id}`);
+        this.write(result.artifacts.map((a) => textOf(a.parts as Part[])).join(''));
+        break;
+      case 'status-update': {
+        const note = ProgressNoteSchema.safeParse(result.metadata);
+        if (note.success)
+          return this.note(this.out.ce.dim(`  · ${note.data.progress.kind}: ${note.data.progress.text}`));
+        this.status(
+          result.status.state,
+          result.status.message && !result.final ? textOf(result.status.message.parts as Part[]) : '',
+        );
+        break;
+      }
+      case 'artifact-update':
+        this.write(textOf(result.artifact.parts as Part[]));
+        break;
+      default: {
+        const never: never = result;
+        return never;
+      }
+    }
+  };
+
+  endText(): void {
+    if (this.openLine) this.out.chunk('\n');
+    this.openLine = false;
+  }
+
+  private status(state: string, detail: string): void {
+    if (state === this.state && !detail) return;
+    this.state = state;
+    this.note(`${stateTag(state, this.out.ce)}${detail ? ` ${detail}` : ''}`);
+  }
+
+  private note(text: string): void {
+    this.endText();
+    this.out.note(text);
+  }
+
+  private write(text: string): void {
+    if (!text) return;
+    this.out.chunk(text);
+    this.openLine = !text.endsWith('\n');
+  }
+}

@@ -1,0 +1,74 @@
+import { Shard } from './shards.js';
+
+/**
+ * The bridge-wide cap on agent turns running at once (`max_concurrent_tasks`). A counting semaphore,
+ * first come first served: a turn beyond the cap waits for a slot, it is never dropped.
+ */
+export class TurnSlots {
+  private inUse = 0;
+  private readonly waiters: (() => void)[] = [];
+
+  constructor(readonly limit: number) {
+    if (!Number.isInteger(limit) || limit < 1) throw new Error(`max_concurrent_tasks must be a whole number of at least 1, not ${limit}`);
+  }
+
+  get running(): number {
+    return this.inUse;
+  }
+
+  get waiting(): number {
+    return this.waiters.length;
+  }
+
+  /** Resolves with the function that gives the slot back (calling it twice gives back one slot). */
+  acquire(): Promise<() => void> {
+    if (this.inUse < this.limit) {
+      this.inUse += 1;
+      return Promise.resolve(this.releaser());
+    }
+    return new Promise((resolve) => this.waiters.push(() => resolve(this.releaser())));
+  }
+
+  private releaser(): () => void {
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      const next = this.waiters.shift();
+      // The slot passes straight to the next waiter, so a newcomer can never overtake it.
+      if (next) next();
+      else this.inUse -= 1;
+    };
+  }
+}
+
+/**
+ * A Shard whose jobs also hold one bridge-wide slot. The slot is taken after the agent's own turn has
+ * come (so one busy agent cannot hoard slots with its queue) and given back with the shard slot: when
+ * the turn ends or parks on a question. A turn resumed after an answer does not queue for a slot again:
+ * the agent is already mid-turn, waiting on that answer.
+ */
+export class SlottedShard extends Shard {
+  constructor(
+    agent: string,
+    maxQueue: number,
+    private readonly slots: TurnSlots,
+  ) {
+    super(agent, maxQueue);
+  }
+
+  override enqueue(job: (release: () => void) => Promise<void>): void {
+    super.enqueue(async (release) => {
+      const freeSlot = await this.slots.acquire();
+      const releaseBoth = (): void => {
+        freeSlot();
+        release();
+      };
+      try {
+        await job(releaseBoth);
+      } finally {
+        releaseBoth();
+      }
+    });
+  }
+}

@@ -1,0 +1,14 @@
+/**
+ * Bridge facts a standard A2A client may put in a send's `metadata` (or `message.metadata`), CONTRACT.md
+ * "JSON-RPC": the agent and the delegation fields. Unknown members pass through (A2A metadata is open).
+ */
+import { z } from 'zod';
+
+export const SendMetadataSchema = z.looseObject({
+  agent: z.string().min(1).optional(),
+  delegationDepth: z.number().int().min(0, 'delegationDepth must be 0 or more').optional(),
+  visitedAgents: z.array(z.string()).optional(),
+  parentTaskId: z.string().optional(),
+  callerAgent: z.string().optional(),
+});
+export type SendMetadata = z.infer<typeof SendMetadataSchema>;

@@ -1,0 +1,106 @@
+/**
+ * One toast per new question (and again at its reminder), with buttons that answer it through the same
+ * `dispatcher.answer` the window and the CLI use: the first answer wins, later ones get "already answered".
+ * Toasts are a convenience, never the only way to answer: Focus mode drops them and users can turn them off,
+ * so a failed toast is only logged — the tray badge and the approval window still show the question.
+ */
+import { Notification, type ActivationArguments } from 'electron';
+import type { TaskEvent } from '../domain/events.js';
+import { isInterrupted, type Task } from '../domain/task.js';
+import type { Dispatcher } from './bridge-host.js';
+import { parseActivation, pendingKeyOf, toastPlanFor, type ToastPlan } from './toast-plan.js';
+
+export const ANSWERED_BY_TOAST = 'person (notification)';
+
+export interface NotifierOptions {
+  dispatcher: () => Dispatcher | undefined;
+  openApprovals: () => void;
+  icon?: string;
+  log: (message: string, err?: unknown) => void;
+}
+
+export class Notifier {
+  /** Live toasts by task id; holding them keeps their `action` events alive (no GC). */
+  private readonly shown = new Map<string, { notification: Notification; plan: ToastPlan }>();
+  private readonly startedAt = new Date().toISOString();
+
+  constructor(private readonly opts: NotifierOptions) {}
+
+  /** A feed listener: show on `pending-created` / `pending-reminder`, withdraw once the task moves on. */
+  onTaskEvent(event: TaskEvent, task: Task): void {
+    if (event.kind !== 'status-update') return;
+    const what = event.metadata?.event;
+    if (what === 'pending-created' || what === 'pending-reminder') this.show(task, what === 'pending-reminder');
+    else if (!isInterrupted(task.status.state)) this.withdraw(task.id);
+  }
+
+  /**
+   * For `Notification.handleActivation`: clicks and buttons on toasts whose Notification object is gone
+   * (Action Center after a restart). Live toasts are handled by their own events, which Electron also fires.
+   */
+  onActivation(details: ActivationArguments): void {
+    const { taskId, actionIndex } = parseActivation(details);
+    if (taskId && this.shown.has(taskId)) return;
+    if (!taskId || actionIndex === undefined) return this.opts.openApprovals();
+    const task = this.taskOrUndefined(taskId);
+    const pending = task?.metadata.pending;
+    if (!task || !pending) return; // answered already (perhaps by this very click, through the live toast)
+    // A toast from before the restart can only be about a question from before it: Windows keeps one toast
+    // per tag (task), the latest. A permission's agent-side request did not survive; the window explains.
+    if (pending.kind === 'permission' || pending.createdAt >= this.startedAt) return this.opts.openApprovals();
+    const plan = toastPlanFor(task);
+    if (plan) this.act(plan, actionIndex);
+  }
+
+  dispose(): void {
+    for (const id of [...this.shown.keys()]) this.withdraw(id);
+  }
+
+  private show(task: Task, reminder: boolean): void {
+    const plan = toastPlanFor(task, { reminder });
+    if (!plan || !Notification.isSupported()) return;
+    this.withdraw(task.id);
+    const notification = new Notification({
+      id: plan.id,
+      title: plan.title,
+      body: plan.body,
+      actions: plan.buttons.map((text) => ({ type: 'button' as const, text })),
+      ...(this.opts.icon ? { icon: this.opts.icon } : {}),
+    });
+    notification.on('click', () => this.opts.openApprovals());
+    notification.on('action', (details, legacyIndex) => this.act(plan, details?.actionIndex ?? legacyIndex));
+    notification.on('failed', (_event, error) => this.opts.log(`notification for task ${plan.id} failed: ${error}`));
+    this.shown.set(task.id, { notification, plan });
+    notification.show();
+  }
+
+  private act(plan: ToastPlan, index: number): void {
+    const answer = plan.answers[index];
+    if (answer === null || answer === undefined) return this.opts.openApprovals();
+    const dispatcher = this.opts.dispatcher();
+    const pending = this.taskOrUndefined(plan.id)?.metadata.pending;
+    // The task may have moved on to another question since this toast appeared: never answer that one blind.
+    if (!dispatcher || !pending || pendingKeyOf(pending) !== plan.pendingKey) return this.opts.openApprovals();
+    try {
+      dispatcher.answer(plan.id, answer, ANSWERED_BY_TOAST);
+    } catch (err) {
+      this.opts.log(`answering task ${plan.id} from a notification failed`, err);
+      this.opts.openApprovals();
+    }
+  }
+
+  private withdraw(taskId: string): void {
+    const entry = this.shown.get(taskId);
+    if (!entry) return;
+    this.shown.delete(taskId);
+    entry.notification.close();
+  }
+
+  private taskOrUndefined(taskId: string): Task | undefined {
+    try {
+      return this.opts.dispatcher()?.get(taskId);
+    } catch {
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,90 @@
+// Builds the bundles: `npm run build`, and tests/global-setup.ts before the tests. One entry per target;
+// the desktop app adds its main/preload/renderer targets to TARGETS.
+import { build } from 'esbuild';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** esbuild leaves `import.meta` empty in CommonJS; the CLI and wiring use import.meta.url to find their files. */
+const IMPORT_META_URL_SHIM = {
+  define: { 'import.meta.url': '__contactor_import_meta_url' },
+  banner: { js: "const __contactor_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
+};
+
+const TARGETS = [
+  {
+    // The repo's CLI (bin/contactor.js loads it): dependencies come from node_modules.
+    name: 'cli (repo)',
+    entryPoints: ['main/cli/index.ts'],
+    outfile: 'out/cli/contactor.mjs',
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+  },
+  {
+    // The desktop app's resources/cli/contactor.cjs, run by the app's executable in Node mode: self-contained
+    // except the native better-sqlite3 (from the app's node_modules) and electron (never loaded by the CLI).
+    name: 'cli (desktop resources)',
+    entryPoints: ['main/cli/index.ts'],
+    outfile: 'out/cli/contactor.cjs',
+    platform: 'node',
+    format: 'cjs',
+    external: ['better-sqlite3', 'electron'],
+    ...IMPORT_META_URL_SHIM,
+  },
+  {
+    // The desktop app's Electron main process (package.json `main`); node_modules stay in the app's asar.
+    name: 'desktop main',
+    entryPoints: ['main/shell/index.ts'],
+    outfile: 'out/main/index.js',
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    external: ['electron'],
+  },
+  {
+    // A sandboxed preload cannot load ES modules and may require only electron/events/timers/url: one CJS file.
+    name: 'desktop preload',
+    entryPoints: ['preload/index.ts'],
+    outfile: 'out/preload/index.cjs',
+    platform: 'node',
+    format: 'cjs',
+    external: ['electron'],
+  },
+  {
+    // A classic script: `<script type="module">` is blocked under file:// (origin null) by the approval window's CSP.
+    name: 'desktop renderer',
+    entryPoints: ['renderer/app.ts'],
+    outfile: 'out/renderer/app.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'chrome130',
+  },
+];
+
+/** Static files of the approval window, next to its script. */
+const COPIES = [
+  ['renderer/index.html', 'out/renderer/index.html'],
+  ['renderer/styles.css', 'out/renderer/styles.css'],
+];
+
+for (const { name, ...options } of TARGETS) {
+  const started = Date.now();
+  await build({
+    absWorkingDir: ROOT,
+    bundle: true,
+    target: 'node22',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+    ...options,
+  });
+  console.log(`built ${name} → ${options.outfile} (${Date.now() - started} ms)`);
+}
+
+for (const [from, to] of COPIES) {
+  mkdirSync(path.dirname(path.join(ROOT, to)), { recursive: true });
+  copyFileSync(path.join(ROOT, from), path.join(ROOT, to));
+}
+console.log(`copied ${COPIES.length} renderer files → out/renderer/`);

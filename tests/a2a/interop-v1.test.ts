@@ -1,0 +1,3 @@
+import { interopSuite } from './interop-suite.js';
+
+interopSuite('v1');

@@ -1,0 +1,79 @@
+/** `up` / `down` / `serve` for real: a detached bridge on a temp data dir and a free port. */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../helpers/bridge.js';
+import { cleanEnv, closedPort, runCli } from './run-cli.js';
+
+let dir: string;
+let config: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'contactor-up-'));
+  config = path.join(dir, 'config.yaml');
+  const echo = JSON.stringify([process.execPath, path.join(REPO_ROOT, 'resources/agents/echo-agent.mjs')]);
+  writeFileSync(
+    config,
+    `port: ${await closedPort()}\ndata_dir: ${path.join(dir, 'data')}\nagents:\n  echo: { kind: subprocess_cli, command: ${echo} }\n`,
+  );
+  env = cleanEnv(dir);
+});
+afterAll(async () => {
+  await runCli(['down', '-c', config], { env });
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('up and down', () => {
+  it('up starts a bridge and waits until healthy; again it reuses it; down stops it; again says not running', async () => {
+    const up = await runCli(['up', '-c', config, '--json'], { env });
+    expect(up.code).toBe(0);
+    const started = up.json<{ started: boolean; url: string; pid: number }>();
+    expect(started.started).toBe(true);
+
+    const again = await runCli(['up', '-c', config], { env });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`already running at ${started.url}`);
+
+    const sent = await runCli(['send', 'echo', 'through up', '-c', config], { env });
+    expect(sent.stdout).toBe('echo: through up\n');
+
+    const down = await runCli(['down', '-c', config], { env });
+    expect(down.code).toBe(0);
+    expect(down.stdout).toContain(`pid ${started.pid}`);
+    expect((await runCli(['status', '-c', config], { env })).code).toBe(5);
+
+    const downAgain = await runCli(['down', '-c', config], { env });
+    expect(downAgain.code).toBe(0);
+    expect(downAgain.stdout).toContain('not running');
+  });
+
+  it('up with a broken config fails with the file:line problem (exit 2)', async () => {
+    const broken = path.join(dir, 'broken.yaml');
+    writeFileSync(broken, `data_dir: ${path.join(dir, 'data-broken')}\nport: lots\n`);
+    const run = await runCli(['up', '-c', broken], { env });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${broken}:2: port:`);
+  });
+});
+
+describe('serve', () => {
+  it('a port already in use is exit 2 with what to do', async () => {
+    const blocker = await runCli(['up', '-c', config, '--json'], { env });
+    const { url } = blocker.json<{ url: string }>();
+    const port = new URL(url).port;
+    const run = await runCli(['serve', '-c', config, '--data-dir', path.join(dir, 'other-data'), '--port', port], {
+      env,
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`port ${port}`);
+    expect(run.stderr).toContain('already in use');
+    await runCli(['down', '-c', config], { env });
+  });
+
+  it('a bad --port is bad usage', async () => {
+    const run = await runCli(['serve', '-c', config, '--port', 'eighty'], { env });
+    expect(run.code).toBe(2);
+  });
+});

@@ -1,0 +1,101 @@
+/**
+ * Runs the real `contactor` (bin/contactor.js → out/cli/contactor.mjs) as a child process. Asynchronous on
+ * purpose: the bridge under test runs in this process, so a blocking spawn would dead-lock it.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { REPO_ROOT, type TestBridge } from '../helpers/bridge.js';
+
+export const CLI = path.join(REPO_ROOT, 'bin', 'contactor.js');
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** stdout as the one JSON document a --json run prints. */
+  json<T = Record<string, unknown>>(): T;
+}
+
+export interface CliOptions {
+  env?: Record<string, string | undefined>;
+  input?: string;
+  timeoutMs?: number;
+  /** Another build of the CLI to run (default bin/contactor.js). */
+  entry?: string;
+}
+
+/** An environment with nothing inherited from the machine or the agent running these tests. */
+export function cleanEnv(home: string, extra: Record<string, string | undefined> = {}): Record<string, string> {
+  const env: Record<string, string | undefined> = {
+    PATH: process.env.PATH,
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    XDG_STATE_HOME: path.join(home, '.local', 'state'),
+    NO_COLOR: '1',
+    ...extra,
+  };
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+}
+
+/** The test bridge's temp folder (its config sits there; removed by cleanup()): room for test files. */
+export function workDir(bridge: TestBridge): string {
+  return path.dirname(bridge.configPath);
+}
+
+/** A CLI agent running one of tests/cli/fixtures/*.mjs with the Node running the tests. */
+export function cliFixtureAgent(file: string, args: string[] = []): Record<string, unknown> {
+  return {
+    kind: 'subprocess_cli',
+    command: [process.execPath, path.join(REPO_ROOT, 'tests', 'cli', 'fixtures', file), ...args],
+    timeout_s: 30,
+  };
+}
+
+/** CONTACTOR_URL + CONTACTOR_TOKEN for `bridge`, with a fresh HOME. */
+export function bridgeEnv(bridge: TestBridge, extra: Record<string, string | undefined> = {}): Record<string, string> {
+  return cleanEnv(mkdtempSync(path.join(workDir(bridge), 'home-')), {
+    CONTACTOR_URL: bridge.url,
+    CONTACTOR_TOKEN: bridge.token,
+    ...extra,
+  });
+}
+
+export function runCli(args: string[], opts: CliOptions = {}): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const env = opts.env
+      ? (opts.env as NodeJS.ProcessEnv)
+      : cleanEnv(mkdtempSync(path.join(tmpdir(), 'contactor-home-')));
+    const child = spawn(process.execPath, [opts.entry ?? CLI, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 20_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({
+        code,
+        stdout,
+        stderr,
+        json<T>() {
+          return JSON.parse(stdout) as T;
+        },
+      });
+    });
+    child.stdin.end(opts.input ?? '');
+  });
+}
+
+/** A port nothing listens on (bound, noted, closed): for "unreachable" and for `up` to take. */
+export function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}

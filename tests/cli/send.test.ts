@@ -1,0 +1,170 @@
+/** `send`, `get`, `answer`, `cancel`, `watch`, `pending`, `tasks` against a real bridge, through the real CLI. */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { echoAgent, fixtureAgent, startTestBridge, type TestBridge } from '../helpers/bridge.js';
+import { bridgeEnv, runCli, workDir } from './run-cli.js';
+
+interface Task {
+  id: string;
+  contextId: string;
+  status: { state: string; message?: { parts: { text: string }[] } };
+  artifacts: { parts: { kind: string; text?: string }[] }[];
+  metadata: Record<string, unknown>;
+}
+
+let bridge: TestBridge;
+let env: Record<string, string>;
+const cli = (args: string[], input?: string) => runCli(args, { env, ...(input !== undefined ? { input } : {}) });
+
+beforeAll(async () => {
+  bridge = await startTestBridge({
+    agents: {
+      echo: echoAgent(),
+      broken: fixtureAgent('exit-code.mjs', { prompt_via: 'arg', prompt_flag: ['7', 'disk on fire'] }),
+      sleepy: fixtureAgent('sleeper.mjs'),
+      files: fixtureAgent('read-attachments.mjs'),
+    },
+  });
+  env = bridgeEnv(bridge);
+});
+afterAll(() => bridge?.cleanup());
+
+describe('contactor send', () => {
+  it('prints the reply of a completed task and exits 0', async () => {
+    const run = await cli(['send', 'echo', 'hello there']);
+    expect(run.stdout).toBe('echo: hello there\n');
+    expect(run.code).toBe(0);
+  });
+
+  it('--json prints exactly one parseable document: the task', async () => {
+    const run = await cli(['send', 'echo', 'hi', '--json']);
+    expect(run.code).toBe(0);
+    const task = run.json<Task>();
+    expect(task.status.state).toBe('completed');
+    expect(task.artifacts[0]!.parts[0]!.text).toBe('echo: hi\n');
+  });
+
+  it('reads the brief from stdin with "-"', async () => {
+    const run = await cli(['send', 'echo', '-'], 'brief from a file\nline two');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('echo: brief from a file\nline two');
+  });
+
+  it('says so when there is nothing to send', async () => {
+    const run = await cli(['send', 'echo', '-'], '  \n');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('nothing to send');
+  });
+
+  it('--message-id is idempotent: the same id returns the same task; other text under it is a conflict', async () => {
+    const first = (await cli(['send', 'echo', 'once', '--message-id', 'idem-1', '--json'])).json<Task>();
+    const again = await cli(['send', 'echo', 'once', '--message-id', 'idem-1', '--json']);
+    expect(again.code).toBe(0);
+    expect(again.json<Task>().id).toBe(first.id);
+    const conflict = await cli(['send', 'echo', 'twice', '--message-id', 'idem-1']);
+    expect(conflict.code).toBe(2);
+    expect(conflict.stderr).toContain('-32061');
+  });
+
+  it('an unknown agent is bad usage (exit 2) and the message lists the agents', async () => {
+    const run = await cli(['send', 'nobody', 'hi']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/no agent named "nobody".*echo/);
+    expect(run.stdout).toBe('');
+  });
+
+  it('a failed task exits 1 with the reason and whether a retry can help', async () => {
+    const run = await cli(['send', 'broken', 'go']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/failed.*7/);
+    expect(run.stderr).toContain('same input gives the same failure');
+  });
+
+  it('attaches --file contents', async () => {
+    const file = path.join(workDir(bridge), 'notes.txt');
+    writeFileSync(file, 'attached content');
+    const run = await cli(['send', 'files', 'read it', '--file', file, '--json']);
+    expect(run.code).toBe(0);
+    const reply = JSON.parse(run.json<Task>().artifacts[0]!.parts[0]!.text!) as {
+      files: Record<string, string | null>;
+    };
+    expect(Object.values(reply.files)).toContain('attached content');
+    const missing = await cli(['send', 'files', 'x', '--file', path.join(workDir(bridge), 'nope.txt')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('cannot read --file');
+  });
+});
+
+describe('questions: send → exit 3 → pending → answer', () => {
+  it('prints the question and how to answer, lists it in pending, and answer follows to the result', async () => {
+    const asked = await cli(['send', 'echo', 'decide: YAML|TOML']);
+    expect(asked.code).toBe(3);
+    const id = /contactor answer (\S+)/.exec(asked.stdout)?.[1];
+    expect(id).toBeDefined();
+    expect(asked.stdout).toContain('1. YAML');
+    expect(asked.stdout).toMatch(/YAML\s+← recommended/);
+
+    const pending = await cli(['pending', '--json']);
+    expect(pending.code).toBe(0);
+    const open = pending.json<{ tasks: Task[] }>().tasks;
+    expect(open.map((t) => t.id)).toContain(id);
+    expect((await cli(['pending'])).stdout).toContain(`contactor answer ${id}`);
+
+    const answered = await cli(['answer', id!, '2']);
+    expect(answered.stdout).toBe('Going with TOML. Done.\n');
+    expect(answered.code).toBe(0);
+    const again = await cli(['answer', id!, '1']);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('already answered');
+  });
+});
+
+describe('one task by id', () => {
+  it('--no-wait returns the id at once; get, cancel and watch report the canceled task (exit 4)', async () => {
+    const sent = await cli(['send', 'sleepy', 'nap', '--no-wait']);
+    expect(sent.code).toBe(0);
+    const id = sent.stdout.trim();
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    const running = await cli(['get', id, '--json']);
+    expect(['submitted', 'working']).toContain(running.json<Task>().status.state);
+
+    const canceled = await cli(['cancel', id]);
+    expect(canceled.code).toBe(0);
+    expect(canceled.stdout).toContain('canceled');
+    const got = await cli(['get', id]);
+    expect(got.code).toBe(4);
+    expect(got.stderr).toContain('canceled');
+    const watched = await cli(['watch', id]);
+    expect(watched.code).toBe(4);
+    const twice = await cli(['cancel', id]);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain('cannot be canceled');
+  });
+
+  it('get of an unknown task is exit 2', async () => {
+    const run = await cli(['get', 'no-such-task']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('-32001');
+  });
+
+  it('--timeout gives up waiting (exit 1) and says how to follow the task', async () => {
+    const run = await cli(['send', 'sleepy', 'long nap', '--timeout', '0.5']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/gave up waiting.*contactor watch/);
+    const id = /watch (\S+)`/.exec(run.stderr)![1]!;
+    await cli(['cancel', id]);
+  });
+
+  it('tasks lists recent tasks with filters', async () => {
+    const run = await cli(['tasks', '--agent', 'echo', '--limit', '2', '--json']);
+    expect(run.code).toBe(0);
+    const page = run.json<{ tasks: Task[] }>();
+    expect(page.tasks).toHaveLength(2);
+    expect(page.tasks.every((t) => t.metadata.agent === 'echo')).toBe(true);
+    const human = await cli(['tasks', '--state', 'canceled']);
+    expect(human.stdout).toContain('sleepy');
+    const bad = await cli(['tasks', '--state', 'sleeping']);
+    expect(bad.code).toBe(2);
+  });
+});

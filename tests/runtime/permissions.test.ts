@@ -1,0 +1,204 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { PermissionPending } from '../../main/domain/pending.js';
+import { textOf } from '../../main/domain/task.js';
+import { AskingBackend, permissionRequest, STANDARD_OPTIONS } from '../fixtures/fake-backends.js';
+import { Core } from './core.js';
+
+describe('permission questions', () => {
+  let core: Core;
+  afterEach(() => core.close());
+
+  async function parkedOn(requests = [permissionRequest('Run `npm test`', { rawInput: { command: 'npm test' } })]) {
+    core = new Core();
+    const backend = core.add('agent', new AskingBackend(requests), { workspace: '/work/repo' });
+    const task = await core.send('agent', 'check the build', { blocking: true });
+    return { backend, task };
+  }
+
+  it('parks the task in input-required with the question, its options and the tool call', async () => {
+    const { task } = await parkedOn();
+    expect(task.status.state).toBe('input-required');
+    const pending = task.metadata.pending as PermissionPending;
+    expect(pending).toMatchObject({
+      kind: 'permission',
+      toolCall: { title: 'Run `npm test`', kind: 'execute', rawInput: { command: 'npm test' } },
+      options: STANDARD_OPTIONS,
+      workspace: '/work/repo',
+      requestId: expect.any(String),
+    });
+    expect(Date.parse(pending.expiresAt)).toBeGreaterThan(Date.parse(pending.createdAt));
+    expect(textOf(task.status.message!.parts)).toContain('agent asks permission: Run `npm test`');
+    expect(core.eventsOf(task.id).at(-1)).toMatchObject({
+      kind: 'status-update',
+      final: true,
+      metadata: { event: 'pending-created', pendingKind: 'permission' },
+    });
+    expect(core.dispatcher.pending().map((t) => t.id)).toEqual([task.id]);
+    expect(core.store.get(task.id)?.task.metadata.pending).toEqual(pending);
+  });
+
+  it.each([
+    ['its optionId', 'allow-always', 'allow-always'],
+    ['its name in any case', 'ALLOW ONCE', 'allow-once'],
+    ['yes', 'yes', 'allow-once'],
+    ['no', 'no', 'reject-once'],
+    ['its 1-based number', '3', 'reject-once'],
+  ])('takes an answer by %s and hands the agent that option', async (_how, answer, optionId) => {
+    const { backend, task } = await parkedOn();
+    const answered = core.dispatcher.answer(task.id, answer, 'tester');
+    expect(answered.status.state).toBe('working');
+    expect(answered.metadata.pending).toBeUndefined();
+    expect(answered.metadata).toMatchObject({ answeredBy: 'tester', lastAnswer: { optionId, by: 'tester' } });
+    const done = await core.untilTerminal(task.id);
+    expect(done.status.state).toBe('completed');
+    expect(backend.outcomes).toEqual([{ outcome: 'selected', optionId }]);
+  });
+
+  it('refuses an answer that matches no option, listing the valid ones, and keeps waiting', async () => {
+    const { backend, task } = await parkedOn();
+    const err = (() => {
+      try {
+        core.dispatcher.answer(task.id, 'maybe', 'tester');
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(err).toMatchObject({
+      reason: 'invalid-params',
+      data: { validAnswers: ['allow-once', 'allow-always', 'reject-once', 'yes', 'no'] },
+    });
+    expect((err as Error).message).toContain('"allow-once" (Allow once)');
+    expect(core.dispatcher.get(task.id).status.state).toBe('input-required');
+    expect(backend.outcomes).toEqual([]);
+  });
+
+  it('a second answer gets already-answered; the first one wins', async () => {
+    const { backend, task } = await parkedOn();
+    core.dispatcher.answer(task.id, 'no', 'first');
+    expect(() => core.dispatcher.answer(task.id, 'yes', 'second')).toThrow(
+      expect.objectContaining({ reason: 'already-answered', message: expect.stringContaining('first') }),
+    );
+    await core.untilTerminal(task.id);
+    expect(() => core.dispatcher.answer(task.id, 'yes', 'late')).toThrow(
+      expect.objectContaining({ reason: 'already-answered' }),
+    );
+    expect(backend.outcomes).toEqual([{ outcome: 'selected', optionId: 'reject-once' }]);
+  });
+
+  it('presents two questions of one turn in order, one at a time', async () => {
+    const { backend, task } = await parkedOn([
+      permissionRequest('Read secrets.txt'),
+      permissionRequest('Delete build/'),
+    ]);
+    expect((task.metadata.pending as PermissionPending).toolCall.title).toBe('Read secrets.txt');
+    core.dispatcher.answer(task.id, 'yes', 'tester');
+    await core.untilState(task.id, 'input-required');
+    expect((core.dispatcher.get(task.id).metadata.pending as PermissionPending).toolCall.title).toBe('Delete build/');
+    core.dispatcher.answer(task.id, 'no', 'tester');
+    const done = await core.untilTerminal(task.id);
+    expect(done.status.state).toBe('completed');
+    expect(backend.outcomes).toEqual([
+      { outcome: 'selected', optionId: 'allow-once' },
+      { outcome: 'selected', optionId: 'reject-once' },
+    ]);
+    expect(textOf(done.artifacts[0]!.parts)).toBe('outcomes: allow-once, reject-once');
+  });
+
+  it('queues two questions asked at once and shows the next as soon as the first is answered', async () => {
+    core = new Core();
+    const backend = core.add(
+      'agent',
+      new AskingBackend([permissionRequest('first'), permissionRequest('second')], { together: true }),
+    );
+    const task = await core.send('agent', 'go', { blocking: true });
+    expect((task.metadata.pending as PermissionPending).toolCall.title).toBe('first');
+    const afterFirst = core.dispatcher.answer(task.id, 'no', 'tester');
+    expect(afterFirst.status.state).toBe('input-required');
+    expect((afterFirst.metadata.pending as PermissionPending).toolCall.title).toBe('second');
+    const afterSecond = core.dispatcher.answer(task.id, 'allow-always', 'tester');
+    expect(afterSecond.status.state).toBe('working');
+    await core.untilTerminal(task.id);
+    expect(backend.outcomes).toEqual([
+      { outcome: 'selected', optionId: 'reject-once' },
+      { outcome: 'selected', optionId: 'allow-always' },
+    ]);
+    expect(core.dispatcher.get(task.id).metadata.questions).toEqual([
+      expect.objectContaining({
+        kind: 'permission',
+        about: 'first',
+        outcome: 'answered',
+        answer: 'reject-once',
+        by: 'tester',
+      }),
+      expect.objectContaining({
+        kind: 'permission',
+        about: 'second',
+        outcome: 'answered',
+        answer: 'allow-always',
+        by: 'tester',
+      }),
+    ]);
+  });
+
+  it('cancel while a question waits: the agent gets cancelled and the task is canceled', async () => {
+    const { backend, task } = await parkedOn();
+    const canceled = await core.dispatcher.cancel(task.id);
+    expect(canceled.status.state).toBe('canceled');
+    expect(canceled.metadata.pending).toBeUndefined();
+    await backend.started();
+    await new Promise((r) => setImmediate(r));
+    expect(backend.outcomes).toEqual([{ outcome: 'cancelled' }]);
+    expect(backend.turns[0]!.signal.aborted).toBe(true);
+    expect(core.dispatcher.get(task.id).status.state).toBe('canceled');
+    expect(core.dispatcher.pending()).toEqual([]);
+  });
+
+  it('pauses the turn timeout while a person decides', async () => {
+    core = new Core();
+    const backend = core.add('agent', new AskingBackend([permissionRequest('Run it')]), { timeoutMs: 100 });
+    const task = await core.send('agent', 'go', { blocking: true });
+    expect(task.status.state).toBe('input-required');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(core.dispatcher.get(task.id).status.state).toBe('input-required');
+    core.dispatcher.answer(task.id, 'yes', 'tester');
+    const done = await core.untilTerminal(task.id);
+    expect(done.status.state).toBe('completed');
+    expect(backend.turns[0]!.signal.aborted).toBe(false);
+  });
+
+  it('settles the same question through the standard route (send with the task id) and keeps the message', async () => {
+    const { backend, task } = await parkedOn();
+    const done = await core.send('agent', 'allow-once', { taskId: task.id, blocking: true, messageId: 'answer-1' });
+    expect(done.status.state).toBe('completed');
+    expect(backend.outcomes).toEqual([{ outcome: 'selected', optionId: 'allow-once' }]);
+    expect(done.history.map((m) => m.messageId)).toContain('answer-1');
+    expect(() => core.dispatcher.answer(task.id, 'no', 'late')).toThrow(
+      expect.objectContaining({ reason: 'already-answered' }),
+    );
+  });
+
+  it('a refused answer through the standard route leaves no message in the history', async () => {
+    const { task } = await parkedOn();
+    await expect(core.send('agent', 'perhaps', { taskId: task.id, messageId: 'bad-answer' })).rejects.toMatchObject({
+      reason: 'invalid-params',
+    });
+    core.dispatcher.answer(task.id, 'yes', 'tester');
+    const done = await core.untilTerminal(task.id);
+    expect(done.history.map((m) => m.messageId)).not.toContain('bad-answer');
+    expect(core.store.get(task.id)!.task.history.map((m) => m.messageId)).not.toContain('bad-answer');
+  });
+
+  it('lists open questions oldest first', async () => {
+    core = new Core();
+    core.add('agent', new AskingBackend([permissionRequest('first')]));
+    core.add('other', new AskingBackend([permissionRequest('second')]));
+    const a = await core.send('agent', 'one', { blocking: true });
+    // Two questions asked in the same millisecond have no order; let the clock move on.
+    await new Promise((r) => setTimeout(r, 5));
+    const b = await core.send('other', 'two', { blocking: true });
+    expect(core.dispatcher.pending().map((t) => t.id)).toEqual([a.id, b.id]);
+    core.dispatcher.answer(a.id, 'yes', 'tester');
+    await core.untilTerminal(a.id);
+    expect(core.dispatcher.pending().map((t) => t.id)).toEqual([b.id]);
+  });
+});

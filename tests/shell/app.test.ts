@@ -1,0 +1,345 @@
+/**
+ * The desktop shell end to end, with a fake `electron` module and a real bridge (echo demo agent + fake ACP
+ * agent as child processes, HTTP on 127.0.0.1:0): startup order, single instance, tray, autostart,
+ * notifications answering real questions, IPC checks, quit.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { IPC_CHANNELS } from '../../main/schema/ipc.js';
+import type { DesktopShell } from '../../main/shell/app.js';
+import type { MenuTemplateItem } from '../../main/shell/tray-menu.js';
+import { desktopConfig, rpc, testEnv, type DesktopConfig } from './desktop-config.js';
+import { app, fake, fakeEvent, type FakeBrowserWindow, type FakeNotification, type FakeTray } from './fake-electron.js';
+
+vi.mock('electron', () => import('./fake-electron.js'));
+
+const { launch } = await import('../../main/shell/app.js');
+const { TOAST_ACTIVATOR_CLSID } = await import('../../main/shell/layout.js');
+
+const WAIT = { timeout: 15_000, interval: 25 };
+
+/** Temp dirs are removed after the whole file: the bridge log is written asynchronously and may trail a stop. */
+const dirs: DesktopConfig[] = [];
+afterAll(async () => {
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  for (const d of dirs) d.cleanup();
+});
+
+async function quitAndWait(): Promise<void> {
+  app.quit();
+  await vi.waitFor(() => expect(fake.quitted).toBe(true), WAIT);
+}
+
+function menuItem(tray: FakeTray, label: string | RegExp): MenuTemplateItem {
+  const item = (tray.template as MenuTemplateItem[]).find((i) =>
+    typeof label === 'string' ? i.label === label : label.test(i.label ?? ''),
+  );
+  if (!item)
+    throw new Error(
+      `no menu item ${String(label)} in ${JSON.stringify((tray.template as MenuTemplateItem[]).map((i) => i.label))}`,
+    );
+  return item;
+}
+
+describe('startup', () => {
+  let cfg: DesktopConfig | undefined;
+  afterEach(async () => {
+    if (!fake.quitted && fake.trays.length) await quitAndWait();
+    if (cfg) dirs.push(cfg);
+  });
+
+  it('takes the lock, sets the AUMID and the toast CLSID, waits for ready, starts the bridge, then shows the tray', async () => {
+    fake.reset();
+    fake.isPackaged = true;
+    const resourcesPath = process.resourcesPath;
+    (process as { resourcesPath?: string }).resourcesPath = path.resolve('resources');
+    cfg = desktopConfig();
+    let bridgeFileAtTray = false;
+    const dataDir = cfg.dataDir;
+    fake.onTray = () => (bridgeFileAtTray = existsSync(path.join(dataDir, 'bridge.json')));
+    try {
+      const shell = await launch({ argv: ['Contactor.exe'], env: testEnv(), bridge: { configPath: cfg.configPath } });
+      expect(shell).toBeDefined();
+      expect(fake.calls.slice(0, 6)).toEqual([
+        'lock',
+        'aumid:dev.contactor.app',
+        `clsid:${TOAST_ACTIVATOR_CLSID}`,
+        'ready',
+        'handleActivation',
+        'tray',
+      ]);
+      expect(bridgeFileAtTray).toBe(true);
+      expect(shell!.host.bridge?.config.path).toBe(cfg.configPath);
+      // Packaged: the bridge's resources (echo agent, config example) and icons come from process.resourcesPath.
+      expect((fake.trays[0]!.image as { file: string }).file).toBe(path.resolve('resources', 'icons', 'tray-idle.ico'));
+      // Not started with --hidden: the approvals window opens, inactive.
+      expect(fake.windows).toHaveLength(1);
+      // Never written at startup: that would undo a user's "Disabled" in Task Manager.
+      expect(app.setLoginItemSettings).not.toHaveBeenCalled();
+    } finally {
+      (process as { resourcesPath?: string }).resourcesPath = resourcesPath;
+    }
+  });
+
+  it('uses the exe path as AUMID when unpackaged, so dev runs never borrow the installed app’s shortcut', async () => {
+    fake.reset();
+    cfg = desktopConfig();
+    await launch({ argv: ['electron', '.', '--hidden'], env: testEnv(), bridge: { configPath: cfg.configPath } });
+    expect(fake.calls[1]).toBe(`aumid:${process.execPath}`);
+    expect(fake.windows).toHaveLength(0);
+  });
+
+  it('a second launch (lock not granted) quits at once: no bridge, no tray', async () => {
+    fake.reset();
+    fake.lockGranted = false;
+    cfg = desktopConfig();
+    const shell = await launch({ argv: ['Contactor.exe'], env: testEnv(), bridge: { configPath: cfg.configPath } });
+    expect(shell).toBeUndefined();
+    expect(fake.calls).toEqual(['lock', 'quit']);
+    expect(existsSync(path.join(cfg.dataDir, 'bridge.json'))).toBe(false);
+  });
+});
+
+describe('running app', () => {
+  let cfg: DesktopConfig;
+  let shell: DesktopShell;
+  let tray: FakeTray;
+  const bridge = () => {
+    const b = shell.host.bridge!;
+    return { url: b.url, token: b.token, dispatcher: b.server.dispatcher };
+  };
+  const notificationFor = (taskId: string): FakeNotification | undefined =>
+    fake.notifications.filter((n) => n.options.id === taskId).at(-1);
+  const rendererUrl = (): string => fake.windows[0]!.loadedFile!;
+
+  beforeAll(async () => {
+    fake.reset();
+    cfg = desktopConfig();
+    shell = (await launch({
+      argv: ['Contactor.exe', '--hidden'],
+      env: testEnv(),
+      bridge: { configPath: cfg.configPath },
+    }))!;
+    tray = fake.trays[0]!;
+  });
+  afterAll(async () => {
+    await quitAndWait();
+    // Graceful quit: the bridge removed its discovery file and released its lock.
+    expect(existsSync(path.join(cfg.dataDir, 'bridge.json'))).toBe(false);
+    expect(tray.destroyed).toBe(true);
+    dirs.push(cfg);
+  });
+
+  it('shows the idle tray with the agents and every menu entry', () => {
+    expect(tray.tooltip).toBe('Contactor: 2 agents');
+    const labels = (tray.template as MenuTemplateItem[]).map((i) => i.label ?? '—');
+    expect(labels).toEqual([
+      `Bridge running on ${bridge().url}`, '—', 'echo: idle', 'fake: idle', '—', 'Approvals (0)', 'Recent tasks', '—',
+      'Start at login', 'Open config', 'Reload config', 'Copy WSL CLI setup', 'Open logs', '—', 'Quit Contactor',
+    ]); // prettier-ignore
+  });
+
+  it('a second launch shows the approvals window, inactive, with the locked-down webPreferences', () => {
+    app.emit('second-instance', fakeEvent(), ['Contactor.exe'], cfg.root, {});
+    const win = fake.windows.at(-1) as FakeBrowserWindow;
+    expect(win.options).toMatchObject({ frame: false, alwaysOnTop: true, skipTaskbar: true, show: false });
+    expect(win.options.webPreferences).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+    });
+    expect((win.options.webPreferences as { preload: string }).preload).toMatch(/out[\\/]preload[\\/]index\.cjs$/);
+    expect(rendererUrl()).toMatch(/out[\\/]renderer[\\/]index\.html$/);
+    win.emit('ready-to-show');
+    expect(win.showInactive).toHaveBeenCalledTimes(1);
+    expect(win.show).not.toHaveBeenCalled();
+    expect(win.focus).not.toHaveBeenCalled();
+    // Above the tray icon (1800,1040), inside the 1920×1040 work area.
+    expect(win.setPosition).toHaveBeenCalledWith(1472, 432, false);
+    // Navigation and new windows are refused.
+    const nav = fakeEvent();
+    win.webContents.emit('will-navigate', nav, 'https://example.com/');
+    expect(nav.defaultPrevented).toBe(true);
+    expect(win.openHandler?.({ url: 'https://example.com/' })).toEqual({ action: 'deny' });
+    // A third launch reuses the window.
+    app.emit('second-instance', fakeEvent(), ['Contactor.exe'], cfg.root, {});
+    expect(fake.windows).toHaveLength(1);
+    expect(win.showInactive).toHaveBeenCalledTimes(2);
+  });
+
+  it('writes the login item only when the user toggles it, for the hidden start', () => {
+    expect(app.setLoginItemSettings).not.toHaveBeenCalled();
+    menuItem(tray, 'Start at login').click!();
+    expect(app.setLoginItemSettings).toHaveBeenCalledTimes(1);
+    expect(app.setLoginItemSettings).toHaveBeenCalledWith({
+      openAtLogin: true,
+      path: process.execPath,
+      args: ['--hidden'],
+    });
+    expect(menuItem(tray, 'Start at login').checked).toBe(true);
+    menuItem(tray, 'Start at login').click!();
+    expect(app.setLoginItemSettings).toHaveBeenLastCalledWith({
+      openAtLogin: false,
+      path: process.execPath,
+      args: ['--hidden'],
+    });
+    expect(menuItem(tray, 'Start at login').checked).toBe(false);
+  });
+
+  it('a decision gets a toast with its options; pressing one answers it and the task completes', async () => {
+    const task = await rpc(bridge(), 'message/send', { agent: 'echo', text: 'decide: YAML|TOML' });
+    expect(task.status.state).toBe('input-required');
+    await vi.waitFor(() => expect(notificationFor(task.id)).toBeDefined(), WAIT);
+    const toast = notificationFor(task.id)!;
+    expect(toast.options.title).toBe('echo asks: Which one should I go with: YAML or TOML?');
+    expect(toast.options.body).toContain('Recommended: YAML');
+    expect(toast.options.actions).toEqual([
+      { type: 'button', text: '★ YAML' },
+      { type: 'button', text: 'TOML' },
+    ]);
+    expect(toast.show).toHaveBeenCalled();
+
+    // The tray shows it too, whether or not the toast got through (Focus mode).
+    toast.emit('failed', fakeEvent(), 'toasts are off');
+    shell.refresh();
+    expect(tray.tooltip).toContain('1 waiting for you');
+    expect((tray.image as { file: string }).file).toMatch(/tray-needs-you\.ico$/);
+    expect(menuItem(tray, 'Approvals (1)')).toBeDefined();
+    expect(menuItem(tray, /^echo: /).label).toBe('echo: waiting for you');
+
+    toast.emit('action', { actionIndex: 1, selectionIndex: -1 }, 1, -1);
+    await vi.waitFor(
+      async () => expect((await rpc(bridge(), 'tasks/get', { id: task.id })).status.state).toBe('completed'),
+      WAIT,
+    );
+    const done = await rpc(bridge(), 'tasks/get', { id: task.id });
+    expect(done.metadata.answeredBy).toBe('person (notification)');
+    expect(JSON.stringify(done.artifacts)).toContain('Going with TOML. Done.');
+    expect(toast.close).toHaveBeenCalled();
+  });
+
+  it('a risky permission toast offers only "Review…", which opens the window; the window answers it', async () => {
+    const task = await rpc(bridge(), 'message/send', { agent: 'fake', text: 'permission' });
+    expect(task.status.state).toBe('input-required');
+    await vi.waitFor(() => expect(notificationFor(task.id)).toBeDefined(), WAIT);
+    const toast = notificationFor(task.id)!;
+    expect(toast.options.title).toBe('fake wants to: write');
+    expect(toast.options.body).toBe(cfg.root);
+    expect(toast.options.actions).toEqual([{ type: 'button', text: 'Review…' }]);
+    const show = vi.spyOn(shell.approvals, 'show');
+    toast.emit('action', { actionIndex: 0, selectionIndex: -1 }, 0, -1);
+    expect(show).toHaveBeenCalledTimes(1);
+    show.mockRestore();
+    expect((await rpc(bridge(), 'tasks/get', { id: task.id })).status.state).toBe('input-required');
+
+    const answer = fake.ipcHandlers.get(IPC_CHANNELS.answer)!;
+    const own = { senderFrame: { url: pathToFileURL(rendererUrl()).href } };
+    expect(await answer(own, { taskId: task.id, answer: 'allow' })).toEqual({
+      ok: true,
+      taskId: task.id,
+      state: 'working',
+    });
+    await vi.waitFor(
+      async () => expect((await rpc(bridge(), 'tasks/get', { id: task.id })).status.state).toBe('completed'),
+      WAIT,
+    );
+    expect(await answer(own, { taskId: task.id, answer: 'allow' })).toMatchObject({
+      ok: false,
+      reason: 'already-answered',
+    });
+  });
+
+  it('IPC from a foreign page or with a bad payload is refused before the bridge sees it', async () => {
+    const task = await rpc(bridge(), 'message/send', { agent: 'echo', text: 'decide: red|blue' });
+    const list = fake.ipcHandlers.get(IPC_CHANNELS.listPending)!;
+    const answer = fake.ipcHandlers.get(IPC_CHANNELS.answer)!;
+    const own = { senderFrame: { url: pathToFileURL(rendererUrl()).href } };
+    expect(() => answer({ senderFrame: { url: 'https://evil.example/' } }, { taskId: task.id, answer: 'red' })).toThrow(
+      /only the approval window/,
+    );
+    expect(() => answer({ senderFrame: null }, { taskId: task.id, answer: 'red' })).toThrow(/closed frame/);
+    expect(() => answer(own, { taskId: task.id, answer: 7 })).toThrow(
+      /invalid IPC payload: answer: answer must be a string/,
+    );
+    expect(() => answer(own, { taskId: task.id, answer: 'red', answeredBy: 'rule' })).toThrow(/invalid IPC payload/);
+    expect(() => list(own, { sneaky: true })).toThrow(/listPending takes no arguments/);
+    const items = list(own, undefined) as { taskId: string }[];
+    expect(items.map((i) => i.taskId)).toContain(task.id);
+    expect((await rpc(bridge(), 'tasks/get', { id: task.id })).status.state).toBe('input-required');
+    bridge().dispatcher.answer(task.id, 'red', 'test');
+  });
+
+  it('the activation callback leaves live toasts to their own events (no double answer)', async () => {
+    const task = await rpc(bridge(), 'message/send', { agent: 'echo', text: 'decide: tabs|spaces' });
+    await vi.waitFor(() => expect(notificationFor(task.id)).toBeDefined(), WAIT);
+    fake.activationHandler!({ type: 'action', arguments: `type=action&action=1&tag=${task.id}`, actionIndex: 1 });
+    expect((await rpc(bridge(), 'tasks/get', { id: task.id })).status.state).toBe('input-required');
+    notificationFor(task.id)!.emit('click', fakeEvent());
+    expect(fake.windows.some((w) => !w.destroyed)).toBe(true);
+    bridge().dispatcher.answer(task.id, 'tabs', 'test');
+    await vi.waitFor(
+      async () => expect((await rpc(bridge(), 'tasks/get', { id: task.id })).status.state).toBe('completed'),
+      WAIT,
+    );
+  });
+
+  it('a broken config turns the tray to the error state; fixing it and reloading brings the bridge back', async () => {
+    cfg.write('agents: [not, a, map]\n');
+    menuItem(tray, 'Reload config').click!();
+    await vi.waitFor(() => expect(shell.host.error).toBeDefined(), WAIT);
+    shell.refresh();
+    expect((tray.image as { file: string }).file).toMatch(/tray-error\.ico$/);
+    expect(menuItem(tray, /^Bridge stopped: /).label).toContain(cfg.configPath);
+    expect(tray.tooltip.length).toBeLessThanOrEqual(127);
+    expect(menuItem(tray, 'No agents while the bridge is stopped').enabled).toBe(false);
+
+    cfg.write();
+    menuItem(tray, 'Reload config').click!();
+    await vi.waitFor(() => expect(shell.host.bridge).toBeDefined(), WAIT);
+    shell.refresh();
+    expect((tray.image as { file: string }).file).toMatch(/tray-idle\.ico$/);
+    expect((await rpc(bridge(), 'message/send', { agent: 'echo', text: 'hi' })).status.state).toBe('completed');
+  });
+});
+
+describe('after a restart', () => {
+  it('a toast button pressed in the Action Center (handleActivation) answers the decision it showed', async () => {
+    fake.reset();
+    const cfg = desktopConfig();
+    dirs.push(cfg);
+    const first = (await launch({
+      argv: ['Contactor.exe', '--hidden'],
+      env: testEnv(),
+      bridge: { configPath: cfg.configPath },
+    }))!;
+    const task = await rpc({ url: first.host.bridge!.url, token: first.host.bridge!.token }, 'message/send', {
+      agent: 'echo',
+      text: 'decide: tabs|spaces',
+    });
+    expect(task.status.state).toBe('input-required');
+    await quitAndWait();
+
+    fake.reset();
+    const second = (await launch({
+      argv: ['Contactor.exe', '--hidden'],
+      env: testEnv(),
+      bridge: { configPath: cfg.configPath },
+    }))!;
+    const b = { url: second.host.bridge!.url, token: second.host.bridge!.token };
+    const show = vi.spyOn(second.approvals, 'show');
+    fake.activationHandler!({ type: 'click', arguments: `tag=${task.id}` });
+    expect(show).toHaveBeenCalledTimes(1);
+    fake.activationHandler!({ type: 'action', arguments: `type=action&action=1&tag=${task.id}`, actionIndex: 1 });
+    await vi.waitFor(
+      async () => expect((await rpc(b, 'tasks/get', { id: task.id })).status.state).toBe('completed'),
+      WAIT,
+    );
+    const done = await rpc(b, 'tasks/get', { id: task.id });
+    expect(done.metadata.answeredBy).toBe('person (notification)');
+    expect(JSON.stringify(done.artifacts)).toContain('Going with spaces. Done.');
+    await quitAndWait();
+  });
+});
