@@ -26,19 +26,24 @@ type Env = Record<string, string | undefined>;
 
 /** CONTRACT.md "Files and places". */
 export function defaultConfigPath(env: Env = process.env, platform: NodeJS.Platform = process.platform): string {
-  if (platform === 'win32') return path.win32.join(env.APPDATA ?? path.win32.join(homedir(), 'AppData', 'Roaming'), 'contactor', 'config.yaml');
+  if (platform === 'win32')
+    return path.win32.join(env.APPDATA ?? path.win32.join(homedir(), 'AppData', 'Roaming'), 'contactor', 'config.yaml');
   const base = env.XDG_CONFIG_HOME || path.join(env.HOME || homedir(), '.config');
   return path.join(base, 'contactor', 'config.yaml');
 }
 
 export function defaultDataDir(env: Env = process.env, platform: NodeJS.Platform = process.platform): string {
-  if (platform === 'win32') return path.win32.join(env.LOCALAPPDATA ?? path.win32.join(homedir(), 'AppData', 'Local'), 'contactor');
+  if (platform === 'win32')
+    return path.win32.join(env.LOCALAPPDATA ?? path.win32.join(homedir(), 'AppData', 'Local'), 'contactor');
   const base = env.XDG_STATE_HOME || path.join(env.HOME || homedir(), '.local', 'state');
   return path.join(base, 'contactor');
 }
 
 /** `-c/--config` wins, then CONTACTOR_CONFIG, then the platform default. */
-export function resolveConfigPath(explicit: string | undefined, env: Env = process.env): { path: string; explicit: boolean } {
+export function resolveConfigPath(
+  explicit: string | undefined,
+  env: Env = process.env,
+): { path: string; explicit: boolean } {
   if (explicit) return { path: path.resolve(explicit), explicit: true };
   if (env.CONTACTOR_CONFIG) return { path: path.resolve(env.CONTACTOR_CONFIG), explicit: true };
   return { path: defaultConfigPath(env), explicit: false };
@@ -61,9 +66,14 @@ export function loadConfig(opts: LoadOptions): LoadedConfig {
   const env = opts.env ?? process.env;
   const where = resolveConfigPath(opts.configPath, env);
   if (!existsSync(where.path)) {
-    if (where.explicit) throw new ConfigError(`no config file at ${where.path}; check the path, or run \`contactor config init\` to create one`);
+    if (where.explicit)
+      throw new ConfigError(
+        `no config file at ${where.path}; check the path, or run \`contactor config init\` to create one`,
+      );
     mkdirSync(path.dirname(where.path), { recursive: true });
-    writeFileSync(where.path, readFileSync(path.join(opts.resourcesDir, 'config.example.yaml'), 'utf8'), { mode: 0o600 });
+    writeFileSync(where.path, readFileSync(path.join(opts.resourcesDir, 'config.example.yaml'), 'utf8'), {
+      mode: 0o600,
+    });
   }
   const text = readFileSync(where.path, 'utf8');
   const config = parseConfigText(text, where.path, { ...builtinVars(opts), ...env });
@@ -109,11 +119,17 @@ function messageOf(issue: ConfigIssue): string {
 }
 
 /** `${NAME}` in any string value becomes the variable's value; an unknown name is an error. */
-function expandVars(value: unknown, vars: Env, where: (at: (string | number)[]) => string, at: (string | number)[]): unknown {
+function expandVars(
+  value: unknown,
+  vars: Env,
+  where: (at: (string | number)[]) => string,
+  at: (string | number)[],
+): unknown {
   if (typeof value === 'string') {
     return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, name: string) => {
       const v = vars[name];
-      if (v === undefined) throw new ConfigError(`${where(at)}: ${at.join('.')}: \${${name}} is not set in the environment`);
+      if (v === undefined)
+        throw new ConfigError(`${where(at)}: ${at.join('.')}: \${${name}} is not set in the environment`);
       return v;
     });
   }

@@ -9,6 +9,9 @@ import path from 'node:path';
 import { stringify } from 'yaml';
 import { startChild, type RunningChild } from './children.js';
 
+/** The per-caller rate limit stays in the request path but never trips: the load is the point. */
+const UNLIMITED = 1_000_000_000;
+
 export type BridgeChild = RunningChild<{ ready: boolean; port: number; token: string }>;
 
 export async function startBridgeChild(opts: {
@@ -21,7 +24,7 @@ export async function startBridgeChild(opts: {
   config?: Record<string, unknown>;
 }): Promise<BridgeChild> {
   const configPath = path.join(opts.root, `config-${Date.now()}.yaml`);
-  writeFileSync(configPath, stringify({ port: opts.port ?? 0, data_dir: opts.dataDir, agents: opts.agents, ...opts.config }));
+  writeFileSync(configPath, stringify({ port: opts.port ?? 0, data_dir: opts.dataDir, agents: opts.agents, rate_limit_per_minute: UNLIMITED, ...opts.config }));
   return startChild(path.join(opts.buildDir, 'bridge-serve.mjs'), [configPath], { timeoutMs: 60_000 });
 }
 

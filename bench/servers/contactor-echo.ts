@@ -1,35 +1,44 @@
 /**
  * contactor with its durable SQLite store and the in-process echo backend, built from parts the way
- * main/wiring.ts builds it (Dispatcher + AgentRegistry + SqliteTaskStore + BridgeServer), token on.
+ * main/wiring.ts builds it (audit log, audited SQLite store, registry with turn slots, dispatcher,
+ * BridgeServer with token and rate limit), so only the agent differs from the product.
  * Argv: <dataDir>. Prints one JSON line `{ready, port, token}` once listening.
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { AuditLog } from '../../main/audit-log.js';
+import { AuditedTaskStore } from '../../main/audited-store.js';
 import { createLogger } from '../../main/logging.js';
 import { Dispatcher } from '../../main/runtime/dispatcher.js';
 import { EventFeed } from '../../main/runtime/event-feed.js';
 import { AgentRegistry } from '../../main/runtime/registry.js';
+import { TurnSlots } from '../../main/runtime/turn-slots.js';
+import { BridgeConfigSchema } from '../../main/schema/config.js';
 import { BridgeServer } from '../../main/server.js';
 import { SqliteTaskStore } from '../../main/stores/sqlite.js';
 import { InProcessEchoBackend } from './echo-backend.js';
 
 const dataDir = process.argv[2];
 if (!dataDir) throw new Error('usage: contactor-echo <dataDir>');
+const defaults = BridgeConfigSchema.parse({});
 const token = randomBytes(32).toString('base64url');
-const store = new SqliteTaskStore({ file: path.join(dataDir, 'contactor.db') });
-const registry = new AgentRegistry();
+const log = createLogger(dataDir, () => [token]);
+const audit = new AuditLog({ dir: path.join(dataDir, 'audit'), secrets: () => [token], onError: () => undefined });
+const store = new AuditedTaskStore(new SqliteTaskStore({ file: path.join(dataDir, 'contactor.db') }), audit);
+const registry = new AgentRegistry(new TurnSlots(defaults.max_concurrent_tasks));
 const backend = new InProcessEchoBackend();
 registry.add('echo', backend, {
   timeoutMs: 60_000,
   approvalTimeoutMs: 60_000,
   approvalRules: [],
   appendDecisionContract: false,
+  // The load generator keeps up to 32 sends in flight; the default queue cap is far above that.
   maxQueue: 100_000,
+  maxArtifactBytes: defaults.max_artifact_bytes,
   skills: [],
   tags: [],
 });
-const dispatcher = new Dispatcher({ store, registry, feed: new EventFeed(), maxDelegationDepth: 3 });
-const log = createLogger(dataDir, () => [token]);
+const dispatcher = new Dispatcher({ store, registry, feed: new EventFeed(), sinks: [audit], maxDelegationDepth: defaults.max_delegation_depth });
 const server = new BridgeServer({
   dispatcher,
   store,
@@ -40,8 +49,12 @@ const server = new BridgeServer({
   version: 'bench',
   token,
   allowedOrigins: [],
-  maxBodyBytes: 1024 * 1024,
+  maxBodyBytes: defaults.max_body_bytes,
+  // In the request path like the product's, but never tripped: the load is the point.
+  rateLimitPerMinute: 1_000_000_000,
+  onRefused: (refused) => audit.refused(refused.reason, refused),
   log,
+  onStopped: () => audit.close(),
 });
 await server.start();
 process.stdout.write(`${JSON.stringify({ ready: true, port: Number(new URL(server.url).port), token })}\n`);

@@ -42,9 +42,16 @@ export function dialectFor(protocol: PeerProtocol): Dialect {
 }
 
 const V1: Dialect = {
-  methods: { send: 'SendMessage', stream: 'SendStreamingMessage', get: 'GetTask', cancel: 'CancelTask', resubscribe: 'SubscribeToTask' },
+  methods: {
+    send: 'SendMessage',
+    stream: 'SendStreamingMessage',
+    get: 'GetTask',
+    cancel: 'CancelTask',
+    resubscribe: 'SubscribeToTask',
+  },
   headers: { 'A2A-Version': '1.0' },
-  sendParams: (message, blocking) => sendRequestToV1({ message, ...(blocking !== undefined ? { configuration: { blocking } } : {}) }),
+  sendParams: (message, blocking) =>
+    sendRequestToV1({ message, ...(blocking !== undefined ? { configuration: { blocking } } : {}) }),
   toEvent(result) {
     const wrapped = StreamResponseV1Schema.safeParse(result);
     if (wrapped.success) {
@@ -53,10 +60,22 @@ const V1: Dialect = {
       if (r.message) return { kind: 'message', message: messageFromV1(r.message) };
       if (r.statusUpdate) {
         const { taskId, contextId, status } = r.statusUpdate;
-        return { kind: 'status', taskId, contextId, state: taskStateFromV1(status.state), ...(status.message ? { message: messageFromV1(status.message) } : {}) };
+        return {
+          kind: 'status',
+          taskId,
+          contextId,
+          state: taskStateFromV1(status.state),
+          ...(status.message ? { message: messageFromV1(status.message) } : {}),
+        };
       }
       const a = r.artifactUpdate!;
-      return { kind: 'artifact', taskId: a.taskId, contextId: a.contextId, artifact: artifactFromV1(a.artifact), append: a.append ?? false };
+      return {
+        kind: 'artifact',
+        taskId: a.taskId,
+        contextId: a.contextId,
+        artifact: artifactFromV1(a.artifact),
+        append: a.append ?? false,
+      };
     }
     // GetTask / CancelTask answer with the bare Task.
     const task = TaskV1Schema.safeParse(result);
@@ -66,7 +85,13 @@ const V1: Dialect = {
 };
 
 const V03: Dialect = {
-  methods: { send: 'message/send', stream: 'message/stream', get: 'tasks/get', cancel: 'tasks/cancel', resubscribe: 'tasks/resubscribe' },
+  methods: {
+    send: 'message/send',
+    stream: 'message/stream',
+    get: 'tasks/get',
+    cancel: 'tasks/cancel',
+    resubscribe: 'tasks/resubscribe',
+  },
   headers: {},
   sendParams: (message, blocking) => ({ message, ...(blocking !== undefined ? { configuration: { blocking } } : {}) }),
   toEvent(result) {
@@ -79,9 +104,21 @@ const V03: Dialect = {
       case 'message':
         return { kind: 'message', message: r as Message };
       case 'status-update':
-        return { kind: 'status', taskId: r.taskId, contextId: r.contextId, state: r.status.state, ...(r.status.message ? { message: r.status.message as Message } : {}) };
+        return {
+          kind: 'status',
+          taskId: r.taskId,
+          contextId: r.contextId,
+          state: r.status.state,
+          ...(r.status.message ? { message: r.status.message as Message } : {}),
+        };
       case 'artifact-update':
-        return { kind: 'artifact', taskId: r.taskId, contextId: r.contextId, artifact: r.artifact as Artifact, append: r.append ?? false };
+        return {
+          kind: 'artifact',
+          taskId: r.taskId,
+          contextId: r.contextId,
+          artifact: r.artifact as Artifact,
+          append: r.append ?? false,
+        };
       default: {
         const never: never = r;
         return never;
@@ -110,5 +147,8 @@ function view(task: {
 }
 
 function unreadable(result: unknown): PeerError {
-  return new PeerError(`the peer sent a result that is not an A2A task, message or event: ${JSON.stringify(result)?.slice(0, 160)}`, { retryable: false });
+  return new PeerError(
+    `the peer sent a result that is not an A2A task, message or event: ${JSON.stringify(result)?.slice(0, 160)}`,
+    { retryable: false },
+  );
 }

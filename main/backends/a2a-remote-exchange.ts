@@ -84,7 +84,8 @@ async function follow(ex: Exchange, first?: AsyncGenerator<StreamFrame>): Promis
       if (signal.aborted || isAbort(err)) throw err;
       broke = err;
     }
-    if (reply.taskId === undefined) throw broke ?? new PeerError('the peer closed the stream before naming a task', { retryable: true });
+    if (reply.taskId === undefined)
+      throw broke ?? new PeerError('the peer closed the stream before naming a task', { retryable: true });
     // A refused resubscribe (e.g. the task ended meanwhile) is answered by reading the task instead.
     const refused = attempt > 0 && broke instanceof PeerError && broke.code !== undefined;
     if (attempt >= ex.resubscribeAttempts || refused) break;

@@ -68,7 +68,9 @@ export function describePeer(card: PeerCard, cardUrl: string, wanted: 'auto' | P
   const choice = pickInterface(card, wanted);
   if (!choice) {
     const which = wanted === 'auto' ? 'a JSON-RPC interface' : `an A2A ${wanted} JSON-RPC interface`;
-    throw new PeerError(`the agent card at ${cardUrl} offers no ${which}; check url and protocol in config`, { retryable: false });
+    throw new PeerError(`the agent card at ${cardUrl} offers no ${which}; check url and protocol in config`, {
+      retryable: false,
+    });
   }
   const traits = card.capabilities.extensions?.find((e) => e.uri === CONTACTOR_TRAITS_URI)?.params;
   return {
@@ -84,7 +86,10 @@ export function describePeer(card: PeerCard, cardUrl: string, wanted: 'auto' | P
   };
 }
 
-function pickInterface(card: PeerCard, wanted: 'auto' | PeerProtocol): { url: string; protocol: PeerProtocol } | undefined {
+function pickInterface(
+  card: PeerCard,
+  wanted: 'auto' | PeerProtocol,
+): { url: string; protocol: PeerProtocol } | undefined {
   const jsonRpc = (card.supportedInterfaces ?? []).filter((i) => i.protocolBinding.toUpperCase() === 'JSONRPC');
   const v1 = jsonRpc.find((i) => i.protocolVersion?.startsWith('1.'));
   const v03 =

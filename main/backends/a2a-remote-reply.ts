@@ -21,6 +21,8 @@ export class PeerReply {
   private readonly seen = new Map<string, string>();
   private readonly current = new Map<string, string>();
   private reported = false;
+  /** Everything this turn reported, in order. */
+  text = '';
   /**
    * Set while continuing a parked task: until the peer shows a new status, the parked one it repeats
    * (a stream's first Task, an early poll) is stale and must not end the turn.
@@ -133,6 +135,7 @@ export class PeerReply {
 
   private say(text: string): void {
     this.reported = true;
+    this.text += text;
     this.report.text(text);
   }
 }
@@ -151,11 +154,19 @@ function ends(state: WireTaskState): boolean {
  * block lets our runtime park our task on the same question (options, recommend, reason intact).
  */
 export function decisionBlockOf(metadata: Record<string, unknown>): { text: string; options: string[] } | undefined {
-  const pending = metadata.pending as { kind?: unknown; question?: unknown; options?: unknown; recommend?: unknown; reason?: unknown } | undefined;
+  const pending = metadata.pending as
+    { kind?: unknown; question?: unknown; options?: unknown; recommend?: unknown; reason?: unknown } | undefined;
   if (!pending || pending.kind !== 'decision') return undefined;
   const { question, options, recommend, reason } = pending;
   if (typeof question !== 'string' || typeof recommend !== 'string' || typeof reason !== 'string') return undefined;
   if (!Array.isArray(options) || !options.every((o): o is string => typeof o === 'string')) return undefined;
-  const lines = [question, '', DECISION_MARKER, ...options.map((o) => `- ${o}`), `RECOMMEND: ${recommend}`, `REASON: ${reason}`];
+  const lines = [
+    question,
+    '',
+    DECISION_MARKER,
+    ...options.map((o) => `- ${o}`),
+    `RECOMMEND: ${recommend}`,
+    `REASON: ${reason}`,
+  ];
   return { text: lines.join('\n'), options };
 }

@@ -73,12 +73,18 @@ export class PeerRpc {
   }
 
   /** The stream's results in order; ends when the peer closes it. A cut connection throws (retryable). */
-  async *stream(method: string, params: unknown, signal: AbortSignal, lastEventId?: string): AsyncGenerator<StreamFrame> {
+  async *stream(
+    method: string,
+    params: unknown,
+    signal: AbortSignal,
+    lastEventId?: string,
+  ): AsyncGenerator<StreamFrame> {
     const res = await this.post(method, params, signal, 'text/event-stream', lastEventId);
     if (!(res.headers.get('content-type') ?? '').includes('text/event-stream')) {
       // An error detected before the first event comes back as one JSON document.
       const reply = JsonRpcReplySchema.safeParse(await res.json().catch(() => undefined));
-      if (!reply.success) throw new PeerError(`${method}: the peer's reply is neither SSE nor JSON-RPC`, { retryable: false });
+      if (!reply.success)
+        throw new PeerError(`${method}: the peer's reply is neither SSE nor JSON-RPC`, { retryable: false });
       yield { result: resultOf(method, reply.data) };
       return;
     }
@@ -91,7 +97,10 @@ export class PeerRpc {
         while (events.length) {
           const event = events.shift()!;
           const reply = JsonRpcReplySchema.safeParse(safeJson(event.data));
-          if (!reply.success) throw new PeerError(`${method}: a stream event is not JSON-RPC: ${event.data.slice(0, 120)}`, { retryable: true });
+          if (!reply.success)
+            throw new PeerError(`${method}: a stream event is not JSON-RPC: ${event.data.slice(0, 120)}`, {
+              retryable: true,
+            });
           yield { ...(event.id !== undefined ? { id: event.id } : {}), result: resultOf(method, reply.data) };
         }
         let chunk: Awaited<ReturnType<typeof reader.read>>;
@@ -109,7 +118,13 @@ export class PeerRpc {
     }
   }
 
-  private post(method: string, params: unknown, signal: AbortSignal, accept: string, lastEventId?: string): Promise<Response> {
+  private post(
+    method: string,
+    params: unknown,
+    signal: AbortSignal,
+    accept: string,
+    lastEventId?: string,
+  ): Promise<Response> {
     return peerFetch(
       this.endpoint,
       {
@@ -128,7 +143,10 @@ export class PeerRpc {
   }
 }
 
-function resultOf(method: string, reply: { result?: unknown; error?: { code: number; message: string } | undefined }): unknown {
+function resultOf(
+  method: string,
+  reply: { result?: unknown; error?: { code: number; message: string } | undefined },
+): unknown {
   if (reply.error) {
     throw new PeerError(`${method} failed at the peer: ${reply.error.message} (code ${reply.error.code})`, {
       retryable: RETRYABLE_CODES.has(reply.error.code),

@@ -20,7 +20,7 @@
  * Cancel is forwarded (tasks/cancel / CancelTask) when the turn is aborted. Memory of peer contexts and
  * parked tasks is per process: after a restart a follow-up starts a new peer conversation.
  */
-import { DECISION_CONTRACT, decisionFollowUp } from '../domain/decision-contract.js';
+import { DECISION_CONTRACT, decisionFollowUp, parseDecision } from '../domain/decision-contract.js';
 import { textOf, type Message } from '../domain/task.js';
 import type { AgentBackend, AgentTraits, Turn, TurnOutcome, TurnReporter } from '../ports.js';
 import type { A2aAgentConfig } from '../schema/config.js';
@@ -43,7 +43,7 @@ export interface A2aRemoteBackendOptions {
 interface PeerConversation {
   peerContextId?: string;
   /** The peer task parked on a question, continued by the next turn of this context. */
-  parked?: { taskId: string; question?: string; options?: string[] };
+  parked?: { taskId: string; decision: boolean };
 }
 
 const STOPPED: TurnOutcome = { kind: 'failed', retryable: true, reason: 'stopped' };
@@ -57,7 +57,11 @@ export class A2aRemoteBackend implements AgentBackend {
   private closed = false;
 
   constructor(private readonly options: A2aRemoteBackendOptions) {
-    this.directory = new PeerDirectory({ url: options.config.url, protocol: options.config.protocol, headers: () => this.authHeaders() });
+    this.directory = new PeerDirectory({
+      url: options.config.url,
+      protocol: options.config.protocol,
+      headers: () => this.authHeaders(),
+    });
     // Read the card early so our own card can reflect the peer's; a peer not up yet is read on first use.
     void this.directory.resolve(AbortSignal.timeout(10_000)).catch(() => undefined);
   }
@@ -67,7 +71,8 @@ export class A2aRemoteBackend implements AgentBackend {
   }
 
   run(turn: Turn, report: TurnReporter): Promise<TurnOutcome> {
-    if (this.closed) return Promise.resolve({ kind: 'undelivered', retryable: true, reason: 'the bridge is shutting down' });
+    if (this.closed)
+      return Promise.resolve({ kind: 'undelivered', retryable: true, reason: 'the bridge is shutting down' });
     const work = this.runTurn(turn, report);
     this.inFlight.add(work);
     void work.finally(() => this.inFlight.delete(work)).catch(() => undefined);
@@ -97,7 +102,12 @@ export class A2aRemoteBackend implements AgentBackend {
       dialect = dialectFor(peer.protocol);
       const headers = dialect.headers;
       rpc = new PeerRpc(peer.endpoint, () => ({ ...this.authHeaders(), ...headers }));
-      report.receipt({ executionForm: 'a2a', peerEndpoint: peer.endpoint, peerProtocol: peer.protocol, peerStreaming: peer.streaming });
+      report.receipt({
+        executionForm: 'a2a',
+        peerEndpoint: peer.endpoint,
+        peerProtocol: peer.protocol,
+        peerStreaming: peer.streaming,
+      });
 
       const convo = this.conversation(turn.contextId);
       const message = this.outgoing(turn, convo, peer);
@@ -116,7 +126,8 @@ export class A2aRemoteBackend implements AgentBackend {
       } catch (err) {
         // The parked task is gone at the peer (finished, or the peer restarted): continue the
         // conversation in a new task rather than failing the turn.
-        if (!(message.taskId && err instanceof PeerError && err.code !== undefined && reply.taskId === undefined)) throw err;
+        if (!(message.taskId && err instanceof PeerError && err.code !== undefined && reply.taskId === undefined))
+          throw err;
         report.receipt({ peerTaskLost: message.taskId });
         const { taskId: _lost, ...fresh } = message;
         reply = new PeerReply(report);
@@ -154,25 +165,42 @@ export class A2aRemoteBackend implements AgentBackend {
         if (!reply.anyText && said) report.text(said);
         return { kind: 'completed' };
       case 'input-required': {
+        // The question must be the last thing in the reply, where the decision parser looks for it.
         const decision = decisionBlockOf(reply.metadata);
-        const question = decision?.text ?? (said || `The remote agent is waiting for input (remote task ${reply.taskId}).`);
-        report.text(`${reply.anyText ? '\n\n' : ''}${question}`);
-        const pending = reply.metadata.pending as { question?: unknown } | undefined;
+        const already = parseDecision(reply.text) !== undefined || (said !== '' && reply.text.trimEnd().endsWith(said));
+        const question =
+          decision?.text ?? (said || `The remote agent is waiting for input (remote task ${reply.taskId}).`);
+        if (!already) report.text(`${reply.anyText ? '\n\n' : ''}${question}`);
         convo.parked = {
           taskId: reply.taskId!,
-          ...(decision ? { options: decision.options, question: typeof pending?.question === 'string' ? pending.question : '' } : {}),
+          decision: decision !== undefined || parseDecision(reply.text) !== undefined,
         };
         return { kind: 'completed' };
       }
       case 'auth-required':
-        convo.parked = { taskId: reply.taskId! };
-        return { kind: 'auth-required', reason: `the remote agent needs authentication: ${said || 'no details given'}` };
+        convo.parked = { taskId: reply.taskId!, decision: false };
+        return {
+          kind: 'auth-required',
+          reason: `the remote agent needs authentication: ${said || 'no details given'}`,
+        };
       case 'failed':
-        return { kind: 'failed', retryable: reply.metadata.retryable === true, reason: `the remote agent failed: ${said || 'no reason given'}` };
+        return {
+          kind: 'failed',
+          retryable: reply.metadata.retryable === true,
+          reason: `the remote agent failed: ${said || 'no reason given'}`,
+        };
       case 'rejected':
-        return { kind: 'failed', retryable: false, reason: `the remote agent rejected the task: ${said || 'no reason given'}` };
+        return {
+          kind: 'failed',
+          retryable: false,
+          reason: `the remote agent rejected the task: ${said || 'no reason given'}`,
+        };
       case 'canceled':
-        return { kind: 'failed', retryable: false, reason: `the remote task was canceled at the peer${said ? `: ${said}` : ''}` };
+        return {
+          kind: 'failed',
+          retryable: false,
+          reason: `the remote task was canceled at the peer${said ? `: ${said}` : ''}`,
+        };
       default:
         return { kind: 'failed', retryable: true, reason: `the remote task stopped in state ${reply.state}` };
     }
@@ -183,7 +211,7 @@ export class A2aRemoteBackend implements AgentBackend {
     // A contactor peer appends its own contract; sending ours too would only repeat it.
     if (peer.contactor && text.endsWith(DECISION_CONTRACT)) text = text.slice(0, -DECISION_CONTRACT.length);
     const parked = turn.followUp ? convo.parked : undefined;
-    if (parked?.options) text = chosenOption(text, parked.question ?? '') ?? text;
+    if (parked?.decision) text = chosenOption(text) ?? text;
     return {
       kind: 'message',
       messageId: turn.messageId,
@@ -191,7 +219,11 @@ export class A2aRemoteBackend implements AgentBackend {
       parts: [{ kind: 'text', text }, ...turn.attachments],
       ...(convo.peerContextId ? { contextId: convo.peerContextId } : {}),
       ...(parked ? { taskId: parked.taskId } : {}),
-      metadata: { delegationDepth: turn.delegationDepth + 1, visitedAgents: turn.visitedAgents, callerAgent: this.options.name },
+      metadata: {
+        delegationDepth: turn.delegationDepth + 1,
+        visitedAgents: turn.visitedAgents,
+        callerAgent: this.options.name,
+      },
     };
   }
 
@@ -200,13 +232,16 @@ export class A2aRemoteBackend implements AgentBackend {
     const convo = this.conversations.get(contextId) ?? {};
     this.conversations.delete(contextId);
     this.conversations.set(contextId, convo);
-    if (this.conversations.size > MAX_CONVERSATIONS) this.conversations.delete(this.conversations.keys().next().value as string);
+    if (this.conversations.size > MAX_CONVERSATIONS)
+      this.conversations.delete(this.conversations.keys().next().value as string);
     return convo;
   }
 
   private token(): string | undefined {
     const name = this.options.config.token_env;
-    return name === undefined ? undefined : (this.options.config.env[name] ?? (this.options.env ?? process.env)[name]) || undefined;
+    return name === undefined
+      ? undefined
+      : (this.options.config.env[name] ?? (this.options.env ?? process.env)[name]) || undefined;
   }
 
   private missingToken(): string | undefined {
@@ -221,10 +256,15 @@ export class A2aRemoteBackend implements AgentBackend {
   }
 }
 
-/** The bare choice out of the runtime's answer turn (`decisionFollowUp`), so the peer can match it. */
-function chosenOption(text: string, question: string): string | undefined {
-  const [before, after] = decisionFollowUp({ question, choice: '\u0000' }).split('\u0000') as [string, string];
-  if (!text.startsWith(before)) return undefined;
-  const end = text.indexOf(after, before.length);
-  return end < 0 ? undefined : text.slice(before.length, end);
+/**
+ * The bare choice out of the runtime's answer turn (`decisionFollowUp`), so the peer can match it to
+ * its options. The template is split on sentinels, so its wording lives only in the domain.
+ */
+function chosenOption(text: string): string | undefined {
+  const [head, rest] = decisionFollowUp({ question: '\u0001', choice: '\u0000' }).split('\u0001') as [string, string];
+  const [middle, tail] = rest.split('\u0000') as [string, string];
+  if (!text.startsWith(head)) return undefined;
+  const at = text.lastIndexOf(middle);
+  const end = at < 0 ? -1 : text.indexOf(tail, at + middle.length);
+  return end < 0 ? undefined : text.slice(at + middle.length, end).trim() || undefined;
 }

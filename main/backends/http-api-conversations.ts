@@ -29,7 +29,11 @@ export class Conversations {
 
   /** Records one finished exchange; a failed turn records nothing, so a retry starts from the same place. */
   record(contextId: string, user: string, assistant: string): void {
-    const messages = [...this.history(contextId), { role: 'user', content: user } as const, { role: 'assistant', content: assistant } as const];
+    const messages = [
+      ...this.history(contextId),
+      { role: 'user', content: user } as const,
+      { role: 'assistant', content: assistant } as const,
+    ];
     // Trim whole exchanges from the front so the history never starts with an orphaned reply.
     while (messages.length > this.limits.maxMessages && messages.length >= 2) messages.splice(0, 2);
     this.byContext.delete(contextId);

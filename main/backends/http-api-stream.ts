@@ -79,7 +79,8 @@ export async function readChatStream(
 export function readChatDocument(text: string, onText: (text: string) => void): ChatReadResult {
   const parsed = ChatCompletionSchema.safeParse(safeJson(text));
   const choice = parsed.success ? parsed.data.choices[0] : undefined;
-  if (!parsed.success || !choice) return { complete: false, chars: 0, broken: `unreadable completion: ${text.slice(0, 120)}` };
+  if (!parsed.success || !choice)
+    return { complete: false, chars: 0, broken: `unreadable completion: ${text.slice(0, 120)}` };
   const content = choice.message?.content ?? '';
   if (content) onText(content);
   return {

@@ -15,7 +15,14 @@ import type { AgentBackend, AgentTraits, Turn, TurnOutcome, TurnReporter } from 
 import { DECISION_CONTRACT } from '../domain/decision-contract.js';
 import type { Part } from '../domain/task.js';
 import { Conversations, type ChatMessage } from './http-api-conversations.js';
-import { describeCause, isAbort, readChatDocument, readChatStream, safeJson, type ChatReadResult } from './http-api-stream.js';
+import {
+  describeCause,
+  isAbort,
+  readChatDocument,
+  readChatStream,
+  safeJson,
+  type ChatReadResult,
+} from './http-api-stream.js';
 
 export interface HttpApiBackendOptions {
   name: string;
@@ -33,7 +40,8 @@ export const HTTP_API_TRAITS: AgentTraits = {
   inputRequired: true,
   interruptible: true,
   multiTurn: true,
-  limits: 'no tool permissions (it can only ask for decisions); no files: attachments are inlined as text or named only',
+  limits:
+    'no tool permissions (it can only ask for decisions); no files: attachments are inlined as text or named only',
 };
 
 const STOPPED: TurnOutcome = { kind: 'failed', retryable: true, reason: 'stopped' };
@@ -46,7 +54,10 @@ export class HttpApiBackend implements AgentBackend {
   private closed = false;
 
   constructor(private readonly options: HttpApiBackendOptions) {
-    this.conversations = new Conversations({ maxContexts: options.maxContexts ?? 200, maxMessages: options.maxMessages ?? 40 });
+    this.conversations = new Conversations({
+      maxContexts: options.maxContexts ?? 200,
+      maxMessages: options.maxMessages ?? 40,
+    });
   }
 
   async run(turn: Turn, report: TurnReporter): Promise<TurnOutcome> {
@@ -100,7 +111,11 @@ export class HttpApiBackend implements AgentBackend {
         });
       } catch (err) {
         if (abort.signal.aborted || isAbort(err)) return STOPPED;
-        return { kind: 'failed', retryable: true, reason: redact(`could not reach ${endpoint}: ${describeCause(err)}`) };
+        return {
+          kind: 'failed',
+          retryable: true,
+          reason: redact(`could not reach ${endpoint}: ${describeCause(err)}`),
+        };
       }
       report.receipt({ httpStatus: res.status, ...requestIdOf(res) });
       if (!res.ok) return await this.refusal(res, endpoint, report, redact);
@@ -149,13 +164,20 @@ export class HttpApiBackend implements AgentBackend {
     if (name === undefined) return undefined;
     const value = this.options.config.env[name] ?? (this.options.env ?? process.env)[name];
     if (!value) {
-      return new Error(`the API key variable ${name} (api_key_env of agent "${this.options.name}") is not set; set it in the bridge's environment`);
+      return new Error(
+        `the API key variable ${name} (api_key_env of agent "${this.options.name}") is not set; set it in the bridge's environment`,
+      );
     }
     return value;
   }
 
   /** Seed: retry only what a retry can fix — rate limits and server faults, never a bad request. */
-  private async refusal(res: Response, endpoint: string, report: TurnReporter, redact: (s: string) => string): Promise<TurnOutcome> {
+  private async refusal(
+    res: Response,
+    endpoint: string,
+    report: TurnReporter,
+    redact: (s: string) => string,
+  ): Promise<TurnOutcome> {
     const body = (await res.text().catch(() => '')).slice(0, ERROR_BODY_LIMIT);
     const message = errorMessageOf(safeJson(body)) ?? (body.trim().slice(0, 300) || res.statusText);
     const retryable = res.status === 429 || res.status === 408 || res.status >= 500;
@@ -163,7 +185,11 @@ export class HttpApiBackend implements AgentBackend {
     if (retryAfterMs !== undefined) report.receipt({ retryAfterMs });
     const when = retryAfterMs !== undefined ? `; retry after ${Math.ceil(retryAfterMs / 1000)}s` : '';
     const hint = res.status === 401 || res.status === 403 ? ' (check api_key_env and the key it names)' : '';
-    return { kind: 'failed', retryable, reason: redact(`${endpoint} answered HTTP ${res.status}: ${message}${hint}${when}`) };
+    return {
+      kind: 'failed',
+      retryable,
+      reason: redact(`${endpoint} answered HTTP ${res.status}: ${message}${hint}${when}`),
+    };
   }
 }
 
@@ -198,7 +224,8 @@ function withAttachments(text: string, attachments: readonly Part[]): string {
     if (part.kind === 'data') return `Attached data:\n${JSON.stringify(part.data, null, 2)}`;
     if (part.kind === 'text') return part.text;
     const name = part.file.name ?? part.file.uri ?? 'file';
-    const textual = part.file.bytes !== undefined && /^(text\/|application\/(json|xml|yaml))/.test(part.file.mimeType ?? '');
+    const textual =
+      part.file.bytes !== undefined && /^(text\/|application\/(json|xml|yaml))/.test(part.file.mimeType ?? '');
     if (textual) return `Attached file ${name}:\n${Buffer.from(part.file.bytes!, 'base64').toString('utf8')}`;
     return `(Attached file ${name} was not forwarded: this agent reads text only.)`;
   });

@@ -58,3 +58,30 @@ export const ListTasksParamsSchema = z.object({
   includeArtifacts: z.boolean().default(false),
 });
 export type ListTasksParams = z.infer<typeof ListTasksParamsSchema>;
+
+/**
+ * `agents/orchestrate`: one task per chosen agent (fan-out, like Hermes's `a2a_orchestrate`). `all`
+ * and `best` wait for every child; `first` cancels the rest once one completes. The bridge never
+ * judges content: `best` returns everything, and the caller applies its own rubric.
+ */
+export const OrchestrateParamsSchema = z
+  .object({
+    agents: z.array(z.string().min(1, 'agent names must not be empty')).min(1, 'agents must name at least one agent').optional(),
+    /** Matches an agent's tags, its skills' tags, or its backend kind (case-insensitive). */
+    capability: z.string().min(1, 'capability must not be empty').optional(),
+    text: z.string({ error: 'text is required (what to send every agent)' }).min(1, 'text must not be empty'),
+    mode: z.enum(['all', 'first', 'best'], { error: 'mode must be "all", "first" or "best"' }).default('all'),
+    /** Makes the fan-out idempotent: each child is sent with this messageId (unique per agent). */
+    messageId: z.string().min(1).optional(),
+    contextId: z.string().min(1).optional(),
+    /** false: return at once with the child task ids (then poll tasks/get). */
+    blocking: z.boolean().default(true),
+    delegationDepth: z.number().int().min(0, 'delegationDepth must be 0 or more').optional(),
+    visitedAgents: z.array(z.string()).optional(),
+    parentTaskId: z.string().min(1).optional(),
+    callerAgent: z.string().min(1).optional(),
+  })
+  .refine((p) => (p.agents === undefined) !== (p.capability === undefined), {
+    message: 'give either agents (a list of names) or capability (a tag, skill tag or backend kind), not both',
+  });
+export type OrchestrateParams = z.infer<typeof OrchestrateParamsSchema>;

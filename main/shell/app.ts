@@ -6,7 +6,6 @@
  */
 import path from 'node:path';
 import { Notification, app, clipboard, shell } from 'electron';
-import { defaultDataDir, resolveConfigPath } from '../config.js';
 import { createBridge, type BridgeOptions } from '../wiring.js';
 import { createApprovalIpc } from './approval-ipc.js';
 import { ApprovalWindow } from './approval-window.js';
@@ -113,6 +112,11 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
     timer ??= setTimeout(refresh, REFRESH_DEBOUNCE_MS);
   };
 
+  // Unknown only when the very first bridge failed inside createBridge; its error then names the file.
+  const openIfKnown = (target: string | undefined, what: string): void => {
+    if (target) void shell.openPath(target);
+    else log(`the ${what} is not known yet: the bridge failed before reading its config (see the tray's first line)`);
+  };
   const actions: TrayActions = {
     openApprovals: () => approvals.show(),
     copyTaskId: (taskId) => clipboard.writeText(taskId),
@@ -121,15 +125,15 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
       refresh();
     },
     openConfig: () =>
-      void shell.openPath(host.bridge?.config.path ?? resolveConfigPath(opts.bridge?.configPath, opts.env).path),
+      openIfKnown(host.config?.path ?? opts.bridge?.configPath ?? opts.env.CONTACTOR_CONFIG, 'config file'),
     reloadConfig: () => void host.reload().then(refresh),
     copyWslSetup: () => {
       if (wslSetup) clipboard.writeText(wslSetup);
     },
-    openLogs: () =>
-      void shell.openPath(
-        path.join(host.bridge?.config.dataDir ?? opts.bridge?.dataDir ?? defaultDataDir(opts.env), 'logs'),
-      ),
+    openLogs: () => {
+      const dataDir = host.config?.dataDir ?? opts.bridge?.dataDir;
+      openIfKnown(dataDir && path.join(dataDir, 'logs'), 'logs folder');
+    },
     quit: () => app.quit(),
   };
 

@@ -11,6 +11,7 @@ type FeedListener = Parameters<Dispatcher['feed']['listen']>[0];
 export class BridgeHost {
   private current: Bridge | undefined;
   private failure: string | undefined;
+  private lastConfig: Bridge['config'] | undefined;
   private unsubscribe: (() => void) | undefined;
   private readonly feedListeners = new Set<FeedListener>();
   private readonly changeListeners = new Set<() => void>();
@@ -25,6 +26,11 @@ export class BridgeHost {
 
   get error(): string | undefined {
     return this.failure;
+  }
+
+  /** Config path and data dir of the latest bridge created, running or not (for Open config / Open logs). */
+  get config(): Bridge['config'] | undefined {
+    return this.lastConfig;
   }
 
   start(): Promise<void> {
@@ -63,6 +69,7 @@ export class BridgeHost {
     let bridge: Bridge | undefined;
     try {
       bridge = await this.create();
+      this.lastConfig = bridge.config;
       await bridge.start();
       this.current = bridge;
       this.failure = undefined;

@@ -6,6 +6,7 @@
 import { isBridgeError } from '../domain/errors.js';
 import { JsonRpcRequestSchema } from '../schema/rpc.js';
 import { bridgeMethods, v03Methods } from './methods-v03.js';
+import { orchestrateMethods } from './methods-orchestrate.js';
 import { v1Methods } from './methods-v1.js';
 import { REASON_CODES, RpcError, errorBody, type RpcErrorBody } from './rpc-errors.js';
 import { StreamReply, type MethodContext, type MethodHandler, type RpcCall } from './rpc-types.js';
@@ -15,7 +16,8 @@ export interface RpcLog {
 }
 
 type Id = string | number | null;
-export type JsonRpcResponse = { jsonrpc: '2.0'; id: Id; result: unknown } | { jsonrpc: '2.0'; id: Id; error: RpcErrorBody };
+export type JsonRpcResponse =
+  { jsonrpc: '2.0'; id: Id; result: unknown } | { jsonrpc: '2.0'; id: Id; error: RpcErrorBody };
 
 /** What the adapter sends back: one JSON document (or nothing, for notifications), or an SSE stream. */
 export type RpcOutcome =
@@ -31,7 +33,7 @@ export class JsonRpcEndpoint {
     ctx: MethodContext,
     private readonly log: RpcLog,
   ) {
-    this.bridge = bridgeMethods(ctx);
+    this.bridge = { ...bridgeMethods(ctx), ...orchestrateMethods(ctx) };
     this.v03 = v03Methods(ctx);
     this.v03['tasks/send'] = this.v03['message/send']!;
     this.v1 = v1Methods(ctx);
@@ -63,7 +65,13 @@ export class JsonRpcEndpoint {
     const envelope = JsonRpcRequestSchema.safeParse(raw);
     if (!envelope.success) {
       const id = idOf(raw);
-      return json(failure(id, new RpcError(-32600, 'not a JSON-RPC 2.0 request: it needs "jsonrpc": "2.0", a string "method" and an id'), call));
+      return json(
+        failure(
+          id,
+          new RpcError(-32600, 'not a JSON-RPC 2.0 request: it needs "jsonrpc": "2.0", a string "method" and an id'),
+          call,
+        ),
+      );
     }
     const { id, method, params } = envelope.data;
     const replyId: Id = id ?? null;
@@ -84,14 +92,17 @@ export class JsonRpcEndpoint {
   }
 
   private route(method: string, call: RpcCall): MethodHandler {
-    const own = call.version === '1.0' ? this.v1[method] : this.v03[method];
-    const handler = own ?? this.bridge[method];
+    const own = lookup(call.version === '1.0' ? this.v1 : this.v03, method);
+    const handler = own ?? lookup(this.bridge, method);
     if (handler) return handler;
-    if (call.version === '0.3' && this.v1[method]) {
+    if (call.version === '0.3' && lookup(this.v1, method)) {
       throw new RpcError(-32009, `${method} is an A2A 1.0 method: send the HTTP header "A2A-Version: 1.0"`);
     }
-    if (call.version === '1.0' && this.v03[method]) {
-      throw new RpcError(-32601, `${method} is an A2A 0.3 method; with "A2A-Version: 1.0" use the 1.0 names (SendMessage, GetTask, ...)`);
+    if (call.version === '1.0' && lookup(this.v03, method)) {
+      throw new RpcError(
+        -32601,
+        `${method} is an A2A 0.3 method; with "A2A-Version: 1.0" use the 1.0 names (SendMessage, GetTask, ...)`,
+      );
     }
     throw new RpcError(-32601, `unknown method "${method}"`);
   }
@@ -100,7 +111,9 @@ export class JsonRpcEndpoint {
     if (err instanceof RpcError) return err;
     if (isBridgeError(err)) return new RpcError(REASON_CODES[err.reason], err.message, err.data);
     const correlationId = this.report(err, method);
-    return new RpcError(-32603, `internal error (correlation id ${correlationId}); see the bridge log`, { correlationId });
+    return new RpcError(-32603, `internal error (correlation id ${correlationId}); see the bridge log`, {
+      correlationId,
+    });
   }
 
   private report(err: unknown, method: string): string {
@@ -112,6 +125,11 @@ export class JsonRpcEndpoint {
 
 export function failure(id: Id, err: RpcError, call: Pick<RpcCall, 'version'>): JsonRpcResponse {
   return { jsonrpc: '2.0', id, error: errorBody(err, call.version) };
+}
+
+/** Own members only: a method named "constructor" or "toString" must not reach Object.prototype. */
+function lookup(table: Record<string, MethodHandler>, method: string): MethodHandler | undefined {
+  return Object.hasOwn(table, method) ? table[method] : undefined;
 }
 
 function json(body: JsonRpcResponse | JsonRpcResponse[] | undefined): RpcOutcome {

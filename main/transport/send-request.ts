@@ -32,26 +32,23 @@ export interface ParsedSend {
 }
 
 /** Either send form (standard A2A `message`, or the bridge shorthand) as one SendRequest. */
-export function parseSend(
-  params: unknown,
-  call: RpcCall,
-  lookup: AgentLookup,
-): ParsedSend {
+export function parseSend(params: unknown, call: RpcCall, lookup: AgentLookup): ParsedSend {
   if (isObject(params) && 'message' in params) {
     const parsed = MessageSendParamsSchema.safeParse(params);
     if (!parsed.success) throw new RpcError(-32602, describeZodError(parsed.error));
     return fromStandard(parsed.data, call, lookup);
   }
-  const parsed = BridgeSendParamsSchema.safeParse(params ?? {});
+  // At /agents/<name> the endpoint names the agent, so the shorthand may leave `agent` out.
+  const withAgent =
+    call.agentFromPath && isObject(params) && params.agent === undefined
+      ? { ...params, agent: call.agentFromPath }
+      : params;
+  const parsed = BridgeSendParamsSchema.safeParse(withAgent ?? {});
   if (!parsed.success) throw new RpcError(-32602, describeZodError(parsed.error));
   return fromShorthand(parsed.data, call);
 }
 
-export function fromStandard(
-  params: MessageSendParams,
-  call: RpcCall,
-  lookup: AgentLookup,
-): ParsedSend {
+export function fromStandard(params: MessageSendParams, call: RpcCall, lookup: AgentLookup): ParsedSend {
   const meta = parseMeta(params.metadata, 'params.metadata');
   const messageMeta = parseMeta(params.message.metadata, 'params.message.metadata');
   if (params.message.role !== 'user') {
@@ -92,7 +89,10 @@ export function fromStandard(
 
 function fromShorthand(params: BridgeSendParams, call: RpcCall): ParsedSend {
   if (call.agentFromPath && params.agent !== call.agentFromPath) {
-    throw new BridgeError('invalid-params', `params.agent "${params.agent}" does not match this endpoint's agent "${call.agentFromPath}"`);
+    throw new BridgeError(
+      'invalid-params',
+      `params.agent "${params.agent}" does not match this endpoint's agent "${call.agentFromPath}"`,
+    );
   }
   const files: Part[] = (params.files ?? []).map((f) => ({
     kind: 'file',

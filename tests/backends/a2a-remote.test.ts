@@ -24,31 +24,56 @@ describe.each([
   it('picks the interface from the card, echoes, and reflects the peer in its traits', async () => {
     const b = backend(peer.url);
     const rec = recorder();
-    const outcome = await b.run(makeTurn({ text: 'hello there', delegationDepth: 1, visitedAgents: ['caller', 'remote'] }), rec.reporter);
+    const outcome = await b.run(
+      makeTurn({ text: 'hello there', delegationDepth: 1, visitedAgents: ['caller', 'remote'] }),
+      rec.reporter,
+    );
     expect(outcome).toEqual({ kind: 'completed' });
     expect(rec.text()).toBe('echo: hello there');
-    expect(rec.receipt()).toMatchObject({ peerProtocol: protocol, peerStreaming: streaming, peerState: 'completed', peerTaskId: expect.any(String) });
-    expect(b.traits).toMatchObject({ backend: 'a2a', streaming, interruptible: true, multiTurn: true, inputRequired: true });
+    expect(rec.receipt()).toMatchObject({
+      peerProtocol: protocol,
+      peerStreaming: streaming,
+      peerState: 'completed',
+      peerTaskId: expect.any(String),
+    });
+    expect(b.traits).toMatchObject({
+      backend: 'a2a',
+      streaming,
+      interruptible: true,
+      multiTurn: true,
+      inputRequired: true,
+    });
     if (streaming) expect(rec.texts.length).toBeGreaterThan(1);
     const methods = protocol === '1.0' ? ['SendStreamingMessage', 'SendMessage'] : ['message/stream', 'message/send'];
     expect(peer.methods).toContain(streaming ? methods[0] : methods[1]);
   });
 
   it('carries the loop guards across the hop in the message metadata', async () => {
-    await backend(peer.url).run(makeTurn({ text: 'guards', delegationDepth: 1, visitedAgents: ['caller', 'remote'] }), recorder().reporter);
-    expect(peer.received.at(-1)!.metadata).toMatchObject({ delegationDepth: 2, visitedAgents: ['caller', 'remote'], callerAgent: 'remote' });
+    await backend(peer.url).run(
+      makeTurn({ text: 'guards', delegationDepth: 1, visitedAgents: ['caller', 'remote'] }),
+      recorder().reporter,
+    );
+    expect(peer.received.at(-1)!.metadata).toMatchObject({
+      delegationDepth: 2,
+      visitedAgents: ['caller', 'remote'],
+      callerAgent: 'remote',
+    });
   });
 
   it("ends the turn with the peer's question, then continues the peer task with the next message", async () => {
     const b = backend(peer.url);
     const first = recorder();
-    expect(await b.run(makeTurn({ contextId: 'ctx-ask', text: 'ask me' }), first.reporter)).toEqual({ kind: 'completed' });
+    expect(await b.run(makeTurn({ contextId: 'ctx-ask', text: 'ask me' }), first.reporter)).toEqual({
+      kind: 'completed',
+    });
     expect(first.text()).toBe('Which colour do you want?');
     const parked = first.receipt();
     expect(parked).toMatchObject({ peerState: 'input-required' });
 
     const second = recorder();
-    expect(await b.run(makeTurn({ contextId: 'ctx-ask', text: 'blue', followUp: true }), second.reporter)).toEqual({ kind: 'completed' });
+    expect(await b.run(makeTurn({ contextId: 'ctx-ask', text: 'blue', followUp: true }), second.reporter)).toEqual({
+      kind: 'completed',
+    });
     expect(second.text()).toBe('you said: blue');
     expect(second.receipt().peerTaskId).toBe(parked.peerTaskId);
     expect(peer.received.at(-1)).toMatchObject({ text: 'blue', taskId: parked.peerTaskId });
@@ -56,7 +81,11 @@ describe.each([
 
   it("a peer failure is a non-retryable failure with the peer's reason", async () => {
     const outcome = await backend(peer.url).run(makeTurn({ text: 'fail now' }), recorder().reporter);
-    expect(outcome).toEqual({ kind: 'failed', retryable: false, reason: 'the remote agent failed: the echo agent was told to fail' });
+    expect(outcome).toEqual({
+      kind: 'failed',
+      retryable: false,
+      reason: 'the remote agent failed: the echo agent was told to fail',
+    });
   });
 
   it('forwards a cancel to the peer when the turn is aborted', async () => {
@@ -98,7 +127,11 @@ describe('a2a backend: streams, credentials and bad peers', () => {
       const rec = recorder();
       // A v1-only card cannot satisfy protocol 0.3: said plainly, not guessed.
       const outcome = await backend(dual.url, { protocol: '0.3' }).run(makeTurn(), rec.reporter);
-      expect(outcome).toMatchObject({ kind: 'undelivered', retryable: false, reason: expect.stringMatching(/offers no an? A2A 0\.3 JSON-RPC interface|offers no A2A 0\.3/) });
+      expect(outcome).toMatchObject({
+        kind: 'undelivered',
+        retryable: false,
+        reason: expect.stringMatching(/offers no an? A2A 0\.3 JSON-RPC interface|offers no A2A 0\.3/),
+      });
     } finally {
       await dual.close();
     }
@@ -106,11 +139,19 @@ describe('a2a backend: streams, credentials and bad peers', () => {
 
   it('a missing token variable is undelivered, naming the variable', async () => {
     const outcome = await backend(peer.url, { token_env: 'PEER_TOKEN_NOT_SET' }).run(makeTurn(), recorder().reporter);
-    expect(outcome).toMatchObject({ kind: 'undelivered', retryable: false, reason: expect.stringContaining('PEER_TOKEN_NOT_SET') });
+    expect(outcome).toMatchObject({
+      kind: 'undelivered',
+      retryable: false,
+      reason: expect.stringContaining('PEER_TOKEN_NOT_SET'),
+    });
   });
 
   it('an unreachable peer is undelivered and retryable', async () => {
     const outcome = await backend('http://127.0.0.1:9').run(makeTurn(), recorder().reporter);
-    expect(outcome).toMatchObject({ kind: 'undelivered', retryable: true, reason: expect.stringMatching(/could not read the agent card/) });
+    expect(outcome).toMatchObject({
+      kind: 'undelivered',
+      retryable: true,
+      reason: expect.stringMatching(/could not read the agent card/),
+    });
   });
 });

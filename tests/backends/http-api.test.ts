@@ -2,7 +2,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HttpApiBackend, retryAfterOf } from '../../main/backends/http-api.js';
 import { withDecisionContract } from '../../main/domain/decision-contract.js';
 import { HttpApiAgentSchema } from '../../main/schema/config.js';
-import { chunk, jsonError, sseHead, startMockChatServer, streamText, type MockChatServer } from '../fixtures/http-api/mock-chat-server.js';
+import {
+  chunk,
+  jsonError,
+  sseHead,
+  startMockChatServer,
+  streamText,
+  type MockChatServer,
+} from '../fixtures/http-api/mock-chat-server.js';
 import { makeTurn, recorder } from './turn-fakes.js';
 
 let mock: MockChatServer;
@@ -17,15 +24,27 @@ beforeEach(() => {
   mock.behave((req, res) => streamText(res, ['Hel', 'lo ', 'there']));
 });
 
-function backend(extra: Record<string, unknown> = {}, opts: { maxContexts?: number; maxMessages?: number } = {}): HttpApiBackend {
-  const config = HttpApiAgentSchema.parse({ kind: 'http_api', base_url: mock.baseUrl, model: 'mock-model', api_key_env: 'MOCK_KEY', ...extra });
+function backend(
+  extra: Record<string, unknown> = {},
+  opts: { maxContexts?: number; maxMessages?: number } = {},
+): HttpApiBackend {
+  const config = HttpApiAgentSchema.parse({
+    kind: 'http_api',
+    base_url: mock.baseUrl,
+    model: 'mock-model',
+    api_key_env: 'MOCK_KEY',
+    ...extra,
+  });
   return new HttpApiBackend({ name: 'llm', config, env: { MOCK_KEY: KEY }, ...opts });
 }
 
 describe('http_api backend against a streaming mock server', () => {
   it('streams the deltas as text and completes on [DONE]', async () => {
     const rec = recorder();
-    const outcome = await backend({ headers: { 'x-extra': 'yes' }, temperature: 0.2, system_prompt: 'Be brief.' }).run(makeTurn({ text: 'hi' }), rec.reporter);
+    const outcome = await backend({ headers: { 'x-extra': 'yes' }, temperature: 0.2, system_prompt: 'Be brief.' }).run(
+      makeTurn({ text: 'hi' }),
+      rec.reporter,
+    );
     expect(outcome).toEqual({ kind: 'completed' });
     expect(rec.texts).toEqual(['Hel', 'lo ', 'there']);
     const sent = mock.requests[0]!;
@@ -46,7 +65,9 @@ describe('http_api backend against a streaming mock server', () => {
     await b.run(makeTurn({ contextId: 'c-A', text: 'first question' }), recorder().reporter);
     await b.run(makeTurn({ contextId: 'c-B', text: 'other context' }), recorder().reporter);
     const rec = recorder();
-    expect(await b.run(makeTurn({ contextId: 'c-A', text: 'second question', followUp: true }), rec.reporter)).toEqual({ kind: 'completed' });
+    expect(await b.run(makeTurn({ contextId: 'c-A', text: 'second question', followUp: true }), rec.reporter)).toEqual({
+      kind: 'completed',
+    });
     expect(mock.requests[2]!.body.messages).toEqual([
       { role: 'user', content: 'first question' },
       { role: 'assistant', content: 'reply 1' },
@@ -58,7 +79,10 @@ describe('http_api backend against a streaming mock server', () => {
   it('keeps the decision contract out of the stored history but sends it with the new turn', async () => {
     const b = backend();
     await b.run(makeTurn({ contextId: 'c-D', text: withDecisionContract('pick one') }), recorder().reporter);
-    await b.run(makeTurn({ contextId: 'c-D', text: withDecisionContract('and now?'), followUp: true }), recorder().reporter);
+    await b.run(
+      makeTurn({ contextId: 'c-D', text: withDecisionContract('and now?'), followUp: true }),
+      recorder().reporter,
+    );
     const messages = mock.requests[1]!.body.messages as { content: string }[];
     expect(messages[0]!.content).toBe('pick one');
     expect(messages[2]!.content).toBe(withDecisionContract('and now?'));
@@ -66,7 +90,8 @@ describe('http_api backend against a streaming mock server', () => {
 
   it('bounds the memory: old contexts are forgotten and long histories trimmed by whole exchanges', async () => {
     const b = backend({}, { maxContexts: 2, maxMessages: 4 });
-    for (const ctx of ['c1', 'c2', 'c3']) await b.run(makeTurn({ contextId: ctx, text: `in ${ctx}` }), recorder().reporter);
+    for (const ctx of ['c1', 'c2', 'c3'])
+      await b.run(makeTurn({ contextId: ctx, text: `in ${ctx}` }), recorder().reporter);
     const rec = recorder();
     await b.run(makeTurn({ contextId: 'c1', text: 'back to c1', followUp: true }), rec.reporter);
     expect(mock.requests.at(-1)!.body.messages).toEqual([{ role: 'user', content: 'back to c1' }]);
@@ -129,13 +154,19 @@ describe('http_api backend against a streaming mock server', () => {
     const rec = recorder();
     const outcome = await backend().run(makeTurn(), rec.reporter);
     expect(outcome).toMatchObject({ kind: 'failed', retryable: true });
-    expect(outcome.kind === 'failed' && outcome.reason).toMatch(/HTTP 429: Rate limit reached for requests; retry after 7s/);
+    expect(outcome.kind === 'failed' && outcome.reason).toMatch(
+      /HTTP 429: Rate limit reached for requests; retry after 7s/,
+    );
     expect(rec.receipt()).toMatchObject({ httpStatus: 429, retryAfterMs: 7000 });
   });
 
   it('500 is retryable; 400 is not and carries the server message', async () => {
     mock.behave((req, res) => jsonError(res, 500, 'upstream exploded'));
-    expect(await backend().run(makeTurn(), recorder().reporter)).toMatchObject({ kind: 'failed', retryable: true, reason: expect.stringMatching(/HTTP 500: upstream exploded/) });
+    expect(await backend().run(makeTurn(), recorder().reporter)).toMatchObject({
+      kind: 'failed',
+      retryable: true,
+      reason: expect.stringMatching(/HTTP 500: upstream exploded/),
+    });
     mock.behave((req, res) => jsonError(res, 400, "model 'nope' does not exist"));
     expect(await backend().run(makeTurn(), recorder().reporter)).toMatchObject({
       kind: 'failed',
@@ -154,16 +185,29 @@ describe('http_api backend against a streaming mock server', () => {
   });
 
   it('a missing key variable is undelivered, naming the variable', async () => {
-    const config = HttpApiAgentSchema.parse({ kind: 'http_api', base_url: mock.baseUrl, model: 'm', api_key_env: 'NOT_SET_ANYWHERE_X' });
+    const config = HttpApiAgentSchema.parse({
+      kind: 'http_api',
+      base_url: mock.baseUrl,
+      model: 'm',
+      api_key_env: 'NOT_SET_ANYWHERE_X',
+    });
     const outcome = await new HttpApiBackend({ name: 'llm', config, env: {} }).run(makeTurn(), recorder().reporter);
-    expect(outcome).toMatchObject({ kind: 'undelivered', retryable: false, reason: expect.stringContaining('NOT_SET_ANYWHERE_X') });
+    expect(outcome).toMatchObject({
+      kind: 'undelivered',
+      retryable: false,
+      reason: expect.stringContaining('NOT_SET_ANYWHERE_X'),
+    });
     expect(mock.requests).toHaveLength(0);
   });
 
   it('an unreachable server fails retryable', async () => {
     const config = HttpApiAgentSchema.parse({ kind: 'http_api', base_url: 'http://127.0.0.1:9/v1', model: 'm' });
     const outcome = await new HttpApiBackend({ name: 'llm', config }).run(makeTurn(), recorder().reporter);
-    expect(outcome).toMatchObject({ kind: 'failed', retryable: true, reason: expect.stringMatching(/could not reach/) });
+    expect(outcome).toMatchObject({
+      kind: 'failed',
+      retryable: true,
+      reason: expect.stringMatching(/could not reach/),
+    });
   });
 
   it('abort stops a slow stream promptly and closes the connection', async () => {
@@ -186,7 +230,12 @@ describe('http_api backend against a streaming mock server', () => {
   it('accepts a server that ignores stream:true and answers with one JSON completion', async () => {
     mock.behave((req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ id: 'c1', choices: [{ index: 0, message: { role: 'assistant', content: 'all at once' }, finish_reason: 'stop' }] }));
+      res.end(
+        JSON.stringify({
+          id: 'c1',
+          choices: [{ index: 0, message: { role: 'assistant', content: 'all at once' }, finish_reason: 'stop' }],
+        }),
+      );
     });
     const rec = recorder();
     expect(await backend().run(makeTurn(), rec.reporter)).toEqual({ kind: 'completed' });
@@ -196,7 +245,15 @@ describe('http_api backend against a streaming mock server', () => {
   it('inlines text attachments before the decision contract', async () => {
     const text = withDecisionContract('review this');
     await backend().run(
-      makeTurn({ text, attachments: [{ kind: 'file', file: { name: 'a.txt', mimeType: 'text/plain', bytes: Buffer.from('file body').toString('base64') } }] }),
+      makeTurn({
+        text,
+        attachments: [
+          {
+            kind: 'file',
+            file: { name: 'a.txt', mimeType: 'text/plain', bytes: Buffer.from('file body').toString('base64') },
+          },
+        ],
+      }),
       recorder().reporter,
     );
     const sent = mock.requests[0]!.body.messages[0].content as string;

@@ -5,7 +5,7 @@
  */
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { echoAgent, nodeScriptAgent, startPeerBridge, type PeerBridge } from './peer-bridge.js';
+import { echoAgent, nodeScriptAgent, startPeerBridge, type PeerBridge, type TaskJson } from './peer-bridge.js';
 
 const sleeperAgent = () => nodeScriptAgent('tests/fixtures/cli/sleeper.mjs');
 
@@ -44,8 +44,8 @@ function freePort(): Promise<number> {
   });
 }
 
-async function settled(tb: Bridge, taskId: string, states: string[]): Promise<any> {
-  let task: any;
+async function settled(tb: Bridge, taskId: string, states: string[]): Promise<TaskJson> {
+  let task: TaskJson | undefined;
   await expect
     .poll(
       async () => {
@@ -55,11 +55,14 @@ async function settled(tb: Bridge, taskId: string, states: string[]): Promise<an
       { timeout: 20_000, interval: 50 },
     )
     .toBe(true);
-  return task;
+  return task!;
 }
 
 function replyText(task: any): string {
-  return (task.artifacts ?? []).flatMap((a: any) => a.parts).map((p: any) => p.text ?? '').join('');
+  return (task.artifacts ?? [])
+    .flatMap((a: any) => a.parts)
+    .map((p: any) => p.text ?? '')
+    .join('');
 }
 
 describe('a2a backend between two contactor bridges', () => {
@@ -72,7 +75,11 @@ describe('a2a backend between two contactor bridges', () => {
     expect(res.error).toBeUndefined();
     expect(res.result.status.state).toBe('completed');
     expect(replyText(res.result).trim()).toBe('echo: hello over the hop');
-    expect(res.result.metadata.receipt).toMatchObject({ executionForm: 'a2a', peerProtocol: '1.0', peerState: 'completed' });
+    expect(res.result.metadata.receipt).toMatchObject({
+      executionForm: 'a2a',
+      peerProtocol: '1.0',
+      peerState: 'completed',
+    });
 
     // B saw the hop as a delegation: depth 1, A's agent in the chain.
     const onB = (await b.rpc('tasks/list', { agent: 'echo' })).result.tasks[0];
@@ -80,7 +87,9 @@ describe('a2a backend between two contactor bridges', () => {
 
     // A's card reflects B's: it streams, it can be interrupted.
     const card = (await a.rpc('agents/card', { agent: 'viaB' })).result;
-    const traits = card.capabilities.extensions.find((e: any) => e.uri === 'urn:contactor:agent-traits:v1').params;
+    const traits = card.capabilities.extensions.find(
+      (e: { uri: string }) => e.uri === 'urn:contactor:agent-traits:v1',
+    ).params;
     expect(traits).toMatchObject({ backend: 'a2a', multiTurn: true, inputRequired: true });
   });
 
@@ -91,14 +100,18 @@ describe('a2a backend between two contactor bridges', () => {
 
     const sent = await a.rpc('message/send', { agent: 'viaB', text: 'decide: red|blue' });
     expect(sent.result.status.state).toBe('input-required');
-    expect(sent.result.metadata.pending).toMatchObject({ kind: 'decision', options: ['red', 'blue'], recommend: 'red' });
+    expect(sent.result.metadata.pending).toMatchObject({
+      kind: 'decision',
+      options: ['red', 'blue'],
+      recommend: 'red',
+    });
     const peerTaskId = sent.result.metadata.receipt.peerTaskId;
     expect((await b.rpc('tasks/get', { id: peerTaskId })).result.status.state).toBe('input-required');
 
     await a.rpc('tasks/answer', { taskId: sent.result.id, answer: 'blue' });
     const done = await settled(a, sent.result.id, ['completed', 'failed']);
     expect(done.status, JSON.stringify(done.status)).toMatchObject({ state: 'completed' });
-    expect(replyText(done)).toContain('Going with blue. Done.');
+    expect(replyText(done), JSON.stringify(done.artifacts)).toContain('Going with blue. Done.');
     const onB = (await b.rpc('tasks/get', { id: peerTaskId })).result;
     expect(onB.status.state).toBe('completed');
     expect(onB.metadata.lastAnswer).toMatchObject({ choice: 'blue', freeText: false });
@@ -109,10 +122,18 @@ describe('a2a backend between two contactor bridges', () => {
     exportToken('CONTACTOR_TEST_B_TOKEN', b.token);
     const a = await bridge({ viaB: remote(`${b.url}/agents/sleeper`, 'CONTACTOR_TEST_B_TOKEN') });
 
-    const sent = await a.rpc('message/send', { agent: 'viaB', text: 'sleep please', configuration: { blocking: false } });
+    const sent = await a.rpc('message/send', {
+      agent: 'viaB',
+      text: 'sleep please',
+      configuration: { blocking: false },
+    });
     let peerTaskId: string | undefined;
     await expect
-      .poll(async () => (peerTaskId = (await a.rpc('tasks/get', { id: sent.result.id })).result.metadata.receipt?.peerTaskId), { timeout: 10_000 })
+      .poll(
+        async () =>
+          (peerTaskId = (await a.rpc('tasks/get', { id: sent.result.id })).result.metadata.receipt?.peerTaskId),
+        { timeout: 10_000 },
+      )
       .toBeTruthy();
     await a.rpc('tasks/cancel', { id: sent.result.id });
     const onB = await settled(b, peerTaskId!, ['canceled', 'completed', 'failed']);

@@ -49,6 +49,24 @@ describe('envelope errors', () => {
     expect(res.error?.message).toContain('tasks/explode');
   });
 
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])(
+    'treats "%s" as an unknown method, not an Object member',
+    async (method) => {
+      const res = await tb.rpc(method, {});
+      expect(res.error?.code).toBe(-32601);
+    },
+  );
+
+  it('answers a request whose id is an object with -32600', async () => {
+    const res = await post(JSON.stringify({ jsonrpc: '2.0', id: { a: 1 }, method: 'agents/list' }));
+    expect(res.json()).toMatchObject({ id: null, error: { code: -32600 } });
+  });
+
+  it('answers params that are not an object with -32602', async () => {
+    const res = await post(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'agents/list', params: 'x' }));
+    expect(res.json()).toMatchObject({ id: 3, error: { code: -32602 } });
+  });
+
   it('answers an unknown task with -32001', async () => {
     const res = await tb.rpc('tasks/get', { id: 'no-such-task' });
     expect(res.error?.code).toBe(-32001);

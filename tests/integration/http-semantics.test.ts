@@ -156,3 +156,34 @@ describe('decision flow', () => {
     expect(twice.error?.code).toBe(-32062);
   });
 });
+
+describe('cancel over HTTP', () => {
+  it('cancels a running task: canceled, the agent process is gone, a second cancel is -32002', async () => {
+    const gate = path.join(scratch, 'never-opened');
+    const own = await startTestBridge({ agents: { gated: integrationAgent('gate.mjs', [gate]) } });
+    try {
+      const { result } = await own.rpc('message/send', {
+        agent: 'gated',
+        text: 'hold',
+        configuration: { blocking: false },
+      });
+      const working = await waitForState(own, result.id, ['working']);
+      const pid = await waitForReceiptPid(own, result.id, working);
+      const canceled = await own.rpc('tasks/cancel', { id: result.id });
+      expect(canceled.result.status.state).toBe('canceled');
+      await eventually(() => !isRunning(pid));
+      expect((await own.rpc('tasks/get', { id: result.id })).result.status.state).toBe('canceled');
+      expect((await own.rpc('tasks/cancel', { id: result.id })).error?.code).toBe(-32002);
+    } finally {
+      await own.cleanup();
+    }
+  });
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function waitForReceiptPid(own: TestBridge, id: string, task: any): Promise<number> {
+  for (let current = task; ; current = (await own.rpc('tasks/get', { id })).result) {
+    if (typeof current.metadata.receipt?.pid === 'number') return current.metadata.receipt.pid;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -69,6 +69,12 @@ describe('message/send', () => {
     expect(artifactText(res.result)).toContain(`echo: via ${path}`);
   });
 
+  it('lets a shorthand at /agents/<name> leave the agent out', async () => {
+    const res = await tb.rpc('message/send', { text: 'no agent field' }, { path: '/agents/echo' });
+    expect(res.result.metadata.agent).toBe('echo');
+    expect(artifactText(res.result)).toContain('echo: no agent field');
+  });
+
   it('refuses a shorthand whose agent contradicts the endpoint', async () => {
     const res = await tb.rpc('message/send', { agent: 'other', text: 'x' }, { path: '/agents/echo' });
     expect(res.error?.code).toBe(-32602);

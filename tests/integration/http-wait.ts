@@ -1,13 +1,12 @@
-import type { TestBridge } from './http-bridge.js';
+import type { RpcResponse, TestBridge } from './http-bridge.js';
 
 /** Polls tasks/get until the task reaches one of `states` (generous deadline; never a timing assertion). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function waitForState(
   tb: Pick<TestBridge, 'rpc'>,
   id: string,
   states: string[],
   ms = 20_000,
-): Promise<any> {
+): Promise<RpcResponse['result']> {
   const deadline = Date.now() + ms;
   for (;;) {
     const res = await tb.rpc('tasks/get', { id });

@@ -16,6 +16,24 @@ export interface RpcReply {
   error?: { code: number; message: string; data?: unknown };
 }
 
+/** The parts of a task (as JSON) these tests read. */
+export interface TaskJson {
+  id: string;
+  status: { state: string; message?: { parts: { text?: string }[] } };
+  artifacts?: { artifactId: string; parts: { text?: string }[] }[];
+  metadata: Record<string, unknown>;
+}
+
+/** One `agents/orchestrate` result entry. */
+export interface ChildResult {
+  agent: string;
+  taskId: string;
+  state: string;
+  text: string;
+  reason?: string;
+  retryable?: boolean;
+}
+
 export interface PeerBridge {
   url: string;
   token: string;
@@ -28,12 +46,19 @@ export function nodeScriptAgent(script: string, extra: Record<string, unknown> =
   return { kind: 'subprocess_cli', command: [process.execPath, path.resolve(REPO, script)], timeout_s: 30, ...extra };
 }
 
-export const echoAgent = (extra: Record<string, unknown> = {}) => nodeScriptAgent('resources/agents/echo-agent.mjs', extra);
+export const echoAgent = (extra: Record<string, unknown> = {}) =>
+  nodeScriptAgent('resources/agents/echo-agent.mjs', extra);
 
-export async function startPeerBridge(agents: Record<string, unknown>, opts: { port?: number; config?: Record<string, unknown> } = {}): Promise<PeerBridge> {
+export async function startPeerBridge(
+  agents: Record<string, unknown>,
+  opts: { port?: number; config?: Record<string, unknown> } = {},
+): Promise<PeerBridge> {
   const dir = mkdtempSync(path.join(tmpdir(), 'contactor-peer-'));
   const configPath = path.join(dir, 'config.yaml');
-  writeFileSync(configPath, stringify({ port: opts.port ?? 0, data_dir: path.join(dir, 'data'), require_token: true, ...opts.config, agents }));
+  writeFileSync(
+    configPath,
+    stringify({ port: opts.port ?? 0, data_dir: path.join(dir, 'data'), require_token: true, ...opts.config, agents }),
+  );
   const bridge = await createBridge({ configPath, env: { ...process.env, CONTACTOR_CONFIG: undefined } });
   try {
     await bridge.start();

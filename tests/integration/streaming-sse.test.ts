@@ -34,7 +34,6 @@ async function gatedBridge(): Promise<{ tb: TestBridge; release(): void }> {
   return { tb: own, release: () => writeFileSync(gate, '') };
 }
 
-const isFinal = (f: SseFrame) => f.data.result?.kind === 'status-update' && f.data.result.final === true;
 const seqs = (frames: SseFrame[]) => frames.map((f) => f.id);
 
 function expectIncreasing(ids: (number | undefined)[]): void {
@@ -191,5 +190,24 @@ describe('tasks/resubscribe', () => {
   it('answers an unknown task with -32001 as plain JSON', async () => {
     const res = await tb.rpc('tasks/resubscribe', { id: 'nope' });
     expect(res.error?.code).toBe(-32001);
+  });
+});
+
+describe('shutdown with a stream open', () => {
+  it('stops promptly with a subscriber attached and a task running; the stream ends', async () => {
+    const { tb: own, release } = await gatedBridge();
+    try {
+      const stream = await openStream(own.url, own.token, {
+        method: 'message/stream',
+        params: { agent: 'gated', text: 'wait' },
+      });
+      await stream.read((f) => f.data.result?.status?.state === 'working');
+      const pending = stream.read().catch(() => ({ frames: [], ended: true }));
+      await own.bridge.stop();
+      expect((await pending).ended).toBe(true);
+    } finally {
+      release();
+      await own.cleanup();
+    }
   });
 });

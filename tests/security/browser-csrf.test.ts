@@ -87,9 +87,16 @@ describe('a real page in headless Chromium', () => {
   let pageUrl: string;
 
   beforeAll(async () => {
-    page = createServer((_req, res) => {
+    page = createServer((req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
-      res.end('<!doctype html><title>innocent page</title><iframe name="sink"></iframe>');
+      if (req.url !== '/csrf-form') return res.end('<!doctype html><title>innocent page</title>');
+      // The classic CSRF: a form that posts itself, text/plain so its body reads as JSON.
+      const name = sendBody.slice(0, -2).replace(/'/g, '&#39;');
+      res.end(
+        `<!doctype html><iframe name="sink"></iframe>` +
+          `<form method="POST" action="${tb.url}/" enctype="text/plain" target="sink"><input name='${name}' value='"}'></form>` +
+          `<script>document.forms[0].submit()</script>`,
+      );
     });
     await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
     pageUrl = `http://localhost:${(page.address() as AddressInfo).port}/`;
@@ -134,17 +141,6 @@ describe('a real page in headless Chromium', () => {
           } catch (e) {
             results.preflighted = `error:${(e as Error).name}`;
           }
-          const form = document.createElement('form');
-          form.method = 'POST';
-          form.action = `${bridge}/`;
-          form.enctype = 'text/plain';
-          form.target = 'sink';
-          const field = document.createElement('input');
-          field.name = body.slice(0, -2);
-          field.value = '"}';
-          form.append(field);
-          document.body.append(form);
-          form.submit();
           return results;
         },
         { bridge, body: sendBody, token: tb.token },
@@ -153,6 +149,7 @@ describe('a real page in headless Chromium', () => {
       // the JSON POST dies at its preflight, so the page never learns anything, token or not.
       expect(outcome.simple).toBe('opaque:opaque');
       expect(outcome.preflighted).toBe('error:TypeError');
+      await tab.goto(`${pageUrl}csrf-form`);
       await expect.poll(() => refusals().filter((r) => r.origin === pageUrl.replace(/\/$/, '')).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
 
       // After "rebinding", the page's own origin is the bridge's host:port, so its fetch is same-origin.

@@ -1,0 +1,275 @@
+/**
+ * kill -9 of a real bridge process during a load of concurrent tasks, restart, repeat. Shared by the CI
+ * test (3 rounds) and the opt-in soak (`npm run soak`, many rounds). Plain node:assert, so it runs under
+ * vitest and as a script alike.
+ *
+ * After each restart, every task accepted in an earlier round must be found, in a state that tells the
+ * truth: `completed` only if the agent really ran it, otherwise `failed` with `retryable: true` (the
+ * restart's verdict). Every messageId of earlier rounds is then replayed: a stored one returns the same
+ * task and never runs again — the fixture agent's run log holds each messageId at most once.
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { DiscoverySchema } from '../../main/schema/discovery.js';
+import { REPO, SECURITY_FIXTURES, nodeFixture, tempDir, writeBridgeConfig } from './attack-bridge.js';
+
+export interface KillRoundsOptions {
+  rounds: number;
+  sendsPerRound: number;
+  /** Longest pause before the kill, after the sends started (each round picks at random below it). */
+  maxKillDelayMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface KillFigures {
+  kills: number;
+  sent: number;
+  /** Sends the bridge answered before it was killed. */
+  accepted: number;
+  /** Sends cut off by the kill (no answer; their replay after the restart decides). */
+  cutOff: number;
+  tasksChecked: number;
+  completed: number;
+  failedByRestart: number;
+  replays: number;
+  duplicateRuns: number;
+  leakedProcesses: number;
+}
+
+const AGENTS = ['k1', 'k2', 'k3'];
+const CLI = path.join(REPO, 'main', 'cli', 'index.ts');
+
+interface Running {
+  child: ChildProcess;
+  url: string;
+  token: string;
+  exited: Promise<void>;
+}
+
+export async function runKillRounds(opts: KillRoundsOptions): Promise<KillFigures> {
+  const log = opts.log ?? (() => undefined);
+  const dir = tempDir();
+  const runLog = path.join(dir, 'runs.log');
+  const agent = nodeFixture(path.join(SECURITY_FIXTURES, 'record-run.mjs'), {
+    env: { RUN_LOG: runLog, SLEEP_MS: '150' },
+    max_queue: 10_000,
+  });
+  const { configPath, dataDir } = writeBridgeConfig(dir, {
+    agents: Object.fromEntries(AGENTS.map((a) => [a, agent])),
+    config: { rate_limit_per_minute: 1_000_000 },
+  });
+  const figures: KillFigures = {
+    kills: 0,
+    sent: 0,
+    accepted: 0,
+    cutOff: 0,
+    tasksChecked: 0,
+    completed: 0,
+    failedByRestart: 0,
+    replays: 0,
+    duplicateRuns: 0,
+    leakedProcesses: 0,
+  };
+  const accepted = new Map<string, { agent: string; taskId: string }>();
+  const sentIds: { messageId: string; agent: string; text: string }[] = [];
+  let bridge: Running | undefined;
+  try {
+    for (let round = 0; round < opts.rounds; round += 1) {
+      bridge = await startBridge(configPath, dataDir, dir);
+      if (round > 0) await checkAndReplay(bridge, accepted, sentIds, runLog, figures);
+
+      const acceptedBefore = accepted.size;
+      const sends = Array.from({ length: opts.sendsPerRound }, (_, i) => {
+        const agentName = AGENTS[i % AGENTS.length]!;
+        const item = { messageId: `r${round}-${agentName}-${i}`, agent: agentName, text: `job ${round}.${i}` };
+        sentIds.push(item);
+        // Spread over the kill window, so some sends are answered, some cut off mid-request, some never made.
+        const pause = Math.random() * (opts.maxKillDelayMs ?? 800);
+        const params = {
+          agent: item.agent,
+          text: item.text,
+          messageId: item.messageId,
+          configuration: { blocking: false },
+        };
+        return new Promise((r) => setTimeout(r, pause))
+          .then(() => rpc(bridge!, 'message/send', params))
+          .then(
+            (reply) => reply.result && accepted.set(item.messageId, { agent: item.agent, taskId: reply.result.id }),
+            () => undefined, // cut off by the kill: not accepted, so no promise was made
+          );
+      });
+      figures.sent += sends.length;
+      const delay = Math.floor(Math.random() * (opts.maxKillDelayMs ?? 800));
+      await new Promise((r) => setTimeout(r, delay));
+      bridge.child.kill('SIGKILL');
+      await bridge.exited;
+      await Promise.all(sends);
+      figures.kills += 1;
+      figures.accepted += accepted.size - acceptedBefore;
+      figures.cutOff += opts.sendsPerRound - (accepted.size - acceptedBefore);
+      log(`round ${round}: killed after ${delay} ms; ${accepted.size} tasks accepted so far`);
+    }
+    bridge = await startBridge(configPath, dataDir, dir);
+    await checkAndReplay(bridge, accepted, sentIds, runLog, figures);
+    await stopBridge(bridge);
+    bridge = undefined;
+    figures.leakedProcesses = await leakedAgents(runLog);
+    assert.equal(figures.leakedProcesses, 0, 'agent processes outlived the test');
+    return figures;
+  } finally {
+    if (bridge) {
+      bridge.child.kill('SIGKILL');
+      await bridge.exited;
+    }
+    await leakedAgents(runLog);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function checkAndReplay(
+  bridge: Running,
+  accepted: Map<string, { agent: string; taskId: string }>,
+  sentIds: { messageId: string; agent: string; text: string }[],
+  runLog: string,
+  figures: KillFigures,
+): Promise<void> {
+  const ran = runCounts(runLog);
+  for (const [messageId, { taskId }] of accepted) {
+    const reply = await rpc(bridge, 'tasks/get', { id: taskId });
+    assert.ok(
+      reply.result,
+      `accepted task ${taskId} (${messageId}) is missing after a restart: ${JSON.stringify(reply.error)}`,
+    );
+    const task = reply.result;
+    figures.tasksChecked += 1;
+    if (task.status.state === 'completed') {
+      assert.ok((ran.get(messageId) ?? 0) >= 1, `task ${taskId} says completed, but its agent never ran ${messageId}`);
+      assert.match(task.artifacts[0]?.parts[0]?.text ?? '', /^done: job /);
+    } else {
+      assert.equal(task.status.state, 'failed', `task ${taskId} is ${task.status.state} after a restart`);
+      assert.equal(task.metadata.retryable, true, `task ${taskId} failed without retryable: true`);
+    }
+  }
+  const replies = await Promise.all(
+    sentIds.map((s) =>
+      rpc(bridge, 'message/send', {
+        agent: s.agent,
+        text: s.text,
+        messageId: s.messageId,
+        configuration: { blocking: false },
+      }).then((r) => ({ s, r })),
+    ),
+  );
+  figures.replays += replies.length;
+  for (const { s, r } of replies) {
+    assert.ok(r.result, `replay of ${s.messageId} failed: ${JSON.stringify(r.error)}`);
+    const known = accepted.get(s.messageId);
+    if (known) assert.equal(r.result.id, known.taskId, `replay of ${s.messageId} made a new task`);
+    else accepted.set(s.messageId, { agent: s.agent, taskId: r.result.id });
+  }
+  // Replays of messages that were lost in flight start new work: let it finish before counting runs.
+  await untilNoneOpen(bridge);
+  const counts = runCounts(runLog);
+  const duplicates = [...counts].filter(([, n]) => n > 1);
+  figures.duplicateRuns += duplicates.length;
+  assert.deepEqual(duplicates, [], 'a messageId ran more than once');
+  for (const [, n] of counts) assert.ok(n <= 1);
+  figures.completed = (await rpc(bridge, 'tasks/list', { states: ['completed'], pageSize: 1 })).result.totalSize;
+  figures.failedByRestart = (await rpc(bridge, 'tasks/list', { states: ['failed'], pageSize: 1 })).result.totalSize;
+}
+
+function runCounts(runLog: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  if (!existsSync(runLog)) return counts;
+  for (const line of readFileSync(runLog, 'utf8').split('\n')) {
+    if (!line) continue;
+    assert.ok(!line.startsWith('OVERLAP'), line);
+    const messageId = line.split(' ')[1]!;
+    counts.set(messageId, (counts.get(messageId) ?? 0) + 1);
+  }
+  return counts;
+}
+
+async function untilNoneOpen(bridge: Running): Promise<void> {
+  for (const deadline = Date.now() + 60_000; ;) {
+    const open = await rpc(bridge, 'tasks/list', { states: ['submitted', 'working'], pageSize: 1 });
+    if (open.result.totalSize === 0) return;
+    assert.ok(Date.now() < deadline, `${open.result.totalSize} tasks still open after 60 s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The real `contactor serve` in its own process; its URL and token come from the discovery file. */
+async function startBridge(configPath: string, dataDir: string, home: string): Promise<Running> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '-c', configPath], {
+    cwd: REPO,
+    env: { PATH: process.env.PATH, HOME: home },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let gone = false;
+  void exited.then(() => (gone = true));
+  const file = path.join(dataDir, 'bridge.json');
+  for (const deadline = Date.now() + 60_000; ;) {
+    assert.ok(!gone, `the bridge exited at startup: ${stderr}`);
+    assert.ok(Date.now() < deadline, `the bridge did not start within 60 s: ${stderr}`);
+    if (existsSync(file)) {
+      try {
+        const discovery = DiscoverySchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+        if (discovery.pid === child.pid && discovery.token)
+          return { child, url: discovery.url, token: discovery.token, exited };
+      } catch {
+        // Read between write and rename by another process: try again.
+      }
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function stopBridge(bridge: Running): Promise<void> {
+  bridge.child.kill('SIGTERM');
+  await bridge.exited;
+}
+
+async function rpc(bridge: Running, method: string, params: unknown): Promise<any> {
+  // eslint-disable-line @typescript-eslint/no-explicit-any
+  const res = await fetch(`${bridge.url}/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${bridge.token}` },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  return res.json();
+}
+
+/**
+ * Agent processes still running: on Linux every process whose environment names this test's run log
+ * (the killed bridges' orphans included). Waits up to 15 s for stragglers to finish on their own.
+ */
+async function leakedAgents(runLog: string): Promise<number> {
+  if (process.platform !== 'linux') return 0;
+  const marker = `RUN_LOG=${runLog}`;
+  const find = (): number[] =>
+    readdirSync('/proc')
+      .filter((p) => /^\d+$/.test(p))
+      .filter((p) => {
+        try {
+          const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+          if (stat.slice(stat.lastIndexOf(')') + 2)[0] === 'Z') return false; // dead, awaiting its reaper
+          return readFileSync(`/proc/${p}/environ`, 'utf8').split('\0').includes(marker);
+        } catch {
+          return false;
+        }
+      })
+      .map(Number);
+  for (const deadline = Date.now() + 15_000; Date.now() < deadline;) {
+    if (find().length === 0) return 0;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const left = find();
+  for (const pid of left) process.kill(pid, 'SIGKILL');
+  return left.length;
+}
