@@ -140,7 +140,7 @@ try {
 
   if (runs('scale')) {
     log(`scale: ${COUNTS.scale.tasks} stored tasks`);
-    const scale = await measureScale({ buildDir, root, ...COUNTS.scale });
+    const scale = await measureScale({ buildDir, root, cacheDir: path.join(BENCH_DIR, 'results', 'cache'), ...COUNTS.scale });
     results.scale = scale;
     const floorRtt = await floorRoundTrip(floor.info.port);
     results.floorRoundTrip = floorRtt;

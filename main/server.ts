@@ -126,7 +126,9 @@ export class BridgeServer {
           : {}),
         ...(this.opts.onRefused ? { onRefused: this.opts.onRefused } : {}),
       }));
-    const server = createNodeServer((req, res) => appFor().callback()(req, res));
+    // Koa's callback() composes the middleware each time it is called: make it once, on first request.
+    let handle: ReturnType<ReturnType<typeof createHttpApp>['callback']> | undefined;
+    const server = createNodeServer((req, res) => (handle ??= appFor().callback())(req, res));
     server.headersTimeout = 20_000;
     server.requestTimeout = 0;
     server.maxHeadersCount = 100;

@@ -13,6 +13,9 @@ import { AcpBackend } from './backends/acp.js';
 import { HttpApiBackend } from './backends/http-api.js';
 import { CliBackend } from './backends/subprocess-cli.js';
 import { loadConfig, type LoadedConfig } from './config.js';
+
+/** Where config and data live even when no bridge could be built (the tray's Open config / Open logs). */
+export { defaultDataDir, resolveConfigPath } from './config.js';
 import { acquireInstanceLock, ensureDataDir, loadOrCreateToken } from './data-dir.js';
 import { createLogger } from './logging.js';
 import type { AgentBackend } from './ports.js';

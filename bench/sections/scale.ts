@@ -5,14 +5,14 @@
  * startup to the first healthy /health, `tasks/get` and `ListTasks` (v1) latency over HTTP, database
  * size per task, and idle RSS. Baselines: the bare-HTTP floor's startup, RSS and round trip.
  */
-import { randomUUID } from 'node:crypto';
-import { mkdirSync, statSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { artifactUpdate, statusUpdate } from '../../main/domain/events.js';
 import type { Task } from '../../main/domain/task.js';
 import { SqliteTaskStore } from '../../main/stores/sqlite.js';
 import { startBridgeChild, freePort, waitHealthy } from '../lib/bridge-child.js';
-import { rssMb } from '../lib/children.js';
+import { REPO_ROOT, rssMb } from '../lib/children.js';
 import { KeepAliveClient } from '../lib/http-client.js';
 import { percentile } from '../lib/stats.js';
 
@@ -90,8 +90,30 @@ export function fillStore(file: string, count: number): { seconds: number; ids: 
   return { seconds: (performance.now() - t0) / 1000, ids };
 }
 
+/**
+ * The filled database, made once per task count and schema (keyed by main/stores/migrations.ts) and
+ * kept in bench/results/cache: filling 100k tasks takes longer than the rest of the scale section.
+ * `insertSeconds` is 0 when the cache was used.
+ */
+function filledStore(cacheDir: string, count: number): { seconds: number; ids: string[]; cached: string } {
+  const schema = createHash('sha256').update(readFileSync(path.join(REPO_ROOT, 'main', 'stores', 'migrations.ts'))).update(FILL_VERSION).digest('hex');
+  const base = path.join(cacheDir, `scale-${count}-${schema.slice(0, 12)}`);
+  if (existsSync(`${base}.db`) && existsSync(`${base}.ids.json`)) {
+    return { seconds: 0, ids: JSON.parse(readFileSync(`${base}.ids.json`, 'utf8')) as string[], cached: `${base}.db` };
+  }
+  mkdirSync(cacheDir, { recursive: true });
+  rmSync(`${base}.db`, { force: true });
+  const filled = fillStore(`${base}.db`, count);
+  writeFileSync(`${base}.ids.json`, JSON.stringify(filled.ids));
+  return { ...filled, cached: `${base}.db` };
+}
+
+/** Bump when the generated tasks change shape, so an old cache is not reused. */
+const FILL_VERSION = 'v1';
+
 export async function measureScale(opts: {
   buildDir: string;
+  cacheDir: string;
   root: string;
   tasks: number;
   getCalls: number;
@@ -101,7 +123,8 @@ export async function measureScale(opts: {
   const dataDir = path.join(opts.root, 'scale-data');
   mkdirSync(dataDir, { recursive: true });
   const dbFile = path.join(dataDir, 'contactor.db');
-  const { seconds: insertSeconds, ids: allIds } = fillStore(dbFile, opts.tasks);
+  const { seconds: insertSeconds, ids: allIds, cached } = filledStore(opts.cacheDir, opts.tasks);
+  copyFileSync(cached, dbFile);
   // A fixed stride through the whole history: old tasks and new ones alike.
   const ids = Array.from({ length: opts.getCalls }, (_, i) => allIds[(i * 7919) % allIds.length]!);
   const dbBytesPerTask = statSync(dbFile).size / opts.tasks;

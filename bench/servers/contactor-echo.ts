@@ -24,7 +24,12 @@ const defaults = BridgeConfigSchema.parse({});
 const token = randomBytes(32).toString('base64url');
 const log = createLogger(dataDir, () => [token]);
 const audit = new AuditLog({ dir: path.join(dataDir, 'audit'), secrets: () => [token], onError: () => undefined });
-const store = new AuditedTaskStore(new SqliteTaskStore({ file: path.join(dataDir, 'contactor.db') }), audit);
+const sqlite = new SqliteTaskStore({ file: path.join(dataDir, 'contactor.db') });
+// A/B knob for the WAL checkpoint interval (before/after numbers in docs/benchmark.md).
+if (process.env.BENCH_WAL_AUTOCHECKPOINT) {
+  (sqlite as unknown as { db: { pragma(p: string): unknown } }).db.pragma(`wal_autocheckpoint = ${Number(process.env.BENCH_WAL_AUTOCHECKPOINT)}`);
+}
+const store = new AuditedTaskStore(sqlite, audit);
 const registry = new AgentRegistry(new TurnSlots(defaults.max_concurrent_tasks));
 const backend = new InProcessEchoBackend();
 registry.add('echo', backend, {

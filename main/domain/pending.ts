@@ -41,6 +41,19 @@ export interface DecisionPending {
 
 export type Pending = PermissionPending | DecisionPending;
 
+/** The command a tool call would run, whatever shape the agent put it in ('' when it carries none). */
+export function commandOf(toolCall: ToolCallSummary): string {
+  const raw = toolCall.rawInput;
+  if (typeof raw === 'string') return raw;
+  if (raw && typeof raw === 'object') {
+    const r = raw as Record<string, unknown>;
+    const cmd = r.command ?? r.cmd ?? r.commandLine;
+    if (typeof cmd === 'string') return [cmd, ...(Array.isArray(r.args) ? r.args.map(String) : [])].join(' ');
+    if (Array.isArray(cmd)) return cmd.map(String).join(' ');
+  }
+  return '';
+}
+
 /** How a pending question is rendered as text in `status.message`, for callers that read only text. */
 export function describePending(pending: Pending, agent: string): string {
   switch (pending.kind) {

@@ -1,5 +1,4 @@
-import type { ToolCallSummary } from '../domain/pending.js';
-import { commandOf } from './permission-answers.js';
+import { commandOf, type ToolCallSummary } from '../domain/pending.js';
 
 /** A standing rule from config; the first rule that matches decides. */
 export interface ApprovalRule {
@@ -23,7 +22,7 @@ export interface RuleVerdict {
 export function matchRule(rules: readonly ApprovalRule[], toolCall: ToolCallSummary): RuleVerdict | undefined {
   for (const [index, rule] of rules.entries()) {
     if (rule.kinds && !(toolCall.kind && rule.kinds.includes(toolCall.kind))) continue;
-    if (rule.command !== undefined && !safeRegex(rule.command).test(commandOf(toolCall))) continue;
+    if (rule.command !== undefined && !safeRegex(rule.command).test(commandText(toolCall))) continue;
     if (rule.paths) {
       const locations = toolCall.locations ?? [];
       if (locations.length === 0) continue;
@@ -33,6 +32,11 @@ export function matchRule(rules: readonly ApprovalRule[], toolCall: ToolCallSumm
     return { action: rule.action, rule: index };
   }
   return undefined;
+}
+
+/** The command, or for tools without one the raw input as JSON, so a rule can still match paths in it. */
+function commandText(toolCall: ToolCallSummary): string {
+  return commandOf(toolCall) || (toolCall.rawInput === undefined ? '' : JSON.stringify(toolCall.rawInput));
 }
 
 function normalise(path: string): string {

@@ -1,5 +1,5 @@
 import { BridgeError } from '../domain/errors.js';
-import type { PermissionOption, ToolCallSummary } from '../domain/pending.js';
+import type { PermissionOption } from '../domain/pending.js';
 
 const ALLOW_WORDS = ['yes', 'y', 'allow', 'ok', 'approve'];
 const REJECT_WORDS = ['no', 'n', 'reject', 'deny'];
@@ -40,18 +40,4 @@ export function rejectOption(options: readonly PermissionOption[]): PermissionOp
 
 export function allowOption(options: readonly PermissionOption[]): PermissionOption | undefined {
   return options.find((o) => o.kind === 'allow_once') ?? options.find((o) => o.kind === 'allow_always');
-}
-
-/** The text of a tool call's command, whatever shape the agent put it in. */
-export function commandOf(toolCall: ToolCallSummary): string {
-  const raw = toolCall.rawInput;
-  if (typeof raw === 'string') return raw;
-  if (raw && typeof raw === 'object') {
-    const r = raw as Record<string, unknown>;
-    const cmd = r.command ?? r.cmd ?? r.commandLine;
-    if (typeof cmd === 'string') return [cmd, ...(Array.isArray(r.args) ? r.args.map(String) : [])].join(' ');
-    if (Array.isArray(cmd)) return cmd.map(String).join(' ');
-    return JSON.stringify(raw);
-  }
-  return '';
 }

@@ -1,9 +1,9 @@
 import { BridgeError } from '../domain/errors.js';
-import { describePending, type PermissionPending } from '../domain/pending.js';
+import { commandOf, describePending, type PermissionPending } from '../domain/pending.js';
 import type { PermissionOutcome, PermissionRequest } from '../ports.js';
 import { matchRule } from './approval-rules.js';
 import type { LiveTask } from './live-task.js';
-import { allowOption, commandOf, rejectOption, resolvePermissionAnswer } from './permission-answers.js';
+import { allowOption, rejectOption, resolvePermissionAnswer } from './permission-answers.js';
 import { recordQuestion } from './question-log.js';
 import type { AgentSettings } from './registry.js';
 

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { Notification, app, clipboard, shell } from 'electron';
-import { createBridge, type BridgeOptions } from '../wiring.js';
+import { createBridge, defaultDataDir, resolveConfigPath, type BridgeOptions } from '../wiring.js';
 import { createApprovalIpc } from './approval-ipc.js';
 import { ApprovalWindow } from './approval-window.js';
 import { HIDDEN_FLAG, loginItemTarget, readStartAtLogin, writeStartAtLogin } from './autostart.js';
@@ -125,13 +125,13 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
       refresh();
     },
     openConfig: () =>
-      openIfKnown(host.config?.path ?? opts.bridge?.configPath ?? opts.env.CONTACTOR_CONFIG, 'config file'),
+      openIfKnown(host.config?.path ?? resolveConfigPath(opts.bridge?.configPath, opts.env).path, 'config file'),
     reloadConfig: () => void host.reload().then(refresh),
     copyWslSetup: () => {
       if (wslSetup) clipboard.writeText(wslSetup);
     },
     openLogs: () => {
-      const dataDir = host.config?.dataDir ?? opts.bridge?.dataDir;
+      const dataDir = host.config?.dataDir ?? opts.bridge?.dataDir ?? defaultDataDir(opts.env);
       openIfKnown(dataDir && path.join(dataDir, 'logs'), 'logs folder');
     },
     quit: () => app.quit(),

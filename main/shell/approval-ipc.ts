@@ -7,7 +7,7 @@ import { isBridgeError } from '../domain/errors.js';
 import type { Task } from '../domain/task.js';
 import { AnswerRequestSchema, ListPendingRequestSchema, type AnswerResult, type PendingItem } from '../schema/ipc.js';
 import type { Dispatcher } from './bridge-host.js';
-import { commandOf } from './low-risk.js';
+import { commandOf } from '../domain/pending.js';
 import { titleOf } from './tray-state.js';
 
 /** The part of an IpcMainInvokeEvent we rely on; `senderFrame` is null once the frame is gone. */

@@ -4,7 +4,7 @@
  * commands with no shell syntax at all. Everything else gets "Review…" and the approval window, where the
  * full command is shown. The list is an allow-list on purpose: an unknown command is never low-risk.
  */
-import type { ToolCallSummary } from '../domain/pending.js';
+import { commandOf, type ToolCallSummary } from '../domain/pending.js';
 
 const READ_ONLY_KINDS = new Set(['read', 'search']);
 
@@ -35,19 +35,6 @@ const READ_ONLY_GIT = new Set([
 
 /** Anything that chains, redirects, substitutes or escapes: the string is no longer one plain command. */
 const SHELL_SYNTAX = /[;&|<>`$(){}\\\n\r*?[\]!'"]/;
-
-/** The command a tool call would run, whatever shape the agent put it in ('' when it carries none). */
-export function commandOf(toolCall: ToolCallSummary): string {
-  const raw = toolCall.rawInput;
-  if (typeof raw === 'string') return raw;
-  if (raw && typeof raw === 'object') {
-    const r = raw as Record<string, unknown>;
-    const cmd = r.command ?? r.cmd ?? r.commandLine;
-    if (typeof cmd === 'string') return [cmd, ...(Array.isArray(r.args) ? r.args.map(String) : [])].join(' ');
-    if (Array.isArray(cmd)) return cmd.map(String).join(' ');
-  }
-  return '';
-}
 
 export function isLowRisk(toolCall: ToolCallSummary): boolean {
   const command = commandOf(toolCall).trim();

@@ -4,7 +4,8 @@
  */
 import type { Pending } from '../domain/pending.js';
 import type { Task } from '../domain/task.js';
-import { commandOf, isLowRisk } from './low-risk.js';
+import { commandOf } from '../domain/pending.js';
+import { isLowRisk } from './low-risk.js';
 import { clip } from './tray-state.js';
 
 export interface ToastPlan {

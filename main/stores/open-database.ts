@@ -28,6 +28,10 @@ export function openDatabase(file: string): Database.Database {
     // commit is in the WAL file before the call returns. Only an OS crash or power loss may lose the last
     // transactions (the WAL is fsynced at checkpoints, not per commit), and it never corrupts the file.
     db.pragma('synchronous = NORMAL');
+    // Checkpoint every ~40 MB of WAL instead of SQLite's 4 MB: each checkpoint copies pages and fsyncs
+    // twice, and with a commit per task state change it ran every few dozen tasks (bench: -13% CPU
+    // per stored task). Closing the store still checkpoints and removes the WAL.
+    db.pragma('wal_autocheckpoint = 10000');
     db.pragma('foreign_keys = ON');
     migrate(db, file);
     return db;

@@ -88,6 +88,14 @@ describe.each(VERSIONS)('$label send', ({ version, label, send: s, history: h, m
     expect(viaRoot.error?.code).toBe(-32001);
   });
 
+  it(`${label} ${s} idempotency: the same messageId returns the same task instead of running again`, async () => {
+    const message = userMessage(version, 'only once');
+    const first = taskOf(version, (await send(version, { message })).result);
+    const again = taskOf(version, (await send(version, { message })).result);
+    expect(again.id).toBe(first.id);
+    expect(again.artifacts).toEqual(first.artifacts);
+  });
+
   it(`${label} ${h} historyLength: 0 leaves the history out`, async () => {
     const res = await send(version, {
       message: userMessage(version, 'no history'),

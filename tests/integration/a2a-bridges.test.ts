@@ -50,7 +50,7 @@ async function settled(tb: Bridge, taskId: string, states: string[]): Promise<Ta
     .poll(
       async () => {
         task = (await tb.rpc('tasks/get', { id: taskId })).result;
-        return states.includes(task?.status?.state);
+        return states.includes(task?.status.state ?? '');
       },
       { timeout: 20_000, interval: 50 },
     )
@@ -58,10 +58,10 @@ async function settled(tb: Bridge, taskId: string, states: string[]): Promise<Ta
   return task!;
 }
 
-function replyText(task: any): string {
+function replyText(task: TaskJson): string {
   return (task.artifacts ?? [])
-    .flatMap((a: any) => a.parts)
-    .map((p: any) => p.text ?? '')
+    .flatMap((a) => a.parts)
+    .map((p) => p.text ?? '')
     .join('');
 }
 

@@ -41,7 +41,7 @@ export interface KillFigures {
 const AGENTS = ['k1', 'k2', 'k3'];
 const CLI = path.join(REPO, 'main', 'cli', 'index.ts');
 
-interface Running {
+export interface BridgeProcess {
   child: ChildProcess;
   url: string;
   token: string;
@@ -74,10 +74,10 @@ export async function runKillRounds(opts: KillRoundsOptions): Promise<KillFigure
   };
   const accepted = new Map<string, { agent: string; taskId: string }>();
   const sentIds: { messageId: string; agent: string; text: string }[] = [];
-  let bridge: Running | undefined;
+  let bridge: BridgeProcess | undefined;
   try {
     for (let round = 0; round < opts.rounds; round += 1) {
-      bridge = await startBridge(configPath, dataDir, dir);
+      bridge = await startBridgeProcess(configPath, dataDir, dir);
       if (round > 0) await checkAndReplay(bridge, accepted, sentIds, runLog, figures);
 
       const acceptedBefore = accepted.size;
@@ -111,9 +111,9 @@ export async function runKillRounds(opts: KillRoundsOptions): Promise<KillFigure
       figures.cutOff += opts.sendsPerRound - (accepted.size - acceptedBefore);
       log(`round ${round}: killed after ${delay} ms; ${accepted.size} tasks accepted so far`);
     }
-    bridge = await startBridge(configPath, dataDir, dir);
+    bridge = await startBridgeProcess(configPath, dataDir, dir);
     await checkAndReplay(bridge, accepted, sentIds, runLog, figures);
-    await stopBridge(bridge);
+    await stopBridgeProcess(bridge);
     bridge = undefined;
     figures.leakedProcesses = await leakedAgents(runLog);
     assert.equal(figures.leakedProcesses, 0, 'agent processes outlived the test');
@@ -129,7 +129,7 @@ export async function runKillRounds(opts: KillRoundsOptions): Promise<KillFigure
 }
 
 async function checkAndReplay(
-  bridge: Running,
+  bridge: BridgeProcess,
   accepted: Map<string, { agent: string; taskId: string }>,
   sentIds: { messageId: string; agent: string; text: string }[],
   runLog: string,
@@ -192,7 +192,7 @@ function runCounts(runLog: string): Map<string, number> {
   return counts;
 }
 
-async function untilNoneOpen(bridge: Running): Promise<void> {
+async function untilNoneOpen(bridge: BridgeProcess): Promise<void> {
   for (const deadline = Date.now() + 60_000; ;) {
     const open = await rpc(bridge, 'tasks/list', { states: ['submitted', 'working'], pageSize: 1 });
     if (open.result.totalSize === 0) return;
@@ -202,7 +202,7 @@ async function untilNoneOpen(bridge: Running): Promise<void> {
 }
 
 /** The real `contactor serve` in its own process; its URL and token come from the discovery file. */
-async function startBridge(configPath: string, dataDir: string, home: string): Promise<Running> {
+export async function startBridgeProcess(configPath: string, dataDir: string, home: string): Promise<BridgeProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '-c', configPath], {
     cwd: REPO,
     env: { PATH: process.env.PATH, HOME: home },
@@ -230,12 +230,12 @@ async function startBridge(configPath: string, dataDir: string, home: string): P
   }
 }
 
-async function stopBridge(bridge: Running): Promise<void> {
+export async function stopBridgeProcess(bridge: BridgeProcess): Promise<void> {
   bridge.child.kill('SIGTERM');
   await bridge.exited;
 }
 
-async function rpc(bridge: Running, method: string, params: unknown): Promise<any> {
+export async function rpc(bridge: BridgeProcess, method: string, params: unknown): Promise<any> {
   // eslint-disable-line @typescript-eslint/no-explicit-any
   const res = await fetch(`${bridge.url}/`, {
     method: 'POST',
