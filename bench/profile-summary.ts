@@ -15,7 +15,7 @@ interface Profile {
   timeDeltas: number[];
 }
 
-const [file, topArg] = process.argv.slice(2).filter((a, i, all) => !a.startsWith("--") && all[i - 1] !== "--callers");
+const [file, topArg] = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--callers');
 if (!file) throw new Error('usage: profile-summary <file.cpuprofile> [top]');
 const top = Number(topArg ?? 30);
 const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
@@ -30,7 +30,8 @@ const where = (url: string): string => {
   if (url.startsWith('node:')) return url;
   return url.replace(/^file:\/\/.*?\/(main|bench)\//, '$1/') || '(native)';
 };
-const fnKey = (n: ProfileNode): string => `${n.callFrame.functionName || '(anon)'} ${where(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
+const fnKey = (n: ProfileNode): string =>
+  `${n.callFrame.functionName || '(anon)'} ${where(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
 
 const add = (m: Map<string, number>, k: string, v: number) => m.set(k, (m.get(k) ?? 0) + v);
 const byFn = new Map<string, number>();
@@ -60,7 +61,8 @@ if (callersOf > 0) {
     const n = byId.get(id)!;
     if (n.callFrame.functionName !== target) continue;
     const chain: string[] = [];
-    for (let p = parent.get(id); p !== undefined && chain.length < 6; p = parent.get(p)) chain.push(fnKey(byId.get(p)!));
+    for (let p = parent.get(id); p !== undefined && chain.length < 6; p = parent.get(p))
+      chain.push(fnKey(byId.get(p)!));
     add(paths, chain.join(' < '), us);
   }
   print(`callers of ${target}`, paths);

@@ -17,7 +17,10 @@ import { measureBulk, measureChunkLatency } from './sections/streaming.js';
 import { measureThroughput, type ThroughputRow } from './sections/throughput.js';
 
 const quick = process.argv.includes('--quick');
-const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split(',');
+const only = process.argv
+  .find((a) => a.startsWith('--only='))
+  ?.slice(7)
+  .split(',');
 const runs = (section: string): boolean => !only || only.includes(section);
 const scaleDown = (n: number): number => (quick ? Math.max(1, Math.round(n / 5)) : n);
 
@@ -56,17 +59,24 @@ function safeRead(file: string): string {
   }
 }
 
-const results: Record<string, unknown> = { startedAt: new Date().toISOString(), quick, machine: machine(), counts: COUNTS };
+const results: Record<string, unknown> = {
+  startedAt: new Date().toISOString(),
+  quick,
+  machine: machine(),
+  counts: COUNTS,
+};
 const rows: Row[] = [];
 const root = mkdtempSync(path.join(os.tmpdir(), 'contactor-bench-'));
 const buildDir = path.join(BENCH_DIR, 'results', 'build');
 const started = performance.now();
 const log = (what: string): void => console.error(`[${((performance.now() - started) / 1000).toFixed(1)}s] ${what}`);
 
+let stopFloor: (() => Promise<void>) | undefined;
 try {
   log('bundling the server entry points');
   await bundleServers(['contactor-echo', 'reference-echo', 'bare-floor', 'bridge-serve'], buildDir);
   const floor = await startChild<{ ready: boolean; port: number }>(path.join(buildDir, 'bare-floor.mjs'));
+  stopFloor = floor.stop;
   const floorBaseline = { readyMs: floor.readyMs, rssMb: rssMb(floor.pid) };
   results.floorProcess = floorBaseline;
 
@@ -74,12 +84,21 @@ try {
     log('throughput: contactor vs reference vs floor');
     const dataDir = path.join(root, 'throughput-data');
     mkdirSync(dataDir);
-    const contactor = await startChild<{ ready: boolean; port: number; token: string }>(path.join(buildDir, 'contactor-echo.mjs'), [dataDir]);
+    const contactor = await startChild<{ ready: boolean; port: number; token: string }>(
+      path.join(buildDir, 'contactor-echo.mjs'),
+      [dataDir],
+    );
     const reference = await startChild<{ ready: boolean; port: number }>(path.join(buildDir, 'reference-echo.mjs'));
     try {
       const tp = await measureThroughput({
         servers: [
-          { name: 'contactor', pid: contactor.pid, port: contactor.info.port, path: '/agents/echo', headers: { authorization: `Bearer ${contactor.info.token}` } },
+          {
+            name: 'contactor',
+            pid: contactor.pid,
+            port: contactor.info.port,
+            path: '/agents/echo',
+            headers: { authorization: `Bearer ${contactor.info.token}` },
+          },
           { name: 'reference', pid: reference.pid, port: reference.info.port, path: '/', headers: {} },
           { name: 'floor', pid: floor.pid, port: floor.info.port, path: '/', headers: {} },
         ],
@@ -96,9 +115,19 @@ try {
     const agentCommand = (file: string) => [process.execPath, file];
     const echoAgent = path.join(REPO_ROOT, 'tests', 'fixtures', 'acp', 'fake-agent.mjs');
     const stampAgent = path.join(BENCH_DIR, 'fixtures', 'stamp-agent.mjs');
-    const acpAgent = (file: string) => ({ kind: 'acp', command: agentCommand(file), append_decision_contract: false, timeout_s: 120 });
+    const acpAgent = (file: string) => ({
+      kind: 'acp',
+      command: agentCommand(file),
+      append_decision_contract: false,
+      timeout_s: 120,
+    });
     const dataDir = path.join(root, 'acp-data');
-    const bridge = await startBridgeChild({ buildDir, root, dataDir, agents: { echo: acpAgent(echoAgent), stamp: acpAgent(stampAgent) } });
+    const bridge = await startBridgeChild({
+      buildDir,
+      root,
+      dataDir,
+      agents: { echo: acpAgent(echoAgent), stamp: acpAgent(stampAgent) },
+    });
     const via = (agent: string) => ({ port: bridge.info.port, token: bridge.info.token, agent });
     try {
       if (runs('acp')) {
@@ -108,8 +137,24 @@ try {
           const acp = await measureAcpOverhead({ direct, bridge: via('echo'), ...COUNTS.acp });
           results.acpOverhead = acp;
           rows.push(
-            { section: 'ACP echo', measure: 'added latency p50', contactor: ms(acp.bridgeP50Ms), baseline: `${ms(acp.directP50Ms)} direct`, comparison: `+${ms(acp.addedP50Ms)}`, target: '≤ +2 ms', pass: acp.addedP50Ms <= 2 },
-            { section: 'ACP echo', measure: 'added latency p99', contactor: ms(acp.bridgeP99Ms), baseline: `${ms(acp.directP99Ms)} direct`, comparison: `+${ms(acp.addedP99Ms)}`, target: '≤ +10 ms', pass: acp.addedP99Ms <= 10 },
+            {
+              section: 'ACP echo',
+              measure: 'added latency p50',
+              contactor: ms(acp.bridgeP50Ms),
+              baseline: `${ms(acp.directP50Ms)} direct`,
+              comparison: `+${ms(acp.addedP50Ms)}`,
+              target: '≤ +2 ms',
+              pass: acp.addedP50Ms <= 2,
+            },
+            {
+              section: 'ACP echo',
+              measure: 'added latency p99',
+              contactor: ms(acp.bridgeP99Ms),
+              baseline: `${ms(acp.directP99Ms)} direct`,
+              comparison: `+${ms(acp.addedP99Ms)}`,
+              target: '≤ +10 ms',
+              pass: acp.addedP99Ms <= 10,
+            },
           );
         } finally {
           await direct.close();
@@ -124,10 +169,42 @@ try {
           const bulk = await measureBulk({ direct, bridge: via('stamp'), ...COUNTS.bulk });
           results.streaming = { chunkLatency: big, smallChunkLatency: small, bulk };
           rows.push(
-            { section: 'SSE', measure: `chunk latency p50 (${big.chunkChars}-char chunks)`, contactor: ms(big.bridgeP50Ms), baseline: `${ms(big.directP50Ms)} direct`, comparison: `+${ms(big.bridgeP50Ms - big.directP50Ms)}`, target: '', pass: undefined },
-            { section: 'SSE', measure: `chunk latency p99 (${big.chunkChars}-char chunks)`, contactor: ms(big.bridgeP99Ms), baseline: `${ms(big.directP99Ms)} direct`, comparison: `+${ms(big.bridgeP99Ms - big.directP99Ms)}`, target: '≤ 5 ms', pass: big.bridgeP99Ms <= 5 },
-            { section: 'SSE', measure: `chunk latency p50/p99 (${small.chunkChars}-char chunks every ${small.intervalMs} ms)`, contactor: `${ms(small.bridgeP50Ms)} / ${ms(small.bridgeP99Ms)}`, baseline: `${ms(small.directP50Ms)} / ${ms(small.directP99Ms)} direct`, comparison: 'includes the 512-char / 20 ms batching', target: '', pass: undefined },
-            { section: 'SSE', measure: `10 MB reply (${bulk.chunkChars}-char chunks)`, contactor: `${bulk.bridgeMBps.toFixed(1)} MB/s`, baseline: `${bulk.directMBps.toFixed(1)} MB/s direct`, comparison: `${((bulk.bridgeMBps / bulk.directMBps) * 100).toFixed(0)}% of direct`, target: '', pass: undefined },
+            {
+              section: 'SSE',
+              measure: `chunk latency p50 (${big.chunkChars}-char chunks)`,
+              contactor: ms(big.bridgeP50Ms),
+              baseline: `${ms(big.directP50Ms)} direct`,
+              comparison: `+${ms(big.bridgeP50Ms - big.directP50Ms)}`,
+              target: '',
+              pass: undefined,
+            },
+            {
+              section: 'SSE',
+              measure: `chunk latency p99 (${big.chunkChars}-char chunks)`,
+              contactor: ms(big.bridgeP99Ms),
+              baseline: `${ms(big.directP99Ms)} direct`,
+              comparison: `+${ms(big.bridgeP99Ms - big.directP99Ms)}`,
+              target: '≤ 5 ms',
+              pass: big.bridgeP99Ms <= 5,
+            },
+            {
+              section: 'SSE',
+              measure: `chunk latency p50/p99 (${small.chunkChars}-char chunks every ${small.intervalMs} ms)`,
+              contactor: `${ms(small.bridgeP50Ms)} / ${ms(small.bridgeP99Ms)}`,
+              baseline: `${ms(small.directP50Ms)} / ${ms(small.directP99Ms)} direct`,
+              comparison: 'includes the 512-char / 20 ms batching',
+              target: '',
+              pass: undefined,
+            },
+            {
+              section: 'SSE',
+              measure: `10 MB reply (${bulk.chunkChars}-char chunks)`,
+              contactor: `${bulk.bridgeMBps.toFixed(1)} MB/s`,
+              baseline: `${bulk.directMBps.toFixed(1)} MB/s direct`,
+              comparison: `${((bulk.bridgeMBps / bulk.directMBps) * 100).toFixed(0)}% of direct`,
+              target: '',
+              pass: undefined,
+            },
           );
         } finally {
           await direct.close();
@@ -140,23 +217,84 @@ try {
 
   if (runs('scale')) {
     log(`scale: ${COUNTS.scale.tasks} stored tasks`);
-    const scale = await measureScale({ buildDir, root, cacheDir: path.join(BENCH_DIR, 'results', 'cache'), ...COUNTS.scale });
+    const scale = await measureScale({
+      buildDir,
+      root,
+      cacheDir: path.join(BENCH_DIR, 'results', 'cache'),
+      ...COUNTS.scale,
+    });
     results.scale = scale;
     const floorRtt = await floorRoundTrip(floor.info.port);
     results.floorRoundTrip = floorRtt;
     const n = `${Math.round(scale.tasks / 1000)}k tasks`;
     rows.push(
-      { section: 'scale', measure: `tasks/get p50 (${n})`, contactor: ms(scale.getP50Ms), baseline: `${ms(floorRtt.p50Ms)} floor RTT`, comparison: `+${ms(scale.getP50Ms - floorRtt.p50Ms)}`, target: '', pass: undefined },
-      { section: 'scale', measure: `tasks/get p99 (${n})`, contactor: ms(scale.getP99Ms), baseline: `${ms(floorRtt.p99Ms)} floor RTT`, comparison: `+${ms(scale.getP99Ms - floorRtt.p99Ms)}`, target: '≤ 2 ms', pass: scale.getP99Ms <= 2 },
-      { section: 'scale', measure: `ListTasks p50 (page of ${scale.listPageSize}, ${n})`, contactor: ms(scale.listP50Ms), baseline: `${ms(floorRtt.p50Ms)} floor RTT`, comparison: `+${ms(scale.listP50Ms - floorRtt.p50Ms)}`, target: '', pass: undefined },
-      { section: 'scale', measure: `ListTasks p99 (page of ${scale.listPageSize}, ${n})`, contactor: ms(scale.listP99Ms), baseline: `${ms(floorRtt.p99Ms)} floor RTT`, comparison: `+${ms(scale.listP99Ms - floorRtt.p99Ms)}`, target: '≤ 10 ms', pass: scale.listP99Ms <= 10 },
-      { section: 'scale', measure: 'database size per task', contactor: `${(scale.dbBytesPerTask / 1024).toFixed(2)} KiB`, baseline: '', comparison: `${((scale.dbBytesPerTask * scale.tasks) / 1024 ** 2).toFixed(0)} MiB total`, target: '', pass: undefined },
-      { section: 'scale', measure: `startup to healthy (${n})`, contactor: ms(scale.startupMs), baseline: `${ms(floorBaseline.readyMs)} bare node:http`, comparison: `+${ms(scale.startupMs - floorBaseline.readyMs)}`, target: '≤ 500 ms', pass: scale.startupMs <= 500 },
-      { section: 'scale', measure: 'idle RSS, headless', contactor: mb(scale.idleRssMb), baseline: `${mb(floorBaseline.rssMb)} bare node:http`, comparison: `after load: ${mb(scale.rssAfterLoadMb)}`, target: '≤ 100 MB', pass: scale.idleRssMb === undefined ? undefined : scale.idleRssMb <= 100 },
+      {
+        section: 'scale',
+        measure: `tasks/get p50 (${n})`,
+        contactor: ms(scale.getP50Ms),
+        baseline: `${ms(floorRtt.p50Ms)} floor RTT`,
+        comparison: `+${ms(scale.getP50Ms - floorRtt.p50Ms)}`,
+        target: '',
+        pass: undefined,
+      },
+      {
+        section: 'scale',
+        measure: `tasks/get p99 (${n})`,
+        contactor: ms(scale.getP99Ms),
+        baseline: `${ms(floorRtt.p99Ms)} floor RTT`,
+        comparison: `+${ms(scale.getP99Ms - floorRtt.p99Ms)}`,
+        target: '≤ 2 ms',
+        pass: scale.getP99Ms <= 2,
+      },
+      {
+        section: 'scale',
+        measure: `ListTasks p50 (page of ${scale.listPageSize}, ${n})`,
+        contactor: ms(scale.listP50Ms),
+        baseline: `${ms(floorRtt.p50Ms)} floor RTT`,
+        comparison: `+${ms(scale.listP50Ms - floorRtt.p50Ms)}`,
+        target: '',
+        pass: undefined,
+      },
+      {
+        section: 'scale',
+        measure: `ListTasks p99 (page of ${scale.listPageSize}, ${n})`,
+        contactor: ms(scale.listP99Ms),
+        baseline: `${ms(floorRtt.p99Ms)} floor RTT`,
+        comparison: `+${ms(scale.listP99Ms - floorRtt.p99Ms)}`,
+        target: '≤ 10 ms',
+        pass: scale.listP99Ms <= 10,
+      },
+      {
+        section: 'scale',
+        measure: 'database size per task',
+        contactor: `${(scale.dbBytesPerTask / 1024).toFixed(2)} KiB`,
+        baseline: '',
+        comparison: `${((scale.dbBytesPerTask * scale.tasks) / 1024 ** 2).toFixed(0)} MiB total`,
+        target: '',
+        pass: undefined,
+      },
+      {
+        section: 'scale',
+        measure: `startup to healthy (${n})`,
+        contactor: ms(scale.startupMs),
+        baseline: `${ms(floorBaseline.readyMs)} bare node:http`,
+        comparison: `+${ms(scale.startupMs - floorBaseline.readyMs)}`,
+        target: '≤ 500 ms',
+        pass: scale.startupMs <= 500,
+      },
+      {
+        section: 'scale',
+        measure: 'idle RSS, headless',
+        contactor: mb(scale.idleRssMb),
+        baseline: `${mb(floorBaseline.rssMb)} bare node:http`,
+        comparison: `after load: ${mb(scale.rssAfterLoadMb)}`,
+        target: '≤ 100 MB',
+        pass: scale.idleRssMb === undefined ? undefined : scale.idleRssMb <= 100,
+      },
     );
   }
-  await floor.stop();
 } finally {
+  await stopFloor?.();
   rmSync(root, { recursive: true, force: true });
 }
 
@@ -170,8 +308,13 @@ writeFileSync(path.join(outDir, `bench-${stamp}.json`), json);
 writeFileSync(path.join(outDir, 'latest.json'), json);
 const m = results.machine as Record<string, unknown>;
 const machineLine = `${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGB} GB RAM, node ${m.node}, ${m.platform}; load average at start ${(m.loadAverageAtStart as number[]).join(' ')}`;
-writeFileSync(path.join(outDir, 'latest.md'), `Ran ${results.startedAt}${quick ? ' (--quick)' : ''} in ${(results.totalSeconds as number).toFixed(0)} s on ${machineLine}.\n\n${markdownTable(rows)}\n`);
-console.log(`\n${textTable(rows)}\n\nmachine: ${machineLine}\ntotal ${(results.totalSeconds as number).toFixed(1)} s; results in bench/results/latest.json and latest.md`);
+writeFileSync(
+  path.join(outDir, 'latest.md'),
+  `Ran ${results.startedAt}${quick ? ' (--quick)' : ''} in ${(results.totalSeconds as number).toFixed(0)} s on ${machineLine}.\n\n${markdownTable(rows)}\n`,
+);
+console.log(
+  `\n${textTable(rows)}\n\nmachine: ${machineLine}\ntotal ${(results.totalSeconds as number).toFixed(1)} s; results in bench/results/latest.json and latest.md`,
+);
 
 function throughputRows(tp: ThroughputRow[]): void {
   for (const c of COUNTS.throughput.concurrencies) {
@@ -180,12 +323,29 @@ function throughputRows(tp: ThroughputRow[]): void {
     const ratio = ours.tasksPerSecond / ref.tasksPerSecond;
     const share = ours.tasksPerSecond / flo.tasksPerSecond;
     const judged = c >= 8;
-    const lat = (r: ThroughputRow) => `${perS(r.tasksPerSecond)} (p50 ${ms(r.p50Ms)}, p99 ${ms(r.p99Ms)}${r.cpuUsPerRequest === undefined ? '' : `, ${Math.round(r.cpuUsPerRequest)} µs CPU/req`})`;
+    const lat = (r: ThroughputRow) =>
+      `${perS(r.tasksPerSecond)} (p50 ${ms(r.p50Ms)}, p99 ${ms(r.p99Ms)}${r.cpuUsPerRequest === undefined ? '' : `, ${Math.round(r.cpuUsPerRequest)} µs CPU/req`})`;
     const failures = ours.failures + ref.failures + flo.failures;
     if (failures > 0) throw new Error(`throughput at concurrency ${c}: ${failures} requests failed`);
     rows.push(
-      { section: 'throughput', measure: `blocking sends, concurrency ${c}, vs reference`, contactor: lat(ours), baseline: `${lat(ref)} @a2a-js/sdk`, comparison: `${ratio.toFixed(2)}×`, target: judged ? '≥ 1.5×' : '', pass: judged ? ratio >= 1.5 : undefined },
-      { section: 'throughput', measure: `blocking sends, concurrency ${c}, vs floor`, contactor: perS(ours.tasksPerSecond), baseline: `${lat(flo)} bare node:http`, comparison: `${(share * 100).toFixed(0)}% of floor`, target: judged ? '≥ 40%' : '', pass: judged ? share >= 0.4 : undefined },
+      {
+        section: 'throughput',
+        measure: `blocking sends, concurrency ${c}, vs reference`,
+        contactor: lat(ours),
+        baseline: `${lat(ref)} @a2a-js/sdk`,
+        comparison: `${ratio.toFixed(2)}×`,
+        target: judged ? '≥ 1.5×' : '',
+        pass: judged ? ratio >= 1.5 : undefined,
+      },
+      {
+        section: 'throughput',
+        measure: `blocking sends, concurrency ${c}, vs floor`,
+        contactor: perS(ours.tasksPerSecond),
+        baseline: `${lat(flo)} bare node:http`,
+        comparison: `${(share * 100).toFixed(0)}% of floor`,
+        target: judged ? '≥ 40%' : '',
+        pass: judged ? share >= 0.4 : undefined,
+      },
     );
   }
 }

@@ -27,7 +27,10 @@ export function createdEntry(task: Task): AuditRecord {
 export function eventEntry(event: TaskEvent, task: Task): AuditRecord | undefined {
   if (event.kind !== 'status-update') return undefined;
   const meta = event.metadata ?? {};
-  const question = { ...(meta.pendingKind ? { pendingKind: meta.pendingKind } : {}), ...(meta.answer !== undefined ? { answer: meta.answer } : {}) };
+  const question = {
+    ...(meta.pendingKind ? { pendingKind: meta.pendingKind } : {}),
+    ...(meta.answer !== undefined ? { answer: meta.answer } : {}),
+  };
   switch (meta.event) {
     case 'pending-created':
       return { type: 'task.input-required', ...about(task), ...question, question: preview(statusText(event)) };
@@ -51,7 +54,12 @@ export function eventEntry(event: TaskEvent, task: Task): AuditRecord | undefine
         ...(task.metadata.truncated ? { truncated: task.metadata.truncated } : {}),
       };
     case 'failed':
-      return { type: 'task.failed', ...about(task), reason: preview(reason), retryable: task.metadata.retryable === true };
+      return {
+        type: 'task.failed',
+        ...about(task),
+        reason: preview(reason),
+        retryable: task.metadata.retryable === true,
+      };
     case 'canceled':
       return { type: 'task.canceled', ...about(task), reason: preview(reason) };
     case 'rejected':

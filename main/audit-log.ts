@@ -146,9 +146,13 @@ export class AuditLog implements EventSink {
 function trimmed(details: RefusalDetails): RefusalDetails {
   const cut = (v: string | undefined) => (v === undefined ? undefined : v.slice(0, HEADER_CHARS));
   return Object.fromEntries(
-    Object.entries({ ...details, path: cut(details.path), host: cut(details.host), origin: cut(details.origin), caller: cut(details.caller) }).filter(
-      ([, v]) => v !== undefined,
-    ),
+    Object.entries({
+      ...details,
+      path: cut(details.path),
+      host: cut(details.host),
+      origin: cut(details.origin),
+      caller: cut(details.caller),
+    }).filter(([, v]) => v !== undefined),
   ) as unknown as RefusalDetails;
 }
 

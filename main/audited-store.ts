@@ -17,7 +17,11 @@ export class AuditedTaskStore implements TaskStore {
     private readonly witness: CreationWitness,
   ) {}
 
-  create(task: Task, events: StreamEvent[], key?: IdempotencyKey): { stored: StoredTask; created: boolean; payloadHash?: string } {
+  create(
+    task: Task,
+    events: StreamEvent[],
+    key?: IdempotencyKey,
+  ): { stored: StoredTask; created: boolean; payloadHash?: string } {
     const result = this.inner.create(task, events, key);
     if (result.created) this.witness.taskCreated(result.stored.task);
     return result;

@@ -50,6 +50,7 @@ export function createLogger(dataDir: string, secrets: () => readonly string[]):
         },
       },
     },
-    pino.destination({ dest: path.join(dir, 'bridge.log'), mkdir: true, sync: false }),
+    // Synchronous: the log is low-volume, and a line written just before exit must not be lost.
+    pino.destination({ dest: path.join(dir, 'bridge.log'), mkdir: true, sync: true }),
   );
 }

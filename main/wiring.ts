@@ -99,7 +99,7 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
     const backends: AgentBackend[] = [];
     for (const [name, agent] of Object.entries(config.agents)) {
       const baseEnv = agentEnv(env, { CONTACTOR_URL: url, CONTACTOR_AGENT: name, ...(secret ? { CONTACTOR_TOKEN: secret } : {}) });
-      const backend = createBackend(name, agent, baseEnv);
+      const backend = createBackend(name, agent, { baseEnv, env });
       backends.push(backend);
       registry.add(name, backend, settingsOf(agent, config));
     }
@@ -151,16 +151,21 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
   }
 }
 
-function createBackend(name: string, agent: AgentConfig, baseEnv: Record<string, string>): AgentBackend {
+/** `env` is the bridge's own environment, where `api_key_env` / `token_env` name their secrets. */
+function createBackend(
+  name: string,
+  agent: AgentConfig,
+  { baseEnv, env }: { baseEnv: Record<string, string>; env: Record<string, string | undefined> },
+): AgentBackend {
   switch (agent.kind) {
     case 'subprocess_cli':
       return new CliBackend({ name, config: agent, baseEnv });
     case 'acp':
       return new AcpBackend({ name, config: agent, baseEnv });
     case 'http_api':
-      return new HttpApiBackend({ name, config: agent });
+      return new HttpApiBackend({ name, config: agent, env });
     case 'a2a':
-      return new A2aRemoteBackend({ name, config: agent });
+      return new A2aRemoteBackend({ name, config: agent, env });
     default: {
       const never: never = agent;
       return never;

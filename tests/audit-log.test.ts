@@ -29,7 +29,11 @@ const lines = (file = path.join(auditDir(), 'audit.jsonl')) =>
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 function finished(task: Task, state: Task['status']['state'], text: string, seq: number) {
-  const status = { state, timestamp: new Date().toISOString(), message: agentMessage('m', text, { taskId: task.id, contextId: task.contextId }) };
+  const status = {
+    state,
+    timestamp: new Date().toISOString(),
+    message: agentMessage('m', text, { taskId: task.id, contextId: task.contextId }),
+  };
   return { event: statusUpdate(task, seq, status, true), task: { ...task, status } };
 }
 
@@ -40,18 +44,38 @@ describe('AuditLog', () => {
     const task = makeTask({ agent: 'codex' });
     store.create(task, [], { scope: 'codex', messageId: 'm-1', payloadHash: 'h' });
     store.create(makeTask(), [], { scope: 'codex', messageId: 'm-1', payloadHash: 'h' }); // a replay: no entry
-    const at = (seq: number, metadata: Record<string, unknown>) => statusUpdate(task, seq, task.status, false, metadata);
+    const at = (seq: number, metadata: Record<string, unknown>) =>
+      statusUpdate(task, seq, task.status, false, metadata);
     audit.publish(at(1, { event: 'progress' }), task);
-    audit.publish(at(2, { event: 'pending-answered', pendingKind: 'permission', by: 'alice', answer: 'allow-once' }), task);
-    audit.publish(at(3, { event: 'pending-auto-decided', pendingKind: 'permission', by: 'rule 0', answer: 'allow-once' }), task);
+    audit.publish(
+      at(2, { event: 'pending-answered', pendingKind: 'permission', by: 'alice', answer: 'allow-once' }),
+      task,
+    );
+    audit.publish(
+      at(3, { event: 'pending-auto-decided', pendingKind: 'permission', by: 'rule 0', answer: 'allow-once' }),
+      task,
+    );
     for (const [i, state] of (['failed', 'canceled', 'rejected', 'completed'] as const).entries()) {
       const f = finished(task, state, `${state} because reasons`, 4 + i);
       audit.publish(f.event, f.task);
     }
     audit.close();
     const entries = lines();
-    expect(entries.map((e) => e.type)).toEqual(['task.created', 'task.answered', 'task.auto-decided', 'task.failed', 'task.canceled', 'task.rejected', 'task.completed']);
-    expect(entries[0]).toMatchObject({ taskId: task.id, agent: 'codex', messageId: task.history[0]!.messageId, state: 'submitted' });
+    expect(entries.map((e) => e.type)).toEqual([
+      'task.created',
+      'task.answered',
+      'task.auto-decided',
+      'task.failed',
+      'task.canceled',
+      'task.rejected',
+      'task.completed',
+    ]);
+    expect(entries[0]).toMatchObject({
+      taskId: task.id,
+      agent: 'codex',
+      messageId: task.history[0]!.messageId,
+      state: 'submitted',
+    });
     expect(entries[1]).toMatchObject({ by: 'alice', answer: 'allow-once', pendingKind: 'permission' });
     expect(entries[2]).toMatchObject({ rule: 'rule 0' });
     expect(entries[3]).toMatchObject({ reason: 'failed because reasons', retryable: false });
@@ -63,7 +87,12 @@ describe('AuditLog', () => {
     const task = makeTask();
     task.history[0]!.parts = [{ kind: 'text', text: `use ${TOKEN} and sk-ant-abcdefghijklmnopqrstuvwx` }];
     audit.taskCreated(task);
-    audit.refused('unauthorized', { status: 401, path: '/', host: `x${TOKEN}`, origin: 'Bearer abcdefghijklmnopqrstuvwxyz' });
+    audit.refused('unauthorized', {
+      status: 401,
+      path: '/',
+      host: `x${TOKEN}`,
+      origin: 'Bearer abcdefghijklmnopqrstuvwxyz',
+    });
     const text = readFileSync(path.join(auditDir(), 'audit.jsonl'), 'utf8');
     expect(text).not.toContain(TOKEN);
     expect(text).not.toContain('sk-ant-abcdefghijklmnopqrstuvwx');
@@ -74,13 +103,18 @@ describe('AuditLog', () => {
   it('caps refused requests per minute and writes one summary for the rest', () => {
     let now = Date.parse('2025-01-01T00:00:00Z');
     const audit = new AuditLog({ dir: auditDir(), secrets: () => [], refusedPerMinute: 5, now: () => now });
-    for (let i = 0; i < 1000; i += 1) audit.refused('host-not-allowed', { status: 421, path: '/', host: 'evil.example:8791' });
+    for (let i = 0; i < 1000; i += 1)
+      audit.refused('host-not-allowed', { status: 421, path: '/', host: 'evil.example:8791' });
     expect(lines()).toHaveLength(5);
     now += 61_000;
     audit.refused('unauthorized', { status: 401, path: '/' });
     audit.close();
     const entries = lines();
-    expect(entries.map((e) => e.type)).toEqual([...Array(5).fill('request.refused'), 'request.refused-suppressed', 'request.refused']);
+    expect(entries.map((e) => e.type)).toEqual([
+      ...Array(5).fill('request.refused'),
+      'request.refused-suppressed',
+      'request.refused',
+    ]);
     expect(entries[5]).toMatchObject({ count: 995 });
     expect(entries[0]).toMatchObject({ reason: 'host-not-allowed', status: 421, host: 'evil.example:8791' });
   });

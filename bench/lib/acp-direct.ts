@@ -19,7 +19,9 @@ export async function openDirectAgent(command: string[]): Promise<DirectAgent> {
     const u = params.update;
     if (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text') onText?.(u.content.text);
   });
-  const conn = app.connect(ndJsonStream(Writable.toWeb(child.stdin!), Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>));
+  const conn = app.connect(
+    ndJsonStream(Writable.toWeb(child.stdin!), Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>),
+  );
   await conn.agent.request(methods.agent.initialize, { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
   const { sessionId } = await conn.agent.request(methods.agent.session.new, { cwd: process.cwd(), mcpServers: [] });
   return {

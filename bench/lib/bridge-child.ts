@@ -24,7 +24,16 @@ export async function startBridgeChild(opts: {
   config?: Record<string, unknown>;
 }): Promise<BridgeChild> {
   const configPath = path.join(opts.root, `config-${Date.now()}.yaml`);
-  writeFileSync(configPath, stringify({ port: opts.port ?? 0, data_dir: opts.dataDir, agents: opts.agents, rate_limit_per_minute: UNLIMITED, ...opts.config }));
+  writeFileSync(
+    configPath,
+    stringify({
+      port: opts.port ?? 0,
+      data_dir: opts.dataDir,
+      agents: opts.agents,
+      rate_limit_per_minute: UNLIMITED,
+      ...opts.config,
+    }),
+  );
   return startChild(path.join(opts.buildDir, 'bridge-serve.mjs'), [configPath], { timeoutMs: 60_000 });
 }
 
@@ -51,7 +60,8 @@ export async function waitHealthy(port: number, since: number, timeoutMs = 30_00
       req.end();
     });
     if (ok) return performance.now() - since;
-    if (performance.now() - since > timeoutMs) throw new Error(`no healthy /health on port ${port} after ${timeoutMs} ms`);
+    if (performance.now() - since > timeoutMs)
+      throw new Error(`no healthy /health on port ${port} after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 2));
   }
 }

@@ -16,13 +16,28 @@ export interface Row {
 const HEADERS = ['section', 'measure', 'contactor', 'baseline (same run)', 'comparison', 'target', 'result'] as const;
 
 function cells(row: Row): string[] {
-  return [row.section, row.measure, row.contactor, row.baseline, row.comparison, row.target, row.pass === undefined ? '' : row.pass ? 'PASS' : 'MISS'];
+  return [
+    row.section,
+    row.measure,
+    row.contactor,
+    row.baseline,
+    row.comparison,
+    row.target,
+    row.pass === undefined ? '' : row.pass ? 'PASS' : 'MISS',
+  ];
 }
 
 export function textTable(rows: Row[]): string {
   const all = [[...HEADERS], ...rows.map(cells)];
   const widths = HEADERS.map((_, i) => Math.max(...all.map((r) => r[i]!.length)));
-  return all.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+  return all
+    .map((r) =>
+      r
+        .map((c, i) => c.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 export function markdownTable(rows: Row[]): string {

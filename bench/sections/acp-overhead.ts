@@ -26,14 +26,25 @@ export async function measureAcpOverhead(opts: {
   calls: number;
   warmup: number;
 }): Promise<AcpOverhead> {
-  const client = new KeepAliveClient({ port: opts.bridge.port, headers: { authorization: `Bearer ${opts.bridge.token}` } }, 1);
+  const client = new KeepAliveClient(
+    { port: opts.bridge.port, headers: { authorization: `Bearer ${opts.bridge.token}` } },
+    1,
+  );
   const contextId = randomUUID();
   const viaBridge = async (): Promise<number> => {
     const body = JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
       method: 'message/send',
-      params: { message: { kind: 'message', messageId: randomUUID(), role: 'user', contextId, parts: [{ kind: 'text', text: PROMPT }] } },
+      params: {
+        message: {
+          kind: 'message',
+          messageId: randomUUID(),
+          role: 'user',
+          contextId,
+          parts: [{ kind: 'text', text: PROMPT }],
+        },
+      },
     });
     const t0 = performance.now();
     const reply = await client.post(`/agents/${opts.bridge.agent}`, body);

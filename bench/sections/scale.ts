@@ -30,8 +30,12 @@ export interface ScaleResult {
   rssAfterLoadMb: number | undefined;
 }
 
-const PROMPT = 'Refactor the retry loop in src/net/fetch.ts so it backs off exponentially; keep the public API the same.';
-const REPLY = 'Done. I replaced the fixed 500 ms sleep with an exponential backoff (base 250 ms, factor 2, cap 8 s, full jitter) and added a test. '.repeat(3);
+const PROMPT =
+  'Refactor the retry loop in src/net/fetch.ts so it backs off exponentially; keep the public API the same.';
+const REPLY =
+  'Done. I replaced the fixed 500 ms sleep with an exponential backoff (base 250 ms, factor 2, cap 8 s, full jitter) and added a test. '.repeat(
+    3,
+  );
 
 /** A finished task shaped like the ones the dispatcher stores (history, reply artifact, metadata). */
 function finishedTask(i: number, base: number): { task: Task; messageId: string } {
@@ -47,7 +51,9 @@ function finishedTask(i: number, base: number): { task: Task; messageId: string 
       id,
       contextId,
       status: { state: 'completed', timestamp: done },
-      history: [{ kind: 'message', messageId, role: 'user', parts: [{ kind: 'text', text: PROMPT }], taskId: id, contextId }],
+      history: [
+        { kind: 'message', messageId, role: 'user', parts: [{ kind: 'text', text: PROMPT }], taskId: id, contextId },
+      ],
       artifacts: [{ artifactId: `${id}-reply`, name: 'reply', parts: [{ kind: 'text', text: REPLY }] }],
       metadata: {
         agent: i % 3 === 0 ? 'codex' : 'claude',
@@ -66,7 +72,9 @@ export function fillStore(file: string, count: number): { seconds: number; ids: 
   const store = new SqliteTaskStore({ file });
   // One transaction per batch (the store's own transactions nest as savepoints): the fill is setup,
   // not a measurement, so it may be fast.
-  const db = (store as unknown as { db: { transaction<A extends unknown[]>(fn: (...a: A) => void): (...a: A) => void } }).db;
+  const db = (
+    store as unknown as { db: { transaction<A extends unknown[]>(fn: (...a: A) => void): (...a: A) => void } }
+  ).db;
   const base = Date.now() - count * 1000;
   const batch = db.transaction((from: number, to: number) => {
     for (let i = from; i < to; i++) {
@@ -96,7 +104,10 @@ export function fillStore(file: string, count: number): { seconds: number; ids: 
  * `insertSeconds` is 0 when the cache was used.
  */
 function filledStore(cacheDir: string, count: number): { seconds: number; ids: string[]; cached: string } {
-  const schema = createHash('sha256').update(readFileSync(path.join(REPO_ROOT, 'main', 'stores', 'migrations.ts'))).update(FILL_VERSION).digest('hex');
+  const schema = createHash('sha256')
+    .update(readFileSync(path.join(REPO_ROOT, 'main', 'stores', 'migrations.ts')))
+    .update(FILL_VERSION)
+    .digest('hex');
   const base = path.join(cacheDir, `scale-${count}-${schema.slice(0, 12)}`);
   if (existsSync(`${base}.db`) && existsSync(`${base}.ids.json`)) {
     return { seconds: 0, ids: JSON.parse(readFileSync(`${base}.ids.json`, 'utf8')) as string[], cached: `${base}.db` };
@@ -131,7 +142,14 @@ export async function measureScale(opts: {
 
   const port = await freePort();
   const since = performance.now();
-  const starting = startBridgeChild({ buildDir: opts.buildDir, root: opts.root, dataDir, agents: {}, port, config: { history: { max_tasks: opts.tasks * 10 } } });
+  const starting = startBridgeChild({
+    buildDir: opts.buildDir,
+    root: opts.root,
+    dataDir,
+    agents: {},
+    port,
+    config: { history: { max_tasks: opts.tasks * 10 } },
+  });
   const startupMs = await waitHealthy(port, since);
   const bridge = await starting;
   try {
@@ -149,12 +167,18 @@ export async function measureScale(opts: {
     const list: number[] = [];
     let pageToken = '';
     for (let i = 0; i < opts.listCalls; i++) {
-      const body = JSON.stringify({ jsonrpc: '2.0', id: i, method: 'ListTasks', params: { pageSize: opts.listPageSize, ...(pageToken ? { pageToken } : {}) } });
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: i,
+        method: 'ListTasks',
+        params: { pageSize: opts.listPageSize, ...(pageToken ? { pageToken } : {}) },
+      });
       const t0 = performance.now();
       const reply = await client.post('/', body, { 'A2A-Version': '1.0' });
       list.push(performance.now() - t0);
       const result = (JSON.parse(reply.body) as { result?: { tasks: unknown[]; nextPageToken: string } }).result;
-      if (!result || result.tasks.length !== opts.listPageSize) throw new Error(`ListTasks failed: ${reply.body.slice(0, 200)}`);
+      if (!result || result.tasks.length !== opts.listPageSize)
+        throw new Error(`ListTasks failed: ${reply.body.slice(0, 200)}`);
       // Walk 20 pages deep, then start over: deep pages and first pages both count.
       pageToken = i % 20 === 19 ? '' : result.nextPageToken;
     }

@@ -40,7 +40,11 @@ interface Bridge {
 }
 
 /** Streams one prompt through the bridge; calls `onText` for each artifact chunk with its arrival time. */
-export async function streamThroughBridge(bridge: Bridge, text: string, onText: (text: string, at: number) => void): Promise<number> {
+export async function streamThroughBridge(
+  bridge: Bridge,
+  text: string,
+  onText: (text: string, at: number) => void,
+): Promise<number> {
   let events = 0;
   let final = false;
   await streamCall({
@@ -55,8 +59,18 @@ export async function streamThroughBridge(bridge: Bridge, text: string, onText: 
     }),
     onEvent: (data, at) => {
       events += 1;
-      const result = (data as { result?: { kind?: string; artifact?: { parts: { text?: string }[] }; final?: boolean; status?: { state: string } } }).result;
-      if (result?.kind === 'artifact-update') for (const p of result.artifact?.parts ?? []) if (p.text) onText(p.text, at);
+      const result = (
+        data as {
+          result?: {
+            kind?: string;
+            artifact?: { parts: { text?: string }[] };
+            final?: boolean;
+            status?: { state: string };
+          };
+        }
+      ).result;
+      if (result?.kind === 'artifact-update')
+        for (const p of result.artifact?.parts ?? []) if (p.text) onText(p.text, at);
       if (result?.kind === 'status-update' && result.final) {
         final = true;
         if (result.status?.state !== 'completed') throw new Error(`streamed task ended ${result.status?.state}`);
@@ -80,7 +94,9 @@ export async function measureChunkLatency(opts: {
   const bridge: number[] = [];
   await streamThroughBridge(opts.bridge, prompt, (text, at) => stampsIn(text, at, bridge));
   if (bridge.length !== opts.chunks || direct.length !== opts.chunks) {
-    throw new Error(`expected ${opts.chunks} stamps, got ${direct.length} direct and ${bridge.length} through the bridge`);
+    throw new Error(
+      `expected ${opts.chunks} stamps, got ${direct.length} direct and ${bridge.length} through the bridge`,
+    );
   }
   return {
     chunks: opts.chunks,
@@ -93,17 +109,29 @@ export async function measureChunkLatency(opts: {
   };
 }
 
-export async function measureBulk(opts: { direct: DirectAgent; bridge: Bridge; bytes: number; chunkChars: number }): Promise<BulkThroughput> {
+export async function measureBulk(opts: {
+  direct: DirectAgent;
+  bridge: Bridge;
+  bytes: number;
+  chunkChars: number;
+}): Promise<BulkThroughput> {
   const prompt = `bulk ${opts.bytes} ${opts.chunkChars}`;
   let t0 = performance.now();
   const reply = await opts.direct.prompt(prompt);
   const directMs = performance.now() - t0;
-  if (reply.length !== opts.bytes) throw new Error(`direct bulk reply had ${reply.length} characters, not ${opts.bytes}`);
+  if (reply.length !== opts.bytes)
+    throw new Error(`direct bulk reply had ${reply.length} characters, not ${opts.bytes}`);
   let received = 0;
   t0 = performance.now();
   const bridgeEvents = await streamThroughBridge(opts.bridge, prompt, (text) => (received += text.length));
   const bridgeMs = performance.now() - t0;
   if (received !== opts.bytes) throw new Error(`bridge bulk stream carried ${received} characters, not ${opts.bytes}`);
   const mb = opts.bytes / 1e6;
-  return { megabytes: mb, chunkChars: opts.chunkChars, directMBps: mb / (directMs / 1000), bridgeMBps: mb / (bridgeMs / 1000), bridgeEvents };
+  return {
+    megabytes: mb,
+    chunkChars: opts.chunkChars,
+    directMBps: mb / (directMs / 1000),
+    bridgeMBps: mb / (bridgeMs / 1000),
+    bridgeEvents,
+  };
 }

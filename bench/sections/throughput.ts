@@ -36,7 +36,9 @@ export function sendBody(id: number): string {
     jsonrpc: '2.0',
     id,
     method: 'message/send',
-    params: { message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'text', text: PROMPT }] } },
+    params: {
+      message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'text', text: PROMPT }] },
+    },
   });
 }
 
@@ -63,7 +65,8 @@ export async function measureThroughput(opts: {
         const result = await runLoad({ count: opts.count, concurrency, send, check });
         const cpuAfter = cpuMs(server.pid);
         client.close();
-        const cpu = cpuBefore === undefined || cpuAfter === undefined ? undefined : ((cpuAfter - cpuBefore) * 1000) / opts.count;
+        const cpu =
+          cpuBefore === undefined || cpuAfter === undefined ? undefined : ((cpuAfter - cpuBefore) * 1000) / opts.count;
         results.set(server.name, [...(results.get(server.name) ?? []), { ...result, cpu }]);
       }
     }

@@ -5,7 +5,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-const reply = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { kind: 'task', id: 't', contextId: 'c', status: { state: 'completed' } } });
+const reply = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  result: { kind: 'task', id: 't', contextId: 'c', status: { state: 'completed' } },
+});
 const server = createServer((req, res) => {
   req.on('data', () => undefined);
   req.on('end', () => {

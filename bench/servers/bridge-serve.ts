@@ -8,5 +8,7 @@ const configPath = process.argv[2];
 if (!configPath) throw new Error('usage: bridge-serve <config.yaml>');
 const bridge = await createBridge({ configPath, env: { ...process.env, CONTACTOR_CONFIG: undefined } });
 await bridge.start();
-process.stdout.write(`${JSON.stringify({ ready: true, port: Number(new URL(bridge.url).port), token: bridge.token })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ ready: true, port: Number(new URL(bridge.url).port), token: bridge.token })}\n`,
+);
 process.on('SIGTERM', () => void bridge.stop().then(() => process.exit(0)));

@@ -27,7 +27,9 @@ const audit = new AuditLog({ dir: path.join(dataDir, 'audit'), secrets: () => [t
 const sqlite = new SqliteTaskStore({ file: path.join(dataDir, 'contactor.db') });
 // A/B knob for the WAL checkpoint interval (before/after numbers in docs/benchmark.md).
 if (process.env.BENCH_WAL_AUTOCHECKPOINT) {
-  (sqlite as unknown as { db: { pragma(p: string): unknown } }).db.pragma(`wal_autocheckpoint = ${Number(process.env.BENCH_WAL_AUTOCHECKPOINT)}`);
+  (sqlite as unknown as { db: { pragma(p: string): unknown } }).db.pragma(
+    `wal_autocheckpoint = ${Number(process.env.BENCH_WAL_AUTOCHECKPOINT)}`,
+  );
 }
 const store = new AuditedTaskStore(sqlite, audit);
 const registry = new AgentRegistry(new TurnSlots(defaults.max_concurrent_tasks));
@@ -43,7 +45,13 @@ registry.add('echo', backend, {
   skills: [],
   tags: [],
 });
-const dispatcher = new Dispatcher({ store, registry, feed: new EventFeed(), sinks: [audit], maxDelegationDepth: defaults.max_delegation_depth });
+const dispatcher = new Dispatcher({
+  store,
+  registry,
+  feed: new EventFeed(),
+  sinks: [audit],
+  maxDelegationDepth: defaults.max_delegation_depth,
+});
 const server = new BridgeServer({
   dispatcher,
   store,

@@ -39,7 +39,12 @@ const card = {
   signatures: [],
 } as unknown as AgentCard;
 
-const textPart = (text: string) => ({ content: { $case: 'text' as const, value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' });
+const textPart = (text: string) => ({
+  content: { $case: 'text' as const, value: text },
+  metadata: undefined,
+  filename: '',
+  mediaType: 'text/plain',
+});
 const status = (state: TaskState) => ({ state, message: undefined, timestamp: new Date().toISOString() });
 
 const echo: AgentExecutor = {
@@ -47,20 +52,43 @@ const echo: AgentExecutor = {
     const { taskId, contextId } = ctx;
     const text = ctx.userMessage.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');
     bus.publish(
-      AgentEvent.task({ id: taskId, contextId, status: status(TaskState.TASK_STATE_SUBMITTED), artifacts: [], history: [ctx.userMessage], metadata: undefined }),
+      AgentEvent.task({
+        id: taskId,
+        contextId,
+        status: status(TaskState.TASK_STATE_SUBMITTED),
+        artifacts: [],
+        history: [ctx.userMessage],
+        metadata: undefined,
+      }),
     );
-    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: status(TaskState.TASK_STATE_WORKING), metadata: undefined }));
+    bus.publish(
+      AgentEvent.statusUpdate({ taskId, contextId, status: status(TaskState.TASK_STATE_WORKING), metadata: undefined }),
+    );
     bus.publish(
       AgentEvent.artifactUpdate({
         taskId,
         contextId,
-        artifact: { artifactId: `${taskId}-reply`, name: 'reply', description: '', parts: [textPart(`echo: ${text}`)], metadata: undefined, extensions: [] },
+        artifact: {
+          artifactId: `${taskId}-reply`,
+          name: 'reply',
+          description: '',
+          parts: [textPart(`echo: ${text}`)],
+          metadata: undefined,
+          extensions: [],
+        },
         append: false,
         lastChunk: true,
         metadata: undefined,
       }),
     );
-    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: status(TaskState.TASK_STATE_COMPLETED), metadata: undefined }));
+    bus.publish(
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId,
+        status: status(TaskState.TASK_STATE_COMPLETED),
+        metadata: undefined,
+      }),
+    );
     bus.finished();
   },
   async cancelTask() {},
@@ -78,7 +106,12 @@ const server = createServer((req, res) => {
     void (async () => {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
       const requestedVersion = (req.headers['a2a-version'] as string | undefined) || undefined;
-      const context = defaultServerCallContextBuilder({ extensions: undefined, user: new UnauthenticatedUser(), headers: req.headers, requestedVersion } as never);
+      const context = defaultServerCallContextBuilder({
+        extensions: undefined,
+        user: new UnauthenticatedUser(),
+        headers: req.headers,
+        requestedVersion,
+      } as never);
       validateVersion(context.requestedVersion, await handler.getAgentCard(), 'JSONRPC');
       const transport = (requestedVersion ?? '0.3') === '0.3' ? legacy : v1;
       const reply = await transport.handle(body, context);

@@ -218,8 +218,9 @@ export class Dispatcher {
       answeredBy,
       lastAnswer: { choice, freeText: free, by: answeredBy, at: new Date().toISOString() },
     });
-    recordQuestion(live, { kind: 'decision', about: pending.question, outcome: 'answered', answer: choice, by: answeredBy });
+    const announce = recordQuestion(live, { kind: 'decision', about: pending.question, outcome: 'answered', answer: choice, by: answeredBy });
     live.setStatus('working');
+    announce();
     const warm = entry.backend.traits.multiTurn && this.warmContexts.has(contextKey(entry.name, live.task.contextId));
     const original = textOf(live.task.history[0]?.parts ?? []);
     this.schedule(
@@ -319,6 +320,8 @@ export class Dispatcher {
         createdAt: now,
         delegationDepth: chain.depth,
         visitedAgents: rejection ? chain.visited : [...chain.visited, agent],
+        // A fan-out child says which fan-out it belongs to, so tasks/list can group them.
+        ...(req.message.metadata?.orchestration ? { orchestration: req.message.metadata.orchestration } : {}),
       },
     };
   }

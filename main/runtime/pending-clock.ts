@@ -30,7 +30,7 @@ export class PendingClock {
 
   private expire(live: LiveTask, pending: Pending): void {
     this.timers.delete(live.id);
-    recordQuestion(live, { kind: pending.kind, about: pending.kind === 'decision' ? pending.question : pending.toolCall.title, outcome: 'expired', by: 'expiry' });
+    recordQuestion(live, { kind: pending.kind, about: pending.kind === 'decision' ? pending.question : pending.toolCall.title, outcome: 'expired', by: 'expiry' })();
     live.patchMetadata({ pending: undefined, answeredBy: 'expiry', retryable: true });
     const what = pending.kind === 'decision' ? 'decision' : 'permission request';
     live.setStatus('failed', `nobody answered the ${what} before it expired at ${pending.expiresAt}; re-send the task to try again`);

@@ -36,13 +36,13 @@ export class PermissionDesk {
     if (verdict && verdict.action !== 'ask') {
       const option = verdict.action === 'allow' ? allowOption(request.options) : rejectOption(request.options);
       if (option) {
-        recordQuestion(live, { kind: 'permission', about: request.toolCall.title, outcome: 'auto-decided', answer: option.optionId, by: `rule ${verdict.rule}`, rule: verdict.rule });
+        recordQuestion(live, { kind: 'permission', about: request.toolCall.title, outcome: 'auto-decided', answer: option.optionId, by: `rule ${verdict.rule}`, rule: verdict.rule })();
         return Promise.resolve({ outcome: 'selected', optionId: option.optionId });
       }
     }
     const always = request.options.find((o) => o.kind === 'allow_always');
     if (always && this.remembered.get(live.task.metadata.agent)?.has(signature(request.toolCall))) {
-      recordQuestion(live, { kind: 'permission', about: request.toolCall.title, outcome: 'auto-decided', answer: always.optionId, by: 'allow always', rule: 'allow_always' });
+      recordQuestion(live, { kind: 'permission', about: request.toolCall.title, outcome: 'auto-decided', answer: always.optionId, by: 'allow always', rule: 'allow_always' })();
       return Promise.resolve({ outcome: 'selected', optionId: always.optionId });
     }
     const now = Date.now();
@@ -89,8 +89,8 @@ export class PermissionDesk {
       lastAnswer: { requestId: current.pending.requestId, optionId: option.optionId, by: answeredBy, at: new Date().toISOString() },
     });
     if (option.kind === 'allow_always') this.remember(live.task.metadata.agent, current.pending.toolCall);
-    recordQuestion(live, { kind: 'permission', about: current.pending.toolCall.title, outcome: 'answered', answer: option.optionId, by: answeredBy });
-    this.settleCurrent(live, { outcome: 'selected', optionId: option.optionId }, settings);
+    const announce = recordQuestion(live, { kind: 'permission', about: current.pending.toolCall.title, outcome: 'answered', answer: option.optionId, by: answeredBy });
+    this.settleCurrent(live, { outcome: 'selected', optionId: option.optionId }, settings, announce);
   }
 
   /** Cancels every question of the task (cancel, shutdown): each agent-side request gets `cancelled`. */
@@ -101,16 +101,18 @@ export class PermissionDesk {
     for (const waiting of queue) waiting.resolve({ outcome: 'cancelled' });
   }
 
-  private settleCurrent(live: LiveTask, outcome: PermissionOutcome, settings: AgentSettings): void {
+  private settleCurrent(live: LiveTask, outcome: PermissionOutcome, settings: AgentSettings, announce: () => void): void {
     const queue = this.queues.get(live.id) ?? [];
     const current = queue.shift();
     this.clearTimers(live.id);
     if (queue.length === 0) this.queues.delete(live.id);
     if (queue.length > 0) {
+      announce();
       this.present(live, settings);
     } else {
       live.patchMetadata({ pending: undefined });
       live.setStatus('working');
+      announce();
     }
     current?.resolve(outcome);
   }
@@ -136,8 +138,8 @@ export class PermissionDesk {
     if (!head) return;
     const reject = rejectOption(head.pending.options);
     live.patchMetadata({ answeredBy: 'expiry' });
-    recordQuestion(live, { kind: 'permission', about: head.pending.toolCall.title, outcome: 'expired', ...(reject ? { answer: reject.optionId } : {}), by: 'expiry' });
-    this.settleCurrent(live, reject ? { outcome: 'selected', optionId: reject.optionId } : { outcome: 'cancelled' }, settings);
+    const announce = recordQuestion(live, { kind: 'permission', about: head.pending.toolCall.title, outcome: 'expired', ...(reject ? { answer: reject.optionId } : {}), by: 'expiry' });
+    this.settleCurrent(live, reject ? { outcome: 'selected', optionId: reject.optionId } : { outcome: 'cancelled' }, settings, announce);
   }
 
   private remember(agent: string, toolCall: PermissionRequest['toolCall']): void {

@@ -14,12 +14,14 @@ export interface QuestionRecord {
 
 /**
  * Keeps the task's question history in `metadata.questions` (the audit trail `pending/list` and the
- * tray show) and announces the outcome on the task's stream and the bridge-wide feed.
+ * tray show; saved with the next state change) and returns the announcement of the outcome for the
+ * task's stream and the bridge-wide feed. Call it after the state change, so a stream never shows the
+ * old question's state after its answer.
  */
-export function recordQuestion(live: LiveTask, record: Omit<QuestionRecord, 'at'>): void {
+export function recordQuestion(live: LiveTask, record: Omit<QuestionRecord, 'at'>): () => void {
   const prior = Array.isArray(live.task.metadata.questions) ? (live.task.metadata.questions as QuestionRecord[]) : [];
   const entry: QuestionRecord = { ...record, at: new Date().toISOString() };
   live.patchMetadata({ questions: [...prior, entry] });
   const event = record.outcome === 'answered' ? 'pending-answered' : record.outcome === 'expired' ? 'pending-expired' : 'pending-auto-decided';
-  live.announce({ event, pendingKind: record.kind, by: record.by, ...(record.answer ? { answer: record.answer } : {}) });
+  return () => live.announce({ event, pendingKind: record.kind, by: record.by, ...(record.answer ? { answer: record.answer } : {}) });
 }

@@ -9,7 +9,8 @@ export class TurnSlots {
   private readonly waiters: (() => void)[] = [];
 
   constructor(readonly limit: number) {
-    if (!Number.isInteger(limit) || limit < 1) throw new Error(`max_concurrent_tasks must be a whole number of at least 1, not ${limit}`);
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new Error(`max_concurrent_tasks must be a whole number of at least 1, not ${limit}`);
   }
 
   get running(): number {

@@ -134,3 +134,22 @@ export const TaskPageSchema = z.looseObject({
 });
 
 export const PendingListSchema = z.looseObject({ tasks: z.array(CliTaskSchema) });
+
+/** `agents/orchestrate` result: one entry per agent the work was fanned out to. */
+export const OrchestrateResultSchema = z.looseObject({
+  orchestrationId: z.string(),
+  mode: z.enum(['all', 'first', 'best']),
+  winner: z.string().optional(),
+  note: z.string().optional(),
+  results: z.array(
+    z.looseObject({
+      agent: z.string(),
+      taskId: z.string().optional(),
+      state: z.string(),
+      text: z.string().optional(),
+      reason: z.string().optional(),
+      retryable: z.boolean().optional(),
+    }),
+  ),
+});
+export type OrchestrateResult = z.infer<typeof OrchestrateResultSchema>;

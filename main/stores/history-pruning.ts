@@ -46,7 +46,10 @@ export function startHistoryPruning(opts: HistoryPruningOptions): HistoryPruning
   const now = opts.now ?? Date.now;
   const runOnce = (): number => {
     try {
-      const deleted = opts.store.prune({ olderThan: new Date(now() - opts.maxAgeDays * DAY_MS).toISOString(), maxTasks: opts.maxTasks });
+      const deleted = opts.store.prune({
+        olderThan: new Date(now() - opts.maxAgeDays * DAY_MS).toISOString(),
+        maxTasks: opts.maxTasks,
+      });
       if (deleted > 0) opts.onPruned?.(deleted);
       return deleted;
     } catch (err) {

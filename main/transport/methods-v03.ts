@@ -6,7 +6,7 @@ import { BridgeError } from '../domain/errors.js';
 import { TaskIdParamsSchema, TaskQueryParamsSchema, ResubscribeParamsSchema } from '../schema/a2a.js';
 import { AgentCardParamsSchema, AnswerParamsSchema, EmptyParamsSchema, ListTasksParamsSchema, PendingListParamsSchema } from '../schema/rpc.js';
 import { streamEventToV03 } from './a2a-v03.js';
-import { applyHistoryLength } from './a2a-v1.js';
+import { applyHistoryLength } from '../schema/a2a-v1-convert.js';
 import { parseParams } from './parse-params.js';
 import { RpcError } from './rpc-errors.js';
 import type { MethodContext, MethodHandler } from './rpc-types.js';

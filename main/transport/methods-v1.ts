@@ -18,7 +18,7 @@ import {
   sendMessageResultToV1,
   sendRequestFromV1,
   streamEventToV1,
-} from './a2a-v1.js';
+} from '../schema/a2a-v1-convert.js';
 import { parseParams } from './parse-params.js';
 import { RpcError } from './rpc-errors.js';
 import type { MethodContext, MethodHandler, RpcCall } from './rpc-types.js';

@@ -80,10 +80,16 @@ export function callerOf(body: string, isAgent: (name: string) => boolean): { ag
 
 function declaredCaller(request: unknown): string | undefined {
   const params = field(request, 'params');
-  const candidates = [field(params, 'callerAgent'), field(field(params, 'metadata'), 'callerAgent'), field(field(field(params, 'message'), 'metadata'), 'callerAgent')];
+  const candidates = [
+    field(params, 'callerAgent'),
+    field(field(params, 'metadata'), 'callerAgent'),
+    field(field(field(params, 'message'), 'metadata'), 'callerAgent'),
+  ];
   return candidates.find((c): c is string => typeof c === 'string');
 }
 
 function field(value: unknown, key: string): unknown {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)[key]
+    : undefined;
 }

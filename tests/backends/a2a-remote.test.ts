@@ -121,6 +121,25 @@ describe('a2a backend: streams, credentials and bad peers', () => {
     }
   });
 
+  it('continues in a new peer task when the parked one is gone', async () => {
+    const b = backend(peer.url);
+    const first = recorder();
+    await b.run(makeTurn({ contextId: 'ctx-lost', text: 'ask again' }), first.reporter);
+    const parked = first.receipt().peerTaskId as string;
+    // Someone else ends the parked task at the peer.
+    await fetch(`${peer.url}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'CancelTask', params: { id: parked } }),
+    });
+    const second = recorder();
+    const outcome = await b.run(makeTurn({ contextId: 'ctx-lost', text: 'green', followUp: true }), second.reporter);
+    expect(outcome).toEqual({ kind: 'completed' });
+    expect(second.text()).toBe('echo: green');
+    expect(second.receipt()).toMatchObject({ peerTaskLost: parked });
+    expect(second.receipt().peerTaskId).not.toBe(parked);
+  });
+
   it('pins the protocol when config says so', async () => {
     const dual = await startSdkEchoServer({ protocol: '1.0', streaming: false });
     try {

@@ -43,11 +43,20 @@ export interface AttackBridgeOptions {
 
 /** A subprocess_cli agent running `node <file>` (relative to tests/fixtures/security unless absolute). */
 export function nodeFixture(file: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { kind: 'subprocess_cli', command: [process.execPath, path.resolve(SECURITY_FIXTURES, file)], timeout_s: 30, append_decision_contract: false, ...extra };
+  return {
+    kind: 'subprocess_cli',
+    command: [process.execPath, path.resolve(SECURITY_FIXTURES, file)],
+    timeout_s: 30,
+    append_decision_contract: false,
+    ...extra,
+  };
 }
 
 /** Writes the config a bridge (in-process or a child) reads: port 0, the data dir under `dir`. */
-export function writeBridgeConfig(dir: string, opts: AttackBridgeOptions = {}): { configPath: string; dataDir: string } {
+export function writeBridgeConfig(
+  dir: string,
+  opts: AttackBridgeOptions = {},
+): { configPath: string; dataDir: string } {
   const dataDir = path.join(dir, 'data');
   const configPath = path.join(dir, 'config.yaml');
   const agents = opts.agents ?? { echo: nodeFixture(ECHO_AGENT) };

@@ -17,11 +17,19 @@ const CHROMIUM = process.env.CONTACTOR_CHROMIUM ?? '/usr/bin/chromium';
 let tb: AttackBridge;
 let port: string;
 const runLog = () => path.join(tb.dir, 'runs.log');
-const sendBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { agent: 'rec', text: 'rm -rf ~' } });
+const sendBody = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'message/send',
+  params: { agent: 'rec', text: 'rm -rf ~' },
+});
 
 beforeAll(async () => {
   const dir = tempDir();
-  tb = await startAttackBridge({ dir, agents: { rec: nodeFixture('record-run.mjs', { env: { RUN_LOG: path.join(dir, 'runs.log') } }) } });
+  tb = await startAttackBridge({
+    dir,
+    agents: { rec: nodeFixture('record-run.mjs', { env: { RUN_LOG: path.join(dir, 'runs.log') } }) },
+  });
   port = new URL(tb.url).port;
 });
 afterAll(async () => {
@@ -46,9 +54,24 @@ function refusals(): { reason: string; status: number; origin?: string; host?: s
 
 describe('browser-shaped requests over raw HTTP', () => {
   it.each([
-    ['text/plain with an Origin (a simple CORS request)', { 'content-type': 'text/plain', origin: 'http://evil.example' }, 403, 'origin-not-allowed'],
-    ['a form post with an Origin', { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' }, 403, 'origin-not-allowed'],
-    ['JSON with the token but from a page (Origin null)', { 'content-type': 'application/json', origin: 'null' }, 403, 'origin-not-allowed'],
+    [
+      'text/plain with an Origin (a simple CORS request)',
+      { 'content-type': 'text/plain', origin: 'http://evil.example' },
+      403,
+      'origin-not-allowed',
+    ],
+    [
+      'a form post with an Origin',
+      { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' },
+      403,
+      'origin-not-allowed',
+    ],
+    [
+      'JSON with the token but from a page (Origin null)',
+      { 'content-type': 'application/json', origin: 'null' },
+      403,
+      'origin-not-allowed',
+    ],
     ['a form post without an Origin', { 'content-type': 'application/x-www-form-urlencoded' }, 415, 'not-json'],
     ['multipart without an Origin', { 'content-type': 'multipart/form-data; boundary=x' }, 415, 'not-json'],
   ])('refuses %s', async (_name, headers, status, reason) => {
@@ -71,7 +94,11 @@ describe('browser-shaped requests over raw HTTP', () => {
   it('fails every preflight: no CORS headers, ever', async () => {
     const res = await rawRequest(tb.url, {
       method: 'OPTIONS',
-      headers: { origin: 'http://evil.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,authorization' },
+      headers: {
+        origin: 'http://evil.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,authorization',
+      },
     });
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(Object.keys(res.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
@@ -130,13 +157,22 @@ describe('a real page in headless Chromium', () => {
         async ({ bridge, body, token }) => {
           const results: Record<string, string> = {};
           try {
-            const r = await fetch(`${bridge}/`, { method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body });
+            const r = await fetch(`${bridge}/`, {
+              method: 'POST',
+              mode: 'no-cors',
+              headers: { 'content-type': 'text/plain' },
+              body,
+            });
             results.simple = `opaque:${r.type}`;
           } catch (e) {
             results.simple = `error:${(e as Error).name}`;
           }
           try {
-            const r = await fetch(`${bridge}/`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body });
+            const r = await fetch(`${bridge}/`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+              body,
+            });
             results.preflighted = `status:${r.status}`;
           } catch (e) {
             results.preflighted = `error:${(e as Error).name}`;
@@ -150,13 +186,19 @@ describe('a real page in headless Chromium', () => {
       expect(outcome.simple).toBe('opaque:opaque');
       expect(outcome.preflighted).toBe('error:TypeError');
       await tab.goto(`${pageUrl}csrf-form`);
-      await expect.poll(() => refusals().filter((r) => r.origin === pageUrl.replace(/\/$/, '')).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
+      await expect
+        .poll(() => refusals().filter((r) => r.origin === pageUrl.replace(/\/$/, '')).length, { timeout: 10_000 })
+        .toBeGreaterThanOrEqual(3);
 
       // After "rebinding", the page's own origin is the bridge's host:port, so its fetch is same-origin.
       const rebound = await context.newPage();
       const landing = await rebound.goto(`http://rebind.test:${port}/`);
       expect(landing?.status()).toBe(421);
-      const status = await rebound.evaluate(async (body) => (await fetch('/', { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status, sendBody);
+      const status = await rebound.evaluate(
+        async (body) =>
+          (await fetch('/', { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status,
+        sendBody,
+      );
       expect(status).toBe(421);
       expect(refusals().at(-1)).toMatchObject({ reason: 'host-not-allowed', host: `rebind.test:${port}` });
     } finally {

@@ -33,7 +33,11 @@ class WitnessStore implements TaskStore {
       throw new Error('disk full');
     }
     this.inner.commit(taskId, events, task);
-    this.log.push({ kind: 'commit', events: structuredClone(events), ...(task ? { snapshot: structuredClone(task) } : {}) });
+    this.log.push({
+      kind: 'commit',
+      events: structuredClone(events),
+      ...(task ? { snapshot: structuredClone(task) } : {}),
+    });
   }
   get(taskId: string): StoredTask | undefined {
     return this.inner.get(taskId);
@@ -64,10 +68,25 @@ describe('one transaction per state change', () => {
     const sink = { publish: (event: TaskEvent) => heard.push({ event, committedBefore: store.log.length }) };
     const dispatcher = new Dispatcher({ store, registry, feed: new EventFeed(), sinks: [sink], maxDelegationDepth: 3 });
     registry.add('ok', scripted(['all good']), agentSettings({ appendDecisionContract: false }));
-    registry.add('bad', outcome({ kind: 'failed', reason: 'exit 2', retryable: false }), agentSettings({ appendDecisionContract: false }));
+    registry.add(
+      'bad',
+      outcome({ kind: 'failed', reason: 'exit 2', retryable: false }),
+      agentSettings({ appendDecisionContract: false }),
+    );
     registry.add('asks', new AskingBackend([permissionRequest('rm -rf build')]), agentSettings());
     const send = (agent: string, blocking = true) =>
-      dispatcher.send({ agent, message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'go' }] }, idempotent: false, blocking, delegation: {} });
+      dispatcher.send({
+        agent,
+        message: {
+          kind: 'message',
+          messageId: crypto.randomUUID(),
+          role: 'user',
+          parts: [{ kind: 'text', text: 'go' }],
+        },
+        idempotent: false,
+        blocking,
+        delegation: {},
+      });
 
     await send('ok');
     await send('bad');
@@ -101,14 +120,28 @@ describe('one transaction per state change', () => {
     const store = new WitnessStore();
     const registry = new AgentRegistry();
     const heard: TaskEvent[] = [];
-    const dispatcher = new Dispatcher({ store, registry, feed: new EventFeed(), sinks: [{ publish: (e) => heard.push(e) }], maxDelegationDepth: 3 });
+    const dispatcher = new Dispatcher({
+      store,
+      registry,
+      feed: new EventFeed(),
+      sinks: [{ publish: (e) => heard.push(e) }],
+      maxDelegationDepth: 3,
+    });
     registry.add('ok', scripted(['fine']), agentSettings({ appendDecisionContract: false }));
     store.failNextCommit = true;
-    const sent = await dispatcher.send({ agent: 'ok', message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'text', text: 'x' }] }, idempotent: false, blocking: false, delegation: {} });
+    const sent = await dispatcher.send({
+      agent: 'ok',
+      message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'text', text: 'x' }] },
+      idempotent: false,
+      blocking: false,
+      delegation: {},
+    });
     await new Promise((r) => setTimeout(r, 50));
     dispatcher.shutdown();
     // The refused change (submitted → working) was never announced; the stored task still says submitted.
-    expect(heard.every((e) => store.log.some((c) => c.events[0]!.seq === e.seq && c.events[0]!.taskId === e.taskId))).toBe(true);
+    expect(
+      heard.every((e) => store.log.some((c) => c.events[0]!.seq === e.seq && c.events[0]!.taskId === e.taskId)),
+    ).toBe(true);
     expect(store.get(sent.id)!.task.status.state).not.toBe('working');
   });
 });
@@ -153,7 +186,9 @@ describe.skipIf(process.platform === 'win32')('a second bridge on the same data 
         new RegExp(`another contactor bridge \\(pid ${first.child.pid}\\) is already using`),
       );
       expect((await rpc(first, 'tasks/get', { id: sent.result.id })).result.status.state).toBe('completed');
-      expect((await rpc(first, 'message/send', { agent: 'echo', text: 'after' })).result.status.state).toBe('completed');
+      expect((await rpc(first, 'message/send', { agent: 'echo', text: 'after' })).result.status.state).toBe(
+        'completed',
+      );
     } finally {
       await stopBridgeProcess(first);
     }

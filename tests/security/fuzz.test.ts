@@ -51,7 +51,14 @@ const text = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 50 }),
   fc.constantFrom('\ud800', 'a\udfffb', '\u0000', '\u202e', '𝄞'.repeat(1000), 'x'.repeat(100_000)),
 );
-const id = fc.oneof(fc.integer(), fc.string({ maxLength: 20 }), fc.constant(null), fc.double(), fc.constant({}), fc.boolean());
+const id = fc.oneof(
+  fc.integer(),
+  fc.string({ maxLength: 20 }),
+  fc.constant(null),
+  fc.double(),
+  fc.constant({}),
+  fc.boolean(),
+);
 const shortJson = fc.jsonValue({ maxDepth: 3 });
 const sendParams = fc.record(
   {
@@ -71,7 +78,16 @@ const standardParams = fc.record(
       {
         messageId: fc.oneof(fc.uuid(), fc.integer()),
         role: fc.constantFrom('user', 'agent', 'robot'),
-        parts: fc.oneof(fc.array(fc.record({ kind: fc.constantFrom('text', 'file', 'data', 'x'), text, data: shortJson }, { requiredKeys: ['kind'] }), { maxLength: 3 }), shortJson),
+        parts: fc.oneof(
+          fc.array(
+            fc.record(
+              { kind: fc.constantFrom('text', 'file', 'data', 'x'), text, data: shortJson },
+              { requiredKeys: ['kind'] },
+            ),
+            { maxLength: 3 },
+          ),
+          shortJson,
+        ),
         taskId: fc.string({ maxLength: 10 }),
         metadata: shortJson,
       },
@@ -82,7 +98,15 @@ const standardParams = fc.record(
   },
   { requiredKeys: [] },
 );
-const params = fc.oneof(sendParams, standardParams, shortJson, fc.record({ id: fc.oneof(fc.uuid(), text), taskId: fc.uuid(), answer: fc.oneof(text, fc.integer()) }, { requiredKeys: [] }));
+const params = fc.oneof(
+  sendParams,
+  standardParams,
+  shortJson,
+  fc.record(
+    { id: fc.oneof(fc.uuid(), text), taskId: fc.uuid(), answer: fc.oneof(text, fc.integer()) },
+    { requiredKeys: [] },
+  ),
+);
 const request = fc.record(
   {
     jsonrpc: fc.oneof({ weight: 8, arbitrary: fc.constant('2.0') }, fc.constant('1.0'), fc.constant(2)),
@@ -93,7 +117,12 @@ const request = fc.record(
   { requiredKeys: ['jsonrpc', 'method'] },
 );
 const nested = fc.integer({ min: 1, max: 200_000 }).map((depth) => `${'['.repeat(depth)}${']'.repeat(depth)}`);
-const deepParams = fc.integer({ min: 1_000, max: 50_000 }).map((depth) => `{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"agent":"echo","text":"deep","configuration":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}}`);
+const deepParams = fc
+  .integer({ min: 1_000, max: 50_000 })
+  .map(
+    (depth) =>
+      `{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"agent":"echo","text":"deep","configuration":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}}`,
+  );
 
 /** Mostly-valid sends and streams, so the fuzz also drives real tasks through the agent and the store. */
 const validSend = fc.record({
@@ -101,7 +130,12 @@ const validSend = fc.record({
   id: fc.integer(),
   method: fc.constantFrom('message/send', 'message/stream'),
   params: fc.record(
-    { agent: fc.constant('echo'), text, messageId: fc.oneof(fc.uuid(), fc.constantFrom('replayed-1', 'replayed-2')), configuration: fc.constant({ blocking: false }) },
+    {
+      agent: fc.constant('echo'),
+      text,
+      messageId: fc.oneof(fc.uuid(), fc.constantFrom('replayed-1', 'replayed-2')),
+      configuration: fc.constant({ blocking: false }),
+    },
     { requiredKeys: ['agent', 'text'] },
   ),
 });
@@ -110,13 +144,27 @@ type Body = { kind: 'text'; body: string } | { kind: 'bytes'; body: Buffer };
 const body: fc.Arbitrary<Body> = fc.oneof(
   { weight: 4, arbitrary: validSend.map((r) => ({ kind: 'text' as const, body: JSON.stringify(r) })) },
   { weight: 10, arbitrary: request.map((r) => ({ kind: 'text' as const, body: JSON.stringify(r) })) },
-  { weight: 3, arbitrary: fc.array(fc.oneof(request, shortJson), { maxLength: 12 }).map((b) => ({ kind: 'text' as const, body: JSON.stringify(b) })) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .array(fc.oneof(request, shortJson), { maxLength: 12 })
+      .map((b) => ({ kind: 'text' as const, body: JSON.stringify(b) })),
+  },
   { weight: 2, arbitrary: fc.jsonValue().map((v) => ({ kind: 'text' as const, body: JSON.stringify(v) ?? 'null' })) },
   { weight: 1, arbitrary: text.map((t) => ({ kind: 'text' as const, body: t })) },
-  { weight: 1, arbitrary: fc.uint8Array({ maxLength: 2000 }).map((b) => ({ kind: 'bytes' as const, body: Buffer.from(b) })) },
+  {
+    weight: 1,
+    arbitrary: fc.uint8Array({ maxLength: 2000 }).map((b) => ({ kind: 'bytes' as const, body: Buffer.from(b) })),
+  },
   { weight: 1, arbitrary: nested.map((n) => ({ kind: 'text' as const, body: n })) },
   { weight: 1, arbitrary: deepParams.map((n) => ({ kind: 'text' as const, body: n })) },
-  { weight: 1, arbitrary: fc.integer({ min: MAX_BODY + 1, max: MAX_BODY * 3 }).map((n) => ({ kind: 'text' as const, body: `{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"agent":"echo","text":"${'y'.repeat(n)}"}}` })) },
+  {
+    weight: 1,
+    arbitrary: fc.integer({ min: MAX_BODY + 1, max: MAX_BODY * 3 }).map((n) => ({
+      kind: 'text' as const,
+      body: `{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"agent":"echo","text":"${'y'.repeat(n)}"}}`,
+    })),
+  },
 );
 
 /** A single request with no id that passes the envelope: JSON-RPC says it gets no response. */
@@ -194,7 +242,13 @@ function check(b: Body, res: { status: number; type: string; text: string }): vo
     // Internal errors mean an input reached code that did not expect it.
     expect((a as { error?: { code: number } }).error?.code, context).not.toBe(-32603);
   }
-  if (!Array.isArray(parsed) && parsed && typeof parsed === 'object' && ['string', 'number'].includes(typeof (parsed as { id?: unknown }).id) && (parsed as { jsonrpc?: unknown }).jsonrpc === '2.0') {
+  if (
+    !Array.isArray(parsed) &&
+    parsed &&
+    typeof parsed === 'object' &&
+    ['string', 'number'].includes(typeof (parsed as { id?: unknown }).id) &&
+    (parsed as { jsonrpc?: unknown }).jsonrpc === '2.0'
+  ) {
     expect((answer as { id: unknown }).id, context).toBe((parsed as { id: unknown }).id);
   }
 }
@@ -232,6 +286,8 @@ describe('JSON-RPC fuzz', () => {
     await tb.stop();
     const store = expectConsistentStore(path.join(tb.dataDir, 'contactor.db'));
     expect(store.tasks).toBe(listed);
-    console.info(`fuzz figures: ${JSON.stringify({ runs: RUNS, ...figures, tasksChecked: store.tasks, eventsChecked: store.events })}`);
+    console.info(
+      `fuzz figures: ${JSON.stringify({ runs: RUNS, ...figures, tasksChecked: store.tasks, eventsChecked: store.events })}`,
+    );
   }, 240_000);
 });

@@ -35,8 +35,9 @@ afterAll(async () => {
   await tb?.cleanup();
 });
 
-async function settled(id: string): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function settled(id: string): Promise<any> {
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
     const res = await tb.rpc('tasks/get', { id });
     if (['completed', 'failed', 'canceled', 'rejected'].includes(res.result?.status.state)) return res.result;
     await new Promise((r) => setTimeout(r, 50));
@@ -51,7 +52,10 @@ const pids = (prefix: string) =>
 
 describe('hostile agents', () => {
   it('keep the bridge responsive, are contained, and leave no process behind', async () => {
-    const start = (agent: string) => tb.rpc('message/send', { agent, text: 'go', configuration: { blocking: false } }).then((r) => r.result.id as string);
+    const start = (agent: string) =>
+      tb
+        .rpc('message/send', { agent, text: 'go', configuration: { blocking: false } })
+        .then((r) => r.result.id as string);
     const hostile = {
       flood: await start('flood'),
       garbage: await start('garbage'),
@@ -90,7 +94,9 @@ describe('hostile agents', () => {
 
     // Every agent process the bridge started (its receipt names the pid), plus what the fixtures forked.
     const listed = await tb.rpc('tasks/list', { pageSize: 100 });
-    const receiptPids = (listed.result.tasks as { metadata: { receipt?: { pid?: number } } }[]).flatMap((t) => (t.metadata.receipt?.pid ? [t.metadata.receipt.pid] : []));
+    const receiptPids = (listed.result.tasks as { metadata: { receipt?: { pid?: number } } }[]).flatMap((t) =>
+      t.metadata.receipt?.pid ? [t.metadata.receipt.pid] : [],
+    );
     expect(receiptPids.length).toBeGreaterThanOrEqual(9);
     const started = [...new Set([...receiptPids, ...pids('hang-'), ...pids('fork-')])];
     expect(pids('hang-').length).toBeGreaterThanOrEqual(1);

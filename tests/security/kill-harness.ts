@@ -40,6 +40,8 @@ export interface KillFigures {
 
 const AGENTS = ['k1', 'k2', 'k3'];
 const CLI = path.join(REPO, 'main', 'cli', 'index.ts');
+/** The real `contactor serve` when the CLI is there; else a bare bridge process (same wiring). */
+const SERVE = existsSync(CLI) ? [CLI, 'serve', '-c'] : [path.join(SECURITY_FIXTURES, 'bridge-child.ts')];
 
 export interface BridgeProcess {
   child: ChildProcess;
@@ -203,7 +205,7 @@ async function untilNoneOpen(bridge: BridgeProcess): Promise<void> {
 
 /** The real `contactor serve` in its own process; its URL and token come from the discovery file. */
 export async function startBridgeProcess(configPath: string, dataDir: string, home: string): Promise<BridgeProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '-c', configPath], {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...SERVE, configPath], {
     cwd: REPO,
     env: { PATH: process.env.PATH, HOME: home },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -235,8 +237,8 @@ export async function stopBridgeProcess(bridge: BridgeProcess): Promise<void> {
   await bridge.exited;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function rpc(bridge: BridgeProcess, method: string, params: unknown): Promise<any> {
-  // eslint-disable-line @typescript-eslint/no-explicit-any
   const res = await fetch(`${bridge.url}/`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${bridge.token}` },

@@ -27,7 +27,7 @@ const auditOf = (tb: AttackBridge) =>
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 async function untilAllDone(tb: AttackBridge): Promise<void> {
-  for (const deadline = Date.now() + 60_000; ; ) {
+  for (const deadline = Date.now() + 60_000; ;) {
     const res = await tb.rpc('tasks/list', { states: ['submitted', 'working'], pageSize: 1 });
     if (res.result.totalSize === 0) return;
     if (Date.now() > deadline) throw new Error('tasks still open');
@@ -37,7 +37,10 @@ async function untilAllDone(tb: AttackBridge): Promise<void> {
 
 describe('rate_limit_per_minute', () => {
   it('refuses a caller over its rate with -32065 and retryAfterMs, and audits it; other agents are counted apart', async () => {
-    const tb = await bridge({ agents: { echo: nodeFixture(ECHO_AGENT), codex: nodeFixture(ECHO_AGENT) }, config: { rate_limit_per_minute: 5 } });
+    const tb = await bridge({
+      agents: { echo: nodeFixture(ECHO_AGENT), codex: nodeFixture(ECHO_AGENT) },
+      config: { rate_limit_per_minute: 5 },
+    });
     for (let i = 0; i < 5; i += 1) expect((await tb.rpc('agents/list')).result).toBeDefined();
     const body = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'agents/list', params: {} });
     const limited = await postRaw(tb.url, tb.token, body);
@@ -51,7 +54,27 @@ describe('rate_limit_per_minute', () => {
     // An agent the bridge knows, calling through the CLI, has its own budget.
     const fromAgent = await tb.rpc('message/send', { agent: 'echo', text: 'hi', callerAgent: 'codex' });
     expect(fromAgent.result.status.state).toBe('completed');
-    expect(auditOf(tb).filter((e) => e.type === 'request.refused')).toEqual([expect.objectContaining({ reason: 'rate-limited', status: 429, caller: 'address:127.0.0.1' })]);
+    expect(auditOf(tb).filter((e) => e.type === 'request.refused')).toEqual([
+      expect.objectContaining({ reason: 'rate-limited', status: 429, caller: 'address:127.0.0.1' }),
+    ]);
+  });
+});
+
+describe('max_body_bytes', () => {
+  it('answers 413 to oversized bodies still being uploaded, and the connection stays usable', async () => {
+    const tb = await bridge({ config: { max_body_bytes: 64 * 1024 } });
+    // Before the rest of a refused body was read, a client still uploading stalled until the keep-alive
+    // timer reset the connection (ECONNRESET instead of the 413).
+    for (const size of [70_000, 300_000, 1_000_000, 400_000, 2_000_000]) {
+      const res = await fetch(`${tb.url}/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${tb.token}` },
+        body: `[${'['.repeat(size / 2)}${']'.repeat(size / 2)}]`,
+      });
+      expect(res.status).toBe(413);
+      expect(((await res.json()) as { error: { code: number } }).error.code).toBe(-32600);
+      expect((await tb.rpc('agents/list')).result.agents).toHaveLength(1);
+    }
   });
 });
 
@@ -61,7 +84,11 @@ describe('max_concurrent_tasks', () => {
     const env = { RUN_LOG: path.join(dir, 'runs.log'), EXCLUSIVE_DIR: path.join(dir, 'one-at-a-time'), SLEEP_MS: '80' };
     const agent = nodeFixture('record-run.mjs', { env });
     const tb = await bridge({ dir, agents: { a: agent, b: agent, c: agent }, config: { max_concurrent_tasks: 1 } });
-    const sends = ['a', 'b', 'c'].flatMap((agentName) => [1, 2, 3].map((i) => tb.rpc('message/send', { agent: agentName, text: `${i}`, configuration: { blocking: false } })));
+    const sends = ['a', 'b', 'c'].flatMap((agentName) =>
+      [1, 2, 3].map((i) =>
+        tb.rpc('message/send', { agent: agentName, text: `${i}`, configuration: { blocking: false } }),
+      ),
+    );
     const ids = (await Promise.all(sends)).map((r) => r.result.id as string);
     await untilAllDone(tb);
     for (const id of ids) expect((await tb.rpc('tasks/get', { id })).result.status.state).toBe('completed');
@@ -79,7 +106,11 @@ describe('the audit log, end to end', () => {
     await tb.rpc('tasks/answer', { taskId: done.result.id, answer: 'TOML', answeredBy: 'alice' });
     const unknown = await tb.rpc('message/send', { agent: 'echo', text: 'x', visitedAgents: ['echo'] });
     expect(unknown.result.status.state).toBe('rejected');
-    const wrong = await postRaw(tb.url, `${tb.token}x`, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'agents/list' }));
+    const wrong = await postRaw(
+      tb.url,
+      `${tb.token}x`,
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'agents/list' }),
+    );
     expect(wrong.status).toBe(401);
     await untilAllDone(tb);
     await tb.stop();
@@ -87,10 +118,16 @@ describe('the audit log, end to end', () => {
     const entries = auditOf(tb);
     const ofTask = entries.filter((e) => e.taskId === done.result.id).map((e) => e.type);
     expect(ofTask).toEqual(['task.created', 'task.input-required', 'task.answered', 'task.completed']);
-    expect(entries.find((e) => e.type === 'task.answered')).toMatchObject({ by: 'alice', answer: 'TOML', pendingKind: 'decision' });
+    expect(entries.find((e) => e.type === 'task.answered')).toMatchObject({
+      by: 'alice',
+      answer: 'TOML',
+      pendingKind: 'decision',
+    });
     expect(entries.filter((e) => e.taskId === unknown.result.id).map((e) => e.type)).toEqual(['task.created']);
     expect(entries.find((e) => e.taskId === unknown.result.id)).toMatchObject({ state: 'rejected' });
-    expect(entries.filter((e) => e.type === 'request.refused')).toEqual([expect.objectContaining({ reason: 'unauthorized', status: 401 })]);
+    expect(entries.filter((e) => e.type === 'request.refused')).toEqual([
+      expect.objectContaining({ reason: 'unauthorized', status: 401 }),
+    ]);
     for (const file of [path.join(tb.dataDir, 'audit', 'audit.jsonl'), path.join(tb.dataDir, 'logs', 'bridge.log')]) {
       expect(readFileSync(file, 'utf8')).not.toContain(tb.token);
     }

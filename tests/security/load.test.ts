@@ -25,19 +25,32 @@ beforeAll(async () => {
     env: { RUN_LOG: runLog },
     max_queue: SENDS,
   };
-  tb = await startAttackBridge({ dir, agents: Object.fromEntries(AGENTS.map((a) => [a, agent])), config: { rate_limit_per_minute: SENDS * 10 } });
+  tb = await startAttackBridge({
+    dir,
+    agents: Object.fromEntries(AGENTS.map((a) => [a, agent])),
+    config: { rate_limit_per_minute: SENDS * 10 },
+  });
 });
 afterAll(async () => {
   await tb?.cleanup();
 });
 
 /** node:http with a bounded socket pool: all requests are issued at once and queue on the client side. */
-function post(pool: Agent, body: unknown): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function post(pool: Agent, body: unknown): Promise<any> {
   const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = request(
       `${tb.url}/`,
-      { method: 'POST', agent: pool, headers: { 'content-type': 'application/json', authorization: `Bearer ${tb.token}`, 'content-length': Buffer.byteLength(payload) } },
+      {
+        method: 'POST',
+        agent: pool,
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${tb.token}`,
+          'content-length': Buffer.byteLength(payload),
+        },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -68,7 +81,7 @@ describe.skipIf(process.platform === 'win32')(`${SENDS} concurrent sends`, () =>
       const taskIds = replies.map((r) => r.result.id as string);
       expect(new Set(taskIds).size).toBe(SENDS);
 
-      for (const deadline = Date.now() + 120_000; ; ) {
+      for (const deadline = Date.now() + 120_000; ;) {
         const open = await tb.rpc('tasks/list', { states: ['submitted', 'working'], pageSize: 1 });
         if (open.result.totalSize === 0) break;
         if (Date.now() > deadline) throw new Error(`${open.result.totalSize} tasks still open`);
@@ -90,17 +103,26 @@ describe.skipIf(process.platform === 'win32')(`${SENDS} concurrent sends`, () =>
       const db = new Database(path.join(tb.dataDir, 'contactor.db'), { readonly: true });
       try {
         for (const agent of AGENTS) {
-          const accepted = (db.prepare('SELECT message_id FROM tasks WHERE agent = ? ORDER BY rowid').all(agent) as { message_id: string }[]).map((r) => r.message_id);
+          const accepted = (
+            db.prepare('SELECT message_id FROM tasks WHERE agent = ? ORDER BY rowid').all(agent) as {
+              message_id: string;
+            }[]
+          ).map((r) => r.message_id);
           const ran = runs.filter((l) => l.startsWith(`${agent} `)).map((l) => l.slice(agent.length + 1));
           expect(ran).toEqual(accepted);
         }
       } finally {
         db.close();
       }
-      const audit = readFileSync(path.join(tb.dataDir, 'audit', 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).type);
+      const audit = readFileSync(path.join(tb.dataDir, 'audit', 'audit.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).type);
       expect(audit.filter((t) => t === 'task.created')).toHaveLength(SENDS);
       expect(audit.filter((t) => t === 'task.completed')).toHaveLength(SENDS);
-      console.info(`load figures: ${JSON.stringify({ sends: SENDS, agents: AGENTS.length, tasksChecked: SENDS, replays: replays.length, lost: 0, duplicated: 0 })}`);
+      console.info(
+        `load figures: ${JSON.stringify({ sends: SENDS, agents: AGENTS.length, tasksChecked: SENDS, replays: replays.length, lost: 0, duplicated: 0 })}`,
+      );
     } finally {
       pool.destroy();
     }

@@ -12,8 +12,11 @@ export function expectRpcResponse(body: any, context: string): void {
   expect(body, context).not.toBeNull();
   expect(body.jsonrpc, context).toBe('2.0');
   expect('id' in body, `${context}: no id`).toBe(true);
-  expect(['string', 'number'].includes(typeof body.id) || body.id === null, `${context}: bad id ${JSON.stringify(body.id)}`).toBe(true);
-  expect(('result' in body) !== ('error' in body), `${context}: needs exactly one of result and error`).toBe(true);
+  expect(
+    ['string', 'number'].includes(typeof body.id) || body.id === null,
+    `${context}: bad id ${JSON.stringify(body.id)}`,
+  ).toBe(true);
+  expect('result' in body !== 'error' in body, `${context}: needs exactly one of result and error`).toBe(true);
   if ('error' in body) {
     expect(Number.isInteger(body.error.code), context).toBe(true);
     expect(body.error.message, context).toBeTypeOf('string');

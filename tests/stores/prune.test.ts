@@ -44,7 +44,11 @@ for (const [name, make] of adapters) {
       store.commit(task.id, [chunk(task, 3, 'reply')]);
       return task;
     };
-    const remaining = () => store.list({ pageSize: 1000, includeArtifacts: false }).tasks.map((t) => t.id).sort();
+    const remaining = () =>
+      store
+        .list({ pageSize: 1000, includeArtifacts: false })
+        .tasks.map((t) => t.id)
+        .sort();
 
     it('deletes finished tasks older than the cut, with their events, and never an unfinished one', () => {
       const old = Object.fromEntries(TASK_STATES.map((s) => [s, add(s, daysAgo(100))]));
@@ -77,14 +81,22 @@ for (const [name, make] of adapters) {
       add('completed', daysAgo(100), 'm-old');
       store.prune({ olderThan: daysAgo(90) });
       const again = makeTask();
-      expect(store.create(again, firstEvents(again), { scope: 'claude', messageId: 'm-old', payloadHash: 'h2' }).created).toBe(true);
+      expect(
+        store.create(again, firstEvents(again), { scope: 'claude', messageId: 'm-old', payloadHash: 'h2' }).created,
+      ).toBe(true);
     });
 
     it('is run at once and on its interval by startHistoryPruning', () => {
       add('completed', daysAgo(100));
       add('completed', daysAgo(1));
       const pruned: number[] = [];
-      const pruning = startHistoryPruning({ store, maxAgeDays: 90, maxTasks: 1000, now: () => NOW, onPruned: (n) => pruned.push(n) });
+      const pruning = startHistoryPruning({
+        store,
+        maxAgeDays: 90,
+        maxTasks: 1000,
+        now: () => NOW,
+        onPruned: (n) => pruned.push(n),
+      });
       try {
         expect(pruned).toEqual([1]);
         expect(remaining()).toHaveLength(1);

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { CallerRateLimit, callerOf } from '../../main/transport/rate-limit.js';
 
 const isAgent = (name: string) => name === 'codex' || name === 'claude';
-const send = (callerAgent?: string) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { agent: 'echo', text: 'x', ...(callerAgent ? { callerAgent } : {}) } });
+const send = (callerAgent?: string) =>
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'message/send',
+    params: { agent: 'echo', text: 'x', ...(callerAgent ? { callerAgent } : {}) },
+  });
 
 describe('CallerRateLimit', () => {
   it('allows a minute of requests at once, then refuses with the time until the next one', () => {
@@ -44,7 +50,10 @@ describe('callerOf', () => {
         jsonrpc: '2.0',
         id: 1,
         method: 'message/send',
-        params: where === 'metadata' ? { metadata: { callerAgent: 'claude' }, message: {} } : { message: { metadata: { callerAgent: 'claude' } } },
+        params:
+          where === 'metadata'
+            ? { metadata: { callerAgent: 'claude' }, message: {} }
+            : { message: { metadata: { callerAgent: 'claude' } } },
       });
     expect(callerOf(standard('metadata'), isAgent).agent).toBe('claude');
     expect(callerOf(standard('message'), isAgent).agent).toBe('claude');

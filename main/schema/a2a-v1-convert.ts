@@ -10,7 +10,7 @@ import type {
   MessageSendParams,
   PushNotificationConfig,
   WireTaskState,
-} from '../schema/a2a.js';
+} from './a2a.js';
 import type {
   ArtifactV1,
   ListTasksRequestV1,
@@ -24,7 +24,7 @@ import type {
   TaskStateV1,
   TaskStatusV1,
   TaskV1,
-} from '../schema/a2a-v1.js';
+} from './a2a-v1.js';
 
 // ───────────────────────── Enums ─────────────────────────
 
