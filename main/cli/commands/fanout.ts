@@ -3,7 +3,7 @@
  * `agents/orchestrate`. The bridge does not judge content: with `--mode best` every result is printed and
  * the caller applies its own rubric.
  */
-import { OrchestrateResultSchema, type OrchestrateResult } from '../../schema/cli.js';
+import { AgentListSchema, OrchestrateResultSchema, type OrchestrateResult } from '../../schema/cli.js';
 import type { CliContext } from '../context.js';
 import { delegationFromEnv } from '../delegation-env.js';
 import { CliError, EXIT } from '../exit-codes.js';
@@ -48,7 +48,6 @@ export async function fanout(cli: CliContext, text: string, opts: FanoutOptions)
 }
 
 async function everyAgent(cli: CliContext): Promise<string[]> {
-  const { AgentListSchema } = await import('../../schema/cli.js');
   const list = await cli.client().call('agents/list', {}, AgentListSchema);
   if (list.agents.length === 0) throw new CliError('no agents are configured', EXIT.usage);
   return list.agents.map((a) => a.name);

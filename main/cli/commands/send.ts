@@ -7,11 +7,12 @@ import type { CliContext, Runner } from '../context.js';
 import { delegationFromEnv } from '../delegation-env.js';
 import { CliError, EXIT, exitForState } from '../exit-codes.js';
 import { followTask } from '../follow.js';
+import { fanout, isFanout, type FanoutOptions } from './fanout.js';
 import { ProgressLine } from '../progress-line.js';
 import { printOutcome } from '../render-task.js';
 import { collect, parseSeconds, readStdin } from './arguments.js';
 
-interface SendOptions {
+interface SendOptions extends FanoutOptions {
   context?: string;
   messageId?: string;
   wait: boolean;
@@ -24,7 +25,7 @@ export function registerSend(program: Command, run: Runner): void {
   program
     .command('send')
     .description('send work to an agent and wait for its result')
-    .argument('<agent>', 'agent name (see `contactor agents`)')
+    .argument('[agent]', 'agent name (see `contactor agents`); with --all/--agents/--capability, the brief')
     .argument('[text]', 'the brief; "-" (or nothing, with piped stdin) reads it from stdin')
     .option('--context <contextId>', 'continue this conversation')
     .option('--message-id <id>', 'idempotency key: the same id returns the same task instead of running again')
@@ -32,10 +33,20 @@ export function registerSend(program: Command, run: Runner): void {
     .option('--file <path>', 'attach a file (repeatable)', collect, [])
     .option('--cwd <dir>', 'working directory for the agent (reserved: agents run in their configured cwd for now)')
     .option('--timeout <seconds>', 'stop waiting after this long (the task keeps running)', parseSeconds)
+    .option('--all', 'fan out: send the brief to every agent')
+    .option('--agents <names>', 'fan out to these agents (comma-separated)')
+    .option('--capability <tag>', "fan out to agents with this tag, skill tag or backend kind")
+    .option('--mode <mode>', 'fan-out mode: all (every result), first (cancel the rest), best (all; you judge)', 'all')
     .action(run(send));
 }
 
-async function send(cli: CliContext, agent: string, textArg: string | undefined, opts: SendOptions): Promise<number> {
+async function send(cli: CliContext, agentArg: string | undefined, textArg: string | undefined, opts: SendOptions): Promise<number> {
+  if (isFanout(opts)) {
+    if (textArg !== undefined) throw new CliError('with --all/--agents/--capability give only the brief, not an agent name', EXIT.usage);
+    return fanout(cli, await briefText(agentArg), opts);
+  }
+  if (agentArg === undefined) throw new CliError('which agent? `contactor send <agent> "<brief>"` (see `contactor agents`)', EXIT.usage);
+  const agent = agentArg;
   const text = await briefText(textArg);
   const files = opts.file.map(attachment);
   if (opts.cwd !== undefined)
