@@ -1,11 +1,14 @@
 /**
  * The Koa adapter: body, headers, SSE and the request gate. No protocol logic lives here.
  */
+import { createHash } from 'node:crypto';
 import Koa from 'koa';
 import getRawBody from 'raw-body';
 import { PassThrough } from 'node:stream';
 import type { TaskEvent } from '../domain/events.js';
 import type { Task } from '../domain/task.js';
+import type { AgentCardV1 } from '../schema/card.js';
+import { toV03Card } from './cards.js';
 import { failure, type JsonRpcEndpoint } from './jsonrpc.js';
 import { discardBody } from './drain-body.js';
 import type { CallerRateLimit } from './rate-limit.js';
@@ -53,6 +56,8 @@ const AGENT_PATH = /^\/agents\/([A-Za-z0-9][A-Za-z0-9_.-]{0,63})(\/\.well-known\
 
 export function createHttpApp(opts: HttpOptions): Koa {
   const app = new Koa();
+  // Cards change only with the config, which builds a new app: this instant is their Last-Modified.
+  const cardsSince = new Date();
   app.silent = true;
 
   const deny = (ctx: Koa.Context, status: number, err: RpcError, reason: string, caller?: string): void => {
@@ -80,10 +85,10 @@ export function createHttpApp(opts: HttpOptions): Koa {
     const agentMatch = AGENT_PATH.exec(path);
     if (ctx.method === 'GET') {
       if (path === '/health') return sendJson(ctx, opts.info.health());
-      if (path === '/.well-known/agent-card.json' || path === '/.well-known/agent.json') return sendCard(ctx, opts.info.bridgeCard());
+      if (path === '/.well-known/agent-card.json' || path === '/.well-known/agent.json') return sendCard(ctx, opts.info.bridgeCard(), cardsSince);
       if (agentMatch && agentMatch[2] !== '/' && agentMatch[2] !== '') {
         const card = opts.info.agentCard(agentMatch[1]!);
-        return card === undefined ? notFound(ctx) : sendCard(ctx, card);
+        return card === undefined ? notFound(ctx) : sendCard(ctx, card, cardsSince);
       }
       if (path === '/events') {
         if (!authorized(ctx, opts)) return deny(ctx, 401, unauthorized(), 'unauthorized');
@@ -187,10 +192,25 @@ function sendJson(ctx: Koa.Context, body: unknown): void {
   ctx.body = JSON.stringify(body);
 }
 
-function sendCard(ctx: Koa.Context, card: unknown): void {
+/**
+ * The v1 card by default (it must satisfy the v1 schema, A2A v1 §8); the v0.3 shape for a client that
+ * asks for 0.3 explicitly or uses the 0.2-era path `/.well-known/agent.json`. Cached per v1 §8.6.
+ */
+function sendCard(ctx: Koa.Context, card: unknown, since: Date): void {
+  const legacy = /^0\.3(\.\d+)?$/.test(ctx.get('a2a-version').trim()) || ctx.path.endsWith('/agent.json');
+  const body = JSON.stringify(legacy ? toV03Card(card as AgentCardV1) : card);
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
   ctx.set('Cache-Control', 'max-age=60');
   ctx.set('Vary', 'A2A-Version');
-  sendJson(ctx, card);
+  ctx.set('ETag', etag);
+  ctx.set('Last-Modified', since.toUTCString());
+  if (ctx.get('if-none-match') === etag) {
+    ctx.status = 304;
+    return;
+  }
+  ctx.status = 200;
+  ctx.type = 'application/json';
+  ctx.body = body;
 }
 
 /** The bridge-wide feed: every task event, for the desktop shell and `contactor watch`. */

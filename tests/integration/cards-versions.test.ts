@@ -1,0 +1,32 @@
+/** Cards per protocol version, and their caching headers (A2A v1 §8.6). */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgentCardV03Schema, AgentCardV1Schema } from '../../main/schema/card.js';
+import { startTestBridge, type TestBridge } from '../helpers/bridge.js';
+
+let b: TestBridge;
+beforeAll(async () => {
+  b = await startTestBridge();
+});
+afterAll(() => b?.cleanup());
+
+describe('agent cards', () => {
+  it('serves the v1 card without a version header, and the v0.3 card to a client asking for 0.3', async () => {
+    const v1 = await (await fetch(`${b.url}/agents/echo/.well-known/agent-card.json`)).json();
+    expect(AgentCardV1Schema.safeParse(v1).success).toBe(true);
+    const v03 = await (await fetch(`${b.url}/agents/echo/.well-known/agent-card.json`, { headers: { 'A2A-Version': '0.3' } })).json();
+    expect(AgentCardV03Schema.safeParse(v03).success).toBe(true);
+    expect(v03.url).toBe(`${b.url}/agents/echo`);
+    const legacyPath = await (await fetch(`${b.url}/.well-known/agent.json`)).json();
+    expect(legacyPath.protocolVersion).toBe('0.3.0');
+  });
+
+  it('sends ETag and Last-Modified, and answers a matching If-None-Match with 304', async () => {
+    const first = await fetch(`${b.url}/.well-known/agent-card.json`);
+    const etag = first.headers.get('etag');
+    expect(etag).toBeTruthy();
+    expect(first.headers.get('last-modified')).toBeTruthy();
+    expect(first.headers.get('cache-control')).toContain('max-age');
+    const again = await fetch(`${b.url}/.well-known/agent-card.json`, { headers: { 'If-None-Match': etag! } });
+    expect(again.status).toBe(304);
+  });
+});
