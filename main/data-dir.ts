@@ -28,7 +28,8 @@ export function acquireInstanceLock(dir: string): () => void {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const owner = readPid(file);
-      if (owner !== undefined && owner !== process.pid && isAlive(owner)) {
+      // Our own pid counts too: two bridges in one process would share the data dir just as badly.
+      if (owner !== undefined && isAlive(owner)) {
         throw new Error(
           `another contactor bridge (pid ${owner}) is already using ${dir}; stop it with \`contactor down\` or give this one another data_dir`,
         );

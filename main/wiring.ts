@@ -99,7 +99,7 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
     const backends: AgentBackend[] = [];
     for (const [name, agent] of Object.entries(config.agents)) {
       const baseEnv = agentEnv(env, { CONTACTOR_URL: url, CONTACTOR_AGENT: name, ...(secret ? { CONTACTOR_TOKEN: secret } : {}) });
-      const backend = createBackend(name, agent, { baseEnv, env });
+      const backend = createBackend(name, agent, baseEnv);
       backends.push(backend);
       registry.add(name, backend, settingsOf(agent, config));
     }
@@ -151,21 +151,17 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
   }
 }
 
-/** `env` is the bridge's own environment, where `api_key_env` / `token_env` name their secrets. */
-function createBackend(
-  name: string,
-  agent: AgentConfig,
-  { baseEnv, env }: { baseEnv: Record<string, string>; env: Record<string, string | undefined> },
-): AgentBackend {
+/** http_api and a2a read the secrets their `api_key_env` / `token_env` name from the live process env. */
+function createBackend(name: string, agent: AgentConfig, baseEnv: Record<string, string>): AgentBackend {
   switch (agent.kind) {
     case 'subprocess_cli':
       return new CliBackend({ name, config: agent, baseEnv });
     case 'acp':
       return new AcpBackend({ name, config: agent, baseEnv });
     case 'http_api':
-      return new HttpApiBackend({ name, config: agent, env });
+      return new HttpApiBackend({ name, config: agent });
     case 'a2a':
-      return new A2aRemoteBackend({ name, config: agent, env });
+      return new A2aRemoteBackend({ name, config: agent });
     default: {
       const never: never = agent;
       return never;

@@ -95,11 +95,28 @@ const RULES: Record<Layer, Rule> = {
   shell: { imports: ['shell', 'wiring', 'server', 'schema/ipc.ts', 'domain'], packages: ['electron'], node: true },
   cli: {
     // data-dir: the CLI reads the discovery file and the token the bridge wrote.
-    imports: ['cli', 'schema', 'domain', 'config', 'data-dir', 'wiring'],
-    onlyFrom: { wiring: ['cli/commands/serve.ts'] },
+    // backends/acp-launch + child-process: `doctor` / `probe` start an ACP agent exactly as the ACP backend
+    // does, run `initialize` only and stop its tree — an explicit allowance for cli/acp-probe.ts alone.
+    imports: [
+      'cli',
+      'schema',
+      'domain',
+      'config',
+      'data-dir',
+      'wiring',
+      'backends/acp-launch.ts',
+      'backends/child-process.ts',
+    ],
+    onlyFrom: { wiring: ['cli/commands/serve.ts'], backends: ['cli/acp-probe.ts'] },
     // yaml: `contactor setup` writes config entries; reading config goes through config.ts.
-    packages: ['commander', 'picocolors', 'eventsource-parser', 'yaml'],
-    typePackages: ['zod'],
+    packages: [
+      'commander',
+      'picocolors',
+      'eventsource-parser',
+      'yaml',
+      { name: '@agentclientprotocol/sdk', only: ['cli/acp-probe.ts'] },
+    ],
+    typePackages: ['zod', '@agentclientprotocol/sdk'],
     node: true,
   },
   'data-dir': { imports: [], typeImports: ['schema'], node: true },

@@ -1,25 +1,25 @@
 /**
- * `contactor doctor`: every check with a fix hint — config valid, agents' programs found, discovery file
- * sane, bridge reachable, token accepted. Exit 0 when all pass, else 1.
+ * `contactor doctor`: every check with a fix hint — config valid, agents' programs found, an ACP
+ * `initialize` probe per ACP agent, WSL distros, discovery file sane, bridge reachable, token accepted.
+ * Exit 0 when all pass, else 1.
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { BridgeConfig } from '../../schema/config.js';
 import { AgentListSchema } from '../../schema/cli.js';
+import { probeAcpAgent } from '../acp-probe.js';
+import { probeCheck } from '../acp-probe-report.js';
+import { printCheck, type Check } from '../check.js';
+import { runCommand } from '../command-runner.js';
 import type { CliContext, Runner } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { readDiscovery } from '../locate.js';
 import { isAlive } from '../pid.js';
 import { configLocation, readConfig } from '../settings.js';
+import { cliVersion } from '../version.js';
 import { resolveProgram } from '../which.js';
-
-interface Check {
-  name: string;
-  status: 'ok' | 'fail' | 'skip';
-  detail: string;
-  fix?: string;
-}
+import { wslChecks } from '../wsl-checks.js';
 
 export function registerDoctor(program: Command, run: Runner): void {
   program.command('doctor').description('check the setup and say how to fix each problem').action(run(doctor));
@@ -28,18 +28,14 @@ export function registerDoctor(program: Command, run: Runner): void {
 async function doctor(cli: CliContext): Promise<number> {
   const checks: Check[] = [];
   const config = checkConfig(cli, checks);
-  if (config) checkAgents(config, cli.env, checks);
+  if (config) checks.push(...(await checkAgents(config, cli.env)));
+  checks.push(...(await wslChecks({ config, platform: process.platform, env: cli.env, run: runCommand })));
   checkDiscovery(cli, checks);
   await checkBridge(cli, checks);
   const ok = checks.every((c) => c.status !== 'fail');
   if (cli.json) cli.out.doc({ ok, checks });
   else {
-    for (const c of checks) {
-      const mark =
-        c.status === 'ok' ? cli.out.c.green('✓') : c.status === 'skip' ? cli.out.c.dim('-') : cli.out.c.red('✗');
-      cli.out.line(`${mark} ${c.name}: ${c.detail}`);
-      if (c.fix && c.status === 'fail') cli.out.line(`    fix: ${c.fix}`);
-    }
+    for (const c of checks) printCheck(cli.out, c);
     cli.out.line(ok ? 'all checks passed' : `${checks.filter((c) => c.status === 'fail').length} problem(s) found`);
   }
   return ok ? EXIT.completed : EXIT.failed;
@@ -71,34 +67,41 @@ function checkConfig(cli: CliContext, checks: Check[]): BridgeConfig | undefined
   }
 }
 
-function checkAgents(config: BridgeConfig, env: NodeJS.ProcessEnv, checks: Check[]): void {
-  for (const [name, agent] of Object.entries(config.agents)) {
-    if (!('command' in agent)) {
-      checks.push({ name: `agent ${name}`, status: 'skip', detail: `${agent.kind}: no program to find` });
-      continue;
-    }
+/** Each agent's program, then (ACP agents whose program was found) its `initialize` probe, all probes at once. */
+async function checkAgents(config: BridgeConfig, env: NodeJS.ProcessEnv): Promise<Check[]> {
+  const rows = Object.entries(config.agents).map(([name, agent]): [Check, Promise<Check> | undefined] => {
+    if (!('command' in agent))
+      return [{ name: `agent ${name}`, status: 'skip', detail: `${agent.kind}: no program to find` }, undefined];
     const program = agent.command[0]!;
     const platform = agent.kind === 'acp' ? agent.platform : 'native';
     if (platform !== 'native' && process.platform !== 'win32') {
-      checks.push({
-        name: `agent ${name}`,
-        status: 'skip',
-        detail: `runs on the ${platform} side; checked from Windows only`,
-      });
-      continue;
+      const detail = `runs on the ${platform} side; checked from Windows only`;
+      return [{ name: `agent ${name}`, status: 'skip', detail }, undefined];
     }
-    const found = resolveProgram(program, env);
-    checks.push(
-      found
-        ? { name: `agent ${name}`, status: 'ok', detail: `${program} → ${found}` }
-        : {
-            name: `agent ${name}`,
-            status: 'fail',
-            detail: `${program} not found on PATH`,
-            fix: `install it, or put its full path in config.yaml (agents.${name}.command)`,
-          },
-    );
+    // A WSL agent's program lives inside the distro: only the probe, run through wsl.exe, can find it.
+    const found = platform === 'wsl' ? 'in WSL' : resolveProgram(program, env);
+    const check: Check = !found
+      ? {
+          name: `agent ${name}`,
+          status: 'fail',
+          detail: `${program} not found on PATH`,
+          fix: `install it, or put its full path in config.yaml (agents.${name}.command)`,
+        }
+      : platform === 'wsl'
+        ? { name: `agent ${name}`, status: 'skip', detail: `${program} runs in WSL: the probe below looks for it there` }
+        : { name: `agent ${name}`, status: 'ok', detail: `${program} → ${found}` };
+    const probe =
+      found && agent.kind === 'acp'
+        ? probeAcpAgent({ name, config: agent, env, clientVersion: cliVersion() }).then((r) => probeCheck(name, r))
+        : undefined;
+    return [check, probe];
+  });
+  const checks: Check[] = [];
+  for (const [check, probe] of rows) {
+    checks.push(check);
+    if (probe) checks.push(await probe);
   }
+  return checks;
 }
 
 function checkDiscovery(cli: CliContext, checks: Check[]): void {

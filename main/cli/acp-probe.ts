@@ -1,0 +1,224 @@
+/**
+ * `initialize` and nothing else, against an ACP agent started exactly as the ACP backend starts it
+ * (backends/acp-launch.ts `planLaunch`), then the process tree stopped (backends/child-process.ts). It
+ * tells `doctor` and `probe` what the agent declares, or why it could not be reached and what to do.
+ * No session is opened, so no model is called and nothing is written.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { client, methods, PROTOCOL_VERSION, RequestError, type InitializeResponse } from '@agentclientprotocol/sdk';
+import { describeLaunch, planLaunch, spawnPlan, type LaunchInput, type LaunchPlan } from '../backends/acp-launch.js';
+import { exited, pipesClosed, started, StderrTail, stopProcessTree } from '../backends/child-process.js';
+import type { AcpAgentConfig } from '../schema/config.js';
+import { probeStream } from './acp-probe-stream.js';
+import { inheritedAgentEnv } from './agent-env.js';
+
+export const PROBE_TIMEOUT_MS = 10_000;
+const STDERR_LINES = 8;
+const NOISE_KEPT = 3;
+
+export interface AcpProbeInput {
+  name: string;
+  config: AcpAgentConfig;
+  env: NodeJS.ProcessEnv;
+  clientVersion: string;
+  timeoutMs?: number;
+  hostPlatform?: NodeJS.Platform;
+}
+
+export interface AcpDeclaration {
+  protocolVersion: number;
+  agentInfo: InitializeResponse['agentInfo'] | undefined;
+  authMethods: NonNullable<InitializeResponse['authMethods']>;
+  capabilities: NonNullable<InitializeResponse['agentCapabilities']>;
+}
+
+export type AcpProbeResult =
+  | { ok: true; launch: string; via: LaunchPlan['via']; declared: AcpDeclaration; stdoutNoise: string[] }
+  | { ok: false; launch: string; reason: string; fix: string; stderrTail: string; stdoutNoise: string[] };
+
+/** planLaunch's Windows probe (win32-command.ts `nodeWin32Probe`), for resolving npm shims the same way. */
+const fileProbe: LaunchInput['probe'] = {
+  isFile: (file) => {
+    try {
+      return statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  },
+  readText: (file) => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch {
+      return undefined;
+    }
+  },
+};
+
+function hostCwd(cwd: string | undefined): string {
+  try {
+    if (cwd && statSync(cwd).isDirectory()) return cwd;
+  } catch {
+    // a missing workspace does not keep `initialize` from answering; the task would report it
+  }
+  return process.cwd();
+}
+
+export async function probeAcpAgent(input: AcpProbeInput): Promise<AcpProbeResult> {
+  const { name, config } = input;
+  const timeoutMs = input.timeoutMs ?? PROBE_TIMEOUT_MS;
+  let plan: LaunchPlan;
+  try {
+    plan = planLaunch({
+      command: config.command,
+      platform: config.platform,
+      distro: config.distro,
+      // `wsl.exe --cd ~`: initialize needs no workspace, and translating one is the backend's job.
+      agentCwd: config.platform === 'wsl' ? '~' : hostCwd(config.cwd),
+      hostCwd: hostCwd(config.cwd),
+      env: { ...inheritedAgentEnv(input.env), CONTACTOR_AGENT: name, ...config.env },
+      forwardEnv: [...Object.keys(config.env), 'CONTACTOR_AGENT'],
+      hostPlatform: input.hostPlatform ?? process.platform,
+      probe: fileProbe,
+    });
+  } catch (err) {
+    const reason = `cannot run agent ${name}: ${(err as Error).message}`;
+    return { ok: false, launch: config.command.join(' '), reason, fix: fixFor(name, 'config'), stderrTail: '', stdoutNoise: [] };
+  }
+  const launch = describeLaunch(plan);
+  const noise: string[] = [];
+  const fail = (reason: string, fix: string, stderr?: StderrTail): AcpProbeResult => ({
+    ok: false,
+    launch,
+    reason,
+    fix,
+    stderrTail: stderr ? tailOf(stderr) : '',
+    stdoutNoise: noise.slice(0, NOISE_KEPT),
+  });
+
+  const child = spawnPlan(plan);
+  child.on('error', () => undefined);
+  child.stdin.on('error', () => undefined); // EPIPE once the agent has died; its exit says why
+  const stderr = new StderrTail(child.stderr);
+  const spawnError = (await started(child)) as NodeJS.ErrnoException | undefined;
+  if (spawnError) {
+    const kind = spawnError.code === 'ENOENT' ? 'missing' : spawnError.code === 'EACCES' ? 'denied' : 'exited';
+    return fail(`could not start ${launch}: ${spawnError.message}`, fixFor(name, kind, plan));
+  }
+  const conn = client({ name: 'contactor' }).connect(probeStream(child.stdin, child.stdout, (l) => noise.push(l)));
+  try {
+    const answer = await answerOrExit(
+      conn.agent.request(methods.agent.initialize, {
+        protocolVersion: PROTOCOL_VERSION,
+        // What the bridge will offer this agent (acp-client-capabilities.ts), so it declares the same.
+        clientCapabilities: {
+          fs: { readTextFile: config.fs_read, writeTextFile: config.fs_write },
+          terminal: config.terminal,
+        },
+        clientInfo: { name: 'contactor', version: input.clientVersion },
+      }),
+      child,
+      timeoutMs,
+    );
+    if (answer.kind === 'exit') {
+      await pipesClosed(child, 1000); // the last stderr lines usually name the cause
+      const how = answer.code !== null ? `exit code ${answer.code}` : `signal ${answer.signal}`;
+      return fail(`${launch} exited during initialize (${how})`, fixFor(name, 'exited', plan, noise), stderr);
+    }
+    if (answer.kind === 'timeout')
+      return fail(
+        `no answer to initialize within ${timeoutMs / 1000} s`,
+        fixFor(name, noise.length ? 'noise' : 'silent', plan, noise),
+        stderr,
+      );
+    if (answer.kind === 'error') {
+      const { error } = answer;
+      const code = error instanceof RequestError ? ` (${error.code})` : '';
+      return fail(`initialize failed${code}: ${error.message}`, fixFor(name, 'refused', plan), stderr);
+    }
+    const init = answer.value;
+    if (init.protocolVersion !== PROTOCOL_VERSION)
+      return fail(
+        `the agent speaks ACP protocol version ${init.protocolVersion}; contactor speaks version ${PROTOCOL_VERSION}`,
+        'update the agent (or its ACP adapter) to one that speaks ACP version 1',
+        stderr,
+      );
+    return {
+      ok: true,
+      launch,
+      via: plan.via,
+      declared: {
+        protocolVersion: init.protocolVersion,
+        agentInfo: init.agentInfo ?? undefined,
+        authMethods: init.authMethods ?? [],
+        capabilities: init.agentCapabilities ?? {},
+      },
+      stdoutNoise: noise.slice(0, NOISE_KEPT),
+    };
+  } finally {
+    await stopProcessTree(child, { graceMs: 2000 });
+    conn.close();
+    child.stdout.destroy();
+    child.stderr.destroy();
+  }
+}
+
+type Answer =
+  | { kind: 'value'; value: InitializeResponse }
+  | { kind: 'error'; error: Error }
+  | { kind: 'exit'; code: number | null; signal: NodeJS.Signals | null }
+  | { kind: 'timeout' };
+
+async function answerOrExit(
+  request: Promise<InitializeResponse>,
+  child: Parameters<typeof exited>[0],
+  timeoutMs: number,
+): Promise<Answer> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<Answer>((resolve) => (timer = setTimeout(() => resolve({ kind: 'timeout' }), timeoutMs)));
+  try {
+    return await Promise.race<Answer>([
+      request.then(
+        (value) => ({ kind: 'value', value }),
+        (error: unknown) => ({ kind: 'error', error: error instanceof Error ? error : new Error(String(error)) }),
+      ),
+      // An agent that dies answers nothing; its exit (and stderr) is the answer.
+      exited(child).then((exit) => ({ kind: 'exit', ...exit })),
+      timeout,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function tailOf(stderr: StderrTail): string {
+  return stderr.text().trimEnd().split(/\r?\n/).slice(-STDERR_LINES).join('\n');
+}
+
+type FailureKind = 'config' | 'missing' | 'denied' | 'exited' | 'silent' | 'noise' | 'refused';
+
+function fixFor(name: string, kind: FailureKind, plan?: LaunchPlan, noise: string[] = []): string {
+  const key = `agents.${name}.command`;
+  const run = plan ? `\`${describeLaunch(plan)}\`` : 'the command';
+  switch (kind) {
+    case 'config':
+      return `correct ${key} in config.yaml, then \`contactor config check\``;
+    case 'missing':
+      return plan?.via === 'wsl'
+        ? 'install WSL (`wsl --install`), or set the agent\'s platform to native/windows'
+        : `install the agent, or put its full path in config.yaml (${key})`;
+    case 'denied':
+      return `make ${plan?.program ?? 'the program'} executable (chmod +x), or fix ${key}`;
+    case 'exited':
+      return `run ${run} in a terminal to see why it stops; it must keep running and speak ACP on stdin/stdout${noise.length ? ' (it printed non-ACP text on stdout)' : ''}`;
+    case 'silent':
+      return `check that ${key} starts the agent in ACP mode (e.g. an --acp or --experimental-acp flag); run ${run} and type nothing: it should wait silently`;
+    case 'noise':
+      return `it printed text that is not ACP on stdout (${JSON.stringify(noise[0] ?? '')}): start it in ACP mode (${key}), and keep banners and logs on stderr`;
+    case 'refused':
+      return 'see the agent\'s stderr above; update the agent or its ACP adapter';
+    default: {
+      const never: never = kind;
+      return never;
+    }
+  }
+}
