@@ -3,7 +3,17 @@
  * All are user-only (0600 / 0700) because the token lets any holder make agents run commands.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  chmodSync,
+} from 'node:fs';
 import path from 'node:path';
 import type { Discovery } from './schema/discovery.js';
 
@@ -32,6 +42,7 @@ export function acquireInstanceLock(dir: string): () => void {
       if (owner !== undefined && isAlive(owner)) {
         throw new Error(
           `another contactor bridge (pid ${owner}) is already using ${dir}; stop it with \`contactor down\` or give this one another data_dir`,
+          { cause: err },
         );
       }
       rmSync(file, { force: true });

@@ -21,14 +21,17 @@ export function redact(text: string, secrets: readonly string[] = []): string {
   let out = text;
   for (const secret of secrets) if (secret) out = out.split(secret).join('[REDACTED]');
   for (const pattern of CREDENTIAL_PATTERNS) {
-    out = out.replace(pattern, (match, prefix: unknown) => (typeof prefix === 'string' && match.startsWith(prefix) ? `${prefix}[REDACTED]` : '[REDACTED]'));
+    out = out.replace(pattern, (match, prefix: unknown) =>
+      typeof prefix === 'string' && match.startsWith(prefix) ? `${prefix}[REDACTED]` : '[REDACTED]',
+    );
   }
   return out;
 }
 
 export function redactDeep(value: unknown, secrets: readonly string[], depth = 0): unknown {
   if (typeof value === 'string') return redact(value, secrets);
-  if (value instanceof Error) return { type: value.name, message: redact(value.message, secrets), stack: redact(value.stack ?? '', secrets) };
+  if (value instanceof Error)
+    return { type: value.name, message: redact(value.message, secrets), stack: redact(value.stack ?? '', secrets) };
   if (depth > 6 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((v) => redactDeep(v, secrets, depth + 1));
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, secrets, depth + 1)]));
@@ -43,10 +46,7 @@ export function createLogger(dataDir: string, secrets: () => readonly string[]):
       base: { pid: process.pid },
       hooks: {
         logMethod(args, method) {
-          method.apply(
-            this,
-            args.map((a) => redactDeep(a, secrets())) as Parameters<typeof method>,
-          );
+          method.apply(this, args.map((a) => redactDeep(a, secrets())) as Parameters<typeof method>);
         },
       },
     },

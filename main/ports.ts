@@ -131,7 +131,11 @@ export interface TaskStore {
    * messageId is already stored, nothing is written and the stored task comes back with `created:
    * false` and its payload hash, so the caller can tell a replay from a conflict.
    */
-  create(task: Task, events: StreamEvent[], key?: IdempotencyKey): { stored: StoredTask; created: boolean; payloadHash?: string };
+  create(
+    task: Task,
+    events: StreamEvent[],
+    key?: IdempotencyKey,
+  ): { stored: StoredTask; created: boolean; payloadHash?: string };
   /** Saves a new snapshot of the task (when given) and appends events, in one transaction. */
   commit(taskId: string, events: TaskEvent[], task?: Task): void;
   get(taskId: string): StoredTask | undefined;
@@ -141,6 +145,21 @@ export interface TaskStore {
   eventsAfter(taskId: string, afterSeq: number): TaskEvent[];
   /** Every task in one of these states (restart recovery, open questions), oldest first. */
   tasksInStates(states: TaskState[]): Task[];
+  /**
+   * Group commit (optional). A store that has it may let the `create`s and `commit`s of one event-loop
+   * turn share one transaction: each call is still atomic (a throw undoes only that call), but becomes
+   * durable when its group commits — at the end of the turn, at `flush`, or before any read of this
+   * store, so a read never returns what a crash could still lose. Without these methods every write is
+   * durable when it returns.
+   *
+   * `afterCommit` runs `callback` once every write made before it is durable (at once when none is
+   * pending), in registration order; with the error when they were lost instead. Nothing about a write
+   * may reach anyone (a subscriber, a response) before its callback.
+   */
+  afterCommit?(callback: (lost?: Error) => void): void;
+  /** Makes every write so far durable now (its callbacks run before this returns); throws if lost. */
+  flush?(): void;
+  /** Makes pending writes durable, then closes. */
   close(): void;
 }
 

@@ -52,7 +52,8 @@ export class BridgeServer {
 
   async start(): Promise<void> {
     const recovered = this.opts.dispatcher.recover();
-    if (recovered.failed || recovered.waiting) this.opts.log.info(recovered, 'recovered tasks left by the previous run');
+    if (recovered.failed || recovered.waiting)
+      this.opts.log.info(recovered, 'recovered tasks left by the previous run');
     this.startedAt = Date.now();
     const port = await this.listen();
     const host = this.opts.host.includes(':') ? `[${this.opts.host}]` : this.opts.host;
@@ -95,7 +96,9 @@ export class BridgeServer {
       server.once('error', (err: NodeJS.ErrnoException) => {
         reject(
           err.code === 'EADDRINUSE'
-            ? new Error(`port ${this.opts.port} on ${this.opts.host} is already in use; is another bridge running (\`contactor status\`)? Or set another port in config.yaml`)
+            ? new Error(
+                `port ${this.opts.port} on ${this.opts.host} is already in use; is another bridge running (\`contactor status\`)? Or set another port in config.yaml`,
+              )
             : err,
         );
       });
@@ -110,7 +113,10 @@ export class BridgeServer {
   private createServer(port: () => number): Server {
     const info = this.bridgeInfo();
     const endpoint = new JsonRpcEndpoint(
-      { dispatcher: this.opts.dispatcher, cards: { agentCard: (n) => info.agentCard(n), listAgents: () => this.agentList() } },
+      {
+        dispatcher: this.opts.dispatcher,
+        cards: { agentCard: (n) => info.agentCard(n), listAgents: () => this.agentList() },
+      },
       this.opts.log,
     );
     let app: ReturnType<typeof createHttpApp> | undefined;
@@ -118,11 +124,20 @@ export class BridgeServer {
       (app ??= createHttpApp({
         endpoint,
         info,
-        policy: { allowedHosts: allowedHostsFor(this.opts.host, port()), allowedOrigins: new Set(this.opts.allowedOrigins), maxUrlLength: 2048 },
+        policy: {
+          allowedHosts: allowedHostsFor(this.opts.host, port()),
+          allowedOrigins: new Set(this.opts.allowedOrigins),
+          maxUrlLength: 2048,
+        },
         ...(this.opts.token ? { token: this.opts.token } : {}),
         maxBodyBytes: this.opts.maxBodyBytes,
         ...(this.opts.rateLimitPerMinute
-          ? { rateLimit: new CallerRateLimit({ perMinute: this.opts.rateLimitPerMinute, isAgent: (name) => this.opts.dispatcher.registry.has(name) }) }
+          ? {
+              rateLimit: new CallerRateLimit({
+                perMinute: this.opts.rateLimitPerMinute,
+                isAgent: (name) => this.opts.dispatcher.registry.has(name),
+              }),
+            }
           : {}),
         ...(this.opts.onRefused ? { onRefused: this.opts.onRefused } : {}),
       }));
@@ -140,8 +155,14 @@ export class BridgeServer {
   }
 
   private bridgeInfo(): BridgeInfo {
-    const security: BearerSecurity | undefined = this.opts.token ? { bearer: { description: 'per-install token; the contactor CLI finds it in the discovery file' } } : undefined;
-    const cardOptions = (url: string) => ({ url, version: this.opts.version, ...(security ? { securitySchemes: security } : {}) });
+    const security: BearerSecurity | undefined = this.opts.token
+      ? { bearer: { description: 'per-install token; the contactor CLI finds it in the discovery file' } }
+      : undefined;
+    const cardOptions = (url: string) => ({
+      url,
+      version: this.opts.version,
+      ...(security ? { securitySchemes: security } : {}),
+    });
     return {
       health: () => ({
         status: 'ok',
@@ -177,7 +198,11 @@ export class BridgeServer {
       description: e.settings.description ?? '',
       backend: e.backend.traits.backend,
       traits: e.backend.traits,
-      queue: { waiting: e.shard.waiting, running: e.shard.running, needsAnswer: pending.filter((t) => t.metadata.agent === e.name).length },
+      queue: {
+        waiting: e.shard.waiting,
+        running: e.shard.running,
+        needsAnswer: pending.filter((t) => t.metadata.agent === e.name).length,
+      },
       url: `${this.boundUrl}/agents/${e.name}`,
       cardUrl: `${this.boundUrl}/agents/${e.name}/.well-known/agent-card.json`,
     }));

@@ -67,13 +67,19 @@ export function packageVersion(): string {
 }
 
 /** Names of the environment variables agents may inherit; anything else must be set in the agent's `env`. */
-const INHERITED_ENV = /^(PATH|PATHEXT|HOME|USER|USERNAME|LOGNAME|SHELL|LANG|LANGUAGE|LC_[A-Z]+|TZ|TERM|TMPDIR|TEMP|TMP|SYSTEMROOT|SYSTEMDRIVE|COMSPEC|WINDIR|APPDATA|LOCALAPPDATA|USERPROFILE|HOMEDRIVE|HOMEPATH|PROGRAMFILES|PROGRAMFILES\(X86\)|PROGRAMDATA|COMMONPROGRAMFILES|XDG_[A-Z_]+|WSL_DISTRO_NAME|WSL_INTEROP|NUMBER_OF_PROCESSORS|PROCESSOR_ARCHITECTURE|OS|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|HTTPS?_PROXY|NO_PROXY|https?_proxy|no_proxy|NO_COLOR)$/i;
+const INHERITED_ENV =
+  /^(PATH|PATHEXT|HOME|USER|USERNAME|LOGNAME|SHELL|LANG|LANGUAGE|LC_[A-Z]+|TZ|TERM|TMPDIR|TEMP|TMP|SYSTEMROOT|SYSTEMDRIVE|COMSPEC|WINDIR|APPDATA|LOCALAPPDATA|USERPROFILE|HOMEDRIVE|HOMEPATH|PROGRAMFILES|PROGRAMFILES\(X86\)|PROGRAMDATA|COMMONPROGRAMFILES|XDG_[A-Z_]+|WSL_DISTRO_NAME|WSL_INTEROP|NUMBER_OF_PROCESSORS|PROCESSOR_ARCHITECTURE|OS|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|HTTPS?_PROXY|NO_PROXY|https?_proxy|no_proxy|NO_COLOR)$/i;
 
 export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
   const env = opts.env ?? process.env;
   const root = packageRoot();
   const resourcesDir = opts.resourcesDir ?? path.join(root, 'resources');
-  const loaded = loadConfig({ ...(opts.configPath ? { configPath: opts.configPath } : {}), env, resourcesDir, nodePath: process.execPath });
+  const loaded = loadConfig({
+    ...(opts.configPath ? { configPath: opts.configPath } : {}),
+    env,
+    resourcesDir,
+    nodePath: process.execPath,
+  });
   const config = loaded.config;
   const dataDir = opts.dataDir ?? loaded.dataDir;
   const host = opts.host ?? config.host;
@@ -98,12 +104,22 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
     const registry = new AgentRegistry(new TurnSlots(config.max_concurrent_tasks));
     const backends: AgentBackend[] = [];
     for (const [name, agent] of Object.entries(config.agents)) {
-      const baseEnv = agentEnv(env, { CONTACTOR_URL: url, CONTACTOR_AGENT: name, ...(secret ? { CONTACTOR_TOKEN: secret } : {}) });
+      const baseEnv = agentEnv(env, {
+        CONTACTOR_URL: url,
+        CONTACTOR_AGENT: name,
+        ...(secret ? { CONTACTOR_TOKEN: secret } : {}),
+      });
       const backend = createBackend(name, agent, baseEnv);
       backends.push(backend);
       registry.add(name, backend, settingsOf(agent, config));
     }
-    const dispatcher = new Dispatcher({ store, registry, feed: new EventFeed(), sinks: [audit], maxDelegationDepth: config.max_delegation_depth });
+    const dispatcher = new Dispatcher({
+      store,
+      registry,
+      feed: new EventFeed(),
+      sinks: [audit],
+      maxDelegationDepth: config.max_delegation_depth,
+    });
     let pruning: HistoryPruning | undefined;
     const server = new BridgeServer({
       dispatcher,
@@ -185,8 +201,13 @@ function settingsOf(agent: AgentConfig, config: BridgeConfig): AgentSettings {
 }
 
 /** The inherited allow-list plus the bridge's own variables; the agent's configured `env` comes on top. */
-export function agentEnv(env: Record<string, string | undefined>, bridge: Record<string, string>): Record<string, string> {
-  const inherited = Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && INHERITED_ENV.test(e[0]));
+export function agentEnv(
+  env: Record<string, string | undefined>,
+  bridge: Record<string, string>,
+): Record<string, string> {
+  const inherited = Object.entries(env).filter(
+    (e): e is [string, string] => e[1] !== undefined && INHERITED_ENV.test(e[0]),
+  );
   // Inside Electron, process.execPath is the app: bundled scripts (the demo agent) need it in Node mode.
   const electron: Record<string, string> = process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {};
   return { ...Object.fromEntries(inherited), ...electron, ...bridge };

@@ -7,7 +7,13 @@ import type { Artifact, Message } from '../domain/task.js';
 import { ResultV03Schema } from '../schema/a2a-remote.js';
 import type { WireTaskState } from '../schema/a2a.js';
 import { StreamResponseV1Schema, TaskV1Schema } from '../schema/a2a-v1.js';
-import { artifactFromV1, messageFromV1, sendRequestToV1, taskFromV1, taskStateFromV1 } from '../schema/a2a-v1-convert.js';
+import {
+  artifactFromV1,
+  messageFromV1,
+  sendRequestToV1,
+  taskFromV1,
+  taskStateFromV1,
+} from '../schema/a2a-v1-convert.js';
 import { PeerError } from './a2a-remote-rpc.js';
 import type { PeerProtocol } from './a2a-remote-peer.js';
 

@@ -82,7 +82,14 @@ export async function probeAcpAgent(input: AcpProbeInput): Promise<AcpProbeResul
     });
   } catch (err) {
     const reason = `cannot run agent ${name}: ${(err as Error).message}`;
-    return { ok: false, launch: config.command.join(' '), reason, fix: fixFor(name, 'config'), stderrTail: '', stdoutNoise: [] };
+    return {
+      ok: false,
+      launch: config.command.join(' '),
+      reason,
+      fix: fixFor(name, 'config'),
+      stderrTail: '',
+      stdoutNoise: [],
+    };
   }
   const launch = describeLaunch(plan);
   const noise: string[] = [];
@@ -204,7 +211,7 @@ function fixFor(name: string, kind: FailureKind, plan?: LaunchPlan, noise: strin
       return `correct ${key} in config.yaml, then \`contactor config check\``;
     case 'missing':
       return plan?.via === 'wsl'
-        ? 'install WSL (`wsl --install`), or set the agent\'s platform to native/windows'
+        ? "install WSL (`wsl --install`), or set the agent's platform to native/windows"
         : `install the agent, or put its full path in config.yaml (${key})`;
     case 'denied':
       return `make ${plan?.program ?? 'the program'} executable (chmod +x), or fix ${key}`;
@@ -215,7 +222,7 @@ function fixFor(name: string, kind: FailureKind, plan?: LaunchPlan, noise: strin
     case 'noise':
       return `it printed text that is not ACP on stdout (${JSON.stringify(noise[0] ?? '')}): start it in ACP mode (${key}), and keep banners and logs on stderr`;
     case 'refused':
-      return 'see the agent\'s stderr above; update the agent or its ACP adapter';
+      return "see the agent's stderr above; update the agent or its ACP adapter";
     default: {
       const never: never = kind;
       return never;

@@ -11,7 +11,9 @@ export function inheritedAgentEnv(
   env: NodeJS.ProcessEnv,
   runsInElectron = process.versions.electron !== undefined,
 ): Record<string, string> {
-  const inherited = Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && INHERITED_ENV.test(e[0]));
+  const inherited = Object.entries(env).filter(
+    (e): e is [string, string] => e[1] !== undefined && INHERITED_ENV.test(e[0]),
+  );
   // Under the app's exe in Node mode, `${CONTACTOR_NODE}` commands (the demo agent) are that exe: keep Node mode.
   return { ...Object.fromEntries(inherited), ...(runsInElectron ? { ELECTRON_RUN_AS_NODE: '1' } : {}) };
 }

@@ -13,8 +13,7 @@ export interface Check {
 }
 
 export function printCheck(out: Output, check: Check): void {
-  const mark =
-    check.status === 'ok' ? out.c.green('✓') : check.status === 'skip' ? out.c.dim('-') : out.c.red('✗');
+  const mark = check.status === 'ok' ? out.c.green('✓') : check.status === 'skip' ? out.c.dim('-') : out.c.red('✗');
   out.line(`${mark} ${check.name}: ${check.detail}`);
   if (check.status !== 'fail') return;
   if (check.stderr) for (const line of check.stderr.split('\n')) out.line(`    ${out.c.dim(`stderr| ${line}`)}`);

@@ -21,7 +21,11 @@ export interface CommandOptions {
   timeoutMs?: number;
 }
 
-export type CommandRunner = (program: string, args: readonly string[], options?: CommandOptions) => Promise<CommandResult>;
+export type CommandRunner = (
+  program: string,
+  args: readonly string[],
+  options?: CommandOptions,
+) => Promise<CommandResult>;
 
 const DEFAULT_TIMEOUT_MS = 15_000;
 /** These helpers print a few lines; anything past this is not worth keeping. */
@@ -69,6 +73,9 @@ export const runCommand: CommandRunner = (program, args, options = {}) =>
 export function describeFailure(program: string, result: CommandResult, text: string): string {
   if (result.error) return `${program} could not be started (${result.error.code ?? result.error.message})`;
   if (result.timedOut) return `${program} did not finish in time`;
-  const said = text.trim().split(/\r?\n/).find((l) => l.trim() !== '');
+  const said = text
+    .trim()
+    .split(/\r?\n/)
+    .find((l) => l.trim() !== '');
   return `${program} exited with code ${result.code}${said ? `: ${said.trim()}` : ''}`;
 }

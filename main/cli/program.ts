@@ -6,6 +6,7 @@ import { registerConfig } from './commands/config.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerLifecycle } from './commands/lifecycle.js';
 import { registerListings } from './commands/listing.js';
+import { registerProbe } from './commands/probe.js';
 import { registerSend } from './commands/send.js';
 import { registerSetup } from './commands/setup.js';
 import { registerStatus } from './commands/status.js';
@@ -37,6 +38,7 @@ export function buildProgram(run: Runner, version: string): Command {
   registerToken(program, run);
   registerConfig(program, run);
   registerDoctor(program, run);
+  registerProbe(program, run);
   registerSetup(program, run);
   registerStdio(program, run);
   program

@@ -28,7 +28,7 @@ export async function wslChecks({ config, platform, env, run }: WslCheckInput): 
         name: 'wsl',
         status: 'fail',
         detail: `wsl.exe not found, but ${users} run${wslAgents.length === 1 ? 's' : ''} in WSL`,
-        fix: '`wsl --install` in an administrator PowerShell, or change those agents\' platform',
+        fix: "`wsl --install` in an administrator PowerShell, or change those agents' platform",
       },
     ];
   }
@@ -57,7 +57,7 @@ export async function wslChecks({ config, platform, env, run }: WslCheckInput): 
     const name = `wsl distro for ${agent.name}`;
     if (agent.distro === undefined) {
       // `wsl -l -q` does not mark the default; `wsl -l` does, in words translated per locale.
-      if (distros.length) checks.push({ name, status: 'ok', detail: 'no distro set: WSL\'s default distro' });
+      if (distros.length) checks.push({ name, status: 'ok', detail: "no distro set: WSL's default distro" });
       continue;
     }
     const found = findDistro(distros, agent.distro);

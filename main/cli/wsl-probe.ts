@@ -6,9 +6,7 @@
 import { describeFailure, type CommandRunner } from './command-runner.js';
 
 export type DistroList =
-  | { kind: 'absent' }
-  | { kind: 'listed'; distros: string[] }
-  | { kind: 'failed'; reason: string };
+  { kind: 'absent' } | { kind: 'listed'; distros: string[] } | { kind: 'failed'; reason: string };
 
 /** UTF-16LE when the bytes look like it (a BOM, or NULs in the high bytes of ASCII), else UTF-8. */
 export function decodeWslOutput(bytes: Buffer): string {
@@ -25,7 +23,10 @@ export async function listWslDistros(run: CommandRunner, env: NodeJS.ProcessEnv)
   if (result.error?.code === 'ENOENT') return { kind: 'absent' };
   const text = decodeWslOutput(result.stdout);
   if (result.error || result.code !== 0) {
-    return { kind: 'failed', reason: describeFailure('wsl.exe -l -q', result, `${text}\n${decodeWslOutput(result.stderr)}`) };
+    return {
+      kind: 'failed',
+      reason: describeFailure('wsl.exe -l -q', result, `${text}\n${decodeWslOutput(result.stderr)}`),
+    };
   }
   const distros = text
     .split(/\r?\n/)

@@ -39,7 +39,8 @@ export interface Subscription {
   unsubscribe(): void;
 }
 
-const RESTART_REASON = 'the bridge restarted while this task was running; re-send it (the same messageId is safe to reuse)';
+const RESTART_REASON =
+  'the bridge restarted while this task was running; re-send it (the same messageId is safe to reuse)';
 
 /**
  * Orchestration: accepts sends, runs them through per-agent shards, settles answers and cancels, and
@@ -118,7 +119,11 @@ export class Dispatcher {
     this.schedule(
       live,
       entry,
-      { messageId: req.message.messageId, text: textOf(req.message.parts), attachments: nonTextParts(req.message.parts) },
+      {
+        messageId: req.message.messageId,
+        text: textOf(req.message.parts),
+        attachments: nonTextParts(req.message.parts),
+      },
       unreserve,
     );
     if (req.blocking) await live.settled();
@@ -157,7 +162,13 @@ export class Dispatcher {
     if (limit <= 0) return [];
     const recent = this.list({ pageSize: 100, includeArtifacts: false }).tasks;
     return recent
-      .flatMap((t) => ((t.metadata.questions as QuestionRecord[] | undefined) ?? []).map((q) => ({ ...q, taskId: t.id, agent: t.metadata.agent })))
+      .flatMap((t) =>
+        ((t.metadata.questions as QuestionRecord[] | undefined) ?? []).map((q) => ({
+          ...q,
+          taskId: t.id,
+          agent: t.metadata.agent,
+        })),
+      )
       .sort((a, b) => b.at.localeCompare(a.at))
       .slice(0, limit);
   }
@@ -165,7 +176,10 @@ export class Dispatcher {
   async cancel(taskId: string): Promise<Task> {
     const current = this.get(taskId);
     if (isTerminal(current.status.state)) {
-      throw new BridgeError('not-cancelable', `task ${taskId} is already ${current.status.state} and cannot be canceled`);
+      throw new BridgeError(
+        'not-cancelable',
+        `task ${taskId} is already ${current.status.state} and cannot be canceled`,
+      );
     }
     const live = this.live.get(taskId) ?? this.revive(current);
     live.patchMetadata({ pending: undefined });
@@ -186,15 +200,24 @@ export class Dispatcher {
     if (current.status.state !== 'input-required' || !pending) {
       if (current.metadata.lastAnswer) {
         const last = current.metadata.lastAnswer as { by?: string; at?: string };
-        throw new BridgeError('already-answered', `task ${taskId} was already answered by ${last.by ?? 'someone'} at ${last.at ?? 'an earlier time'}`);
+        throw new BridgeError(
+          'already-answered',
+          `task ${taskId} was already answered by ${last.by ?? 'someone'} at ${last.at ?? 'an earlier time'}`,
+        );
       }
-      throw new BridgeError('unsupported-operation', `task ${taskId} is ${current.status.state}, not waiting for an answer`);
+      throw new BridgeError(
+        'unsupported-operation',
+        `task ${taskId} is ${current.status.state}, not waiting for an answer`,
+      );
     }
     const entry = this.opts.registry.get(current.metadata.agent);
     if (pending.kind === 'permission') {
       const live = this.live.get(taskId);
       if (!live || !this.desk.has(taskId)) {
-        throw new BridgeError('pending-lost', "the agent's permission request was lost when the bridge restarted; re-send the task");
+        throw new BridgeError(
+          'pending-lost',
+          "the agent's permission request was lost when the bridge restarted; re-send the task",
+        );
       }
       // A refused answer must leave no trace: check it before its message joins the history.
       resolvePermissionAnswer(pending.options, answer);
@@ -205,7 +228,10 @@ export class Dispatcher {
 
     if (answer.trim() === '') {
       // Free text is allowed, but an empty choice would send the agent "The requester chose: " and nothing.
-      throw new BridgeError('invalid-params', `answer is empty; answer with an option's text, its number (1-${pending.options.length}), or free text`);
+      throw new BridgeError(
+        'invalid-params',
+        `answer is empty; answer with an option's text, its number (1-${pending.options.length}), or free text`,
+      );
     }
     const { choice, free } = resolveDecisionAnswer(pending.options, answer);
     // Before anything changes: a full queue refuses the answer (retry later) instead of failing the task.
@@ -218,7 +244,13 @@ export class Dispatcher {
       answeredBy,
       lastAnswer: { choice, freeText: free, by: answeredBy, at: new Date().toISOString() },
     });
-    const announce = recordQuestion(live, { kind: 'decision', about: pending.question, outcome: 'answered', answer: choice, by: answeredBy });
+    const announce = recordQuestion(live, {
+      kind: 'decision',
+      about: pending.question,
+      outcome: 'answered',
+      answer: choice,
+      by: answeredBy,
+    });
     live.setStatus('working');
     announce();
     const warm = entry.backend.traits.multiTurn && this.warmContexts.has(contextKey(entry.name, live.task.contextId));
@@ -274,10 +306,16 @@ export class Dispatcher {
     const taskId = req.message.taskId!;
     const current = this.get(taskId);
     if (req.message.contextId && req.message.contextId !== current.contextId) {
-      throw new BridgeError('invalid-params', `contextId "${req.message.contextId}" does not match task ${taskId}'s context "${current.contextId}"`);
+      throw new BridgeError(
+        'invalid-params',
+        `contextId "${req.message.contextId}" does not match task ${taskId}'s context "${current.contextId}"`,
+      );
     }
     if (current.metadata.agent !== req.agent) {
-      throw new BridgeError('invalid-params', `task ${taskId} belongs to agent "${current.metadata.agent}", not "${req.agent}"`);
+      throw new BridgeError(
+        'invalid-params',
+        `task ${taskId} belongs to agent "${current.metadata.agent}", not "${req.agent}"`,
+      );
     }
     if (isTerminal(current.status.state)) {
       throw new BridgeError(
@@ -286,9 +324,15 @@ export class Dispatcher {
       );
     }
     if (current.status.state !== 'input-required') {
-      throw new BridgeError('unsupported-operation', `task ${taskId} is ${current.status.state}, not waiting for input; wait for it or cancel it`);
+      throw new BridgeError(
+        'unsupported-operation',
+        `task ${taskId} is ${current.status.state}, not waiting for input; wait for it or cancel it`,
+      );
     }
-    const answered = this.answer(taskId, textOf(req.message.parts), 'caller', { ...req.message, contextId: current.contextId });
+    const answered = this.answer(taskId, textOf(req.message.parts), 'caller', {
+      ...req.message,
+      contextId: current.contextId,
+    });
     const live = this.live.get(taskId);
     if (!req.blocking || !live) return answered;
     return live.settled().then(() => this.snapshot(live.task));
@@ -310,7 +354,18 @@ export class Dispatcher {
       id,
       contextId,
       status: rejection
-        ? { state: 'rejected', timestamp: now, message: { kind: 'message', messageId: crypto.randomUUID(), role: 'agent', parts: [{ kind: 'text', text: rejection }], taskId: id, contextId } }
+        ? {
+            state: 'rejected',
+            timestamp: now,
+            message: {
+              kind: 'message',
+              messageId: crypto.randomUUID(),
+              role: 'agent',
+              parts: [{ kind: 'text', text: rejection }],
+              taskId: id,
+              contextId,
+            },
+          }
         : { state: 'submitted', timestamp: now },
       history: [{ ...req.message, taskId: id, contextId }],
       artifacts: [],
@@ -336,7 +391,9 @@ export class Dispatcher {
       return entry.shard.reserve();
     } catch (err) {
       const messageId = req.message.messageId;
-      const replay = [...this.live.values()].some((l) => l.task.metadata.agent === entry.name && l.task.history[0]?.messageId === messageId);
+      const replay = [...this.live.values()].some(
+        (l) => l.task.metadata.agent === entry.name && l.task.history[0]?.messageId === messageId,
+      );
       if (req.idempotent && replay) return undefined;
       throw err;
     }
@@ -400,7 +457,12 @@ export class Dispatcher {
 
   /** A read-only view: the caller may trim or serialize it but never mutates the live task. */
   private snapshot(task: Task): Task {
-    return { ...task, history: [...task.history], artifacts: task.artifacts.map((a) => ({ ...a, parts: a.parts.map((p) => ({ ...p })) })), metadata: { ...task.metadata } };
+    return {
+      ...task,
+      history: [...task.history],
+      artifacts: task.artifacts.map((a) => ({ ...a, parts: a.parts.map((p) => ({ ...p })) })),
+      metadata: { ...task.metadata },
+    };
   }
 }
 
@@ -413,7 +475,10 @@ function nonTextParts(parts: readonly Part[]): Part[] {
 }
 
 function notFound(taskId: string): BridgeError {
-  return new BridgeError('task-not-found', `no task with id "${taskId}"; list recent tasks with tasks/list or \`contactor tasks\``);
+  return new BridgeError(
+    'task-not-found',
+    `no task with id "${taskId}"; list recent tasks with tasks/list or \`contactor tasks\``,
+  );
 }
 
 function pendingSince(task: Task): string {

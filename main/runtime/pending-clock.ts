@@ -15,7 +15,10 @@ export class PendingClock {
     const elapsed = Date.now() - Date.parse(pending.createdAt);
     const reminderIn = Math.max(0, ((ttl + elapsed) * 2) / 3 - elapsed);
     const timers = [setTimeout(() => this.expire(live, pending), ttl)];
-    if (reminderIn < ttl) timers.push(setTimeout(() => live.announce({ event: 'pending-reminder', pendingKind: pending.kind }), reminderIn));
+    if (reminderIn < ttl)
+      timers.push(
+        setTimeout(() => live.announce({ event: 'pending-reminder', pendingKind: pending.kind }), reminderIn),
+      );
     this.timers.set(live.id, timers);
   }
 
@@ -30,9 +33,17 @@ export class PendingClock {
 
   private expire(live: LiveTask, pending: Pending): void {
     this.timers.delete(live.id);
-    recordQuestion(live, { kind: pending.kind, about: pending.kind === 'decision' ? pending.question : pending.toolCall.title, outcome: 'expired', by: 'expiry' })();
+    recordQuestion(live, {
+      kind: pending.kind,
+      about: pending.kind === 'decision' ? pending.question : pending.toolCall.title,
+      outcome: 'expired',
+      by: 'expiry',
+    })();
     live.patchMetadata({ pending: undefined, answeredBy: 'expiry', retryable: true });
     const what = pending.kind === 'decision' ? 'decision' : 'permission request';
-    live.setStatus('failed', `nobody answered the ${what} before it expired at ${pending.expiresAt}; re-send the task to try again`);
+    live.setStatus(
+      'failed',
+      `nobody answered the ${what} before it expired at ${pending.expiresAt}; re-send the task to try again`,
+    );
   }
 }

@@ -30,19 +30,38 @@ export class PermissionDesk {
   private readonly remembered = new Map<string, Set<string>>();
 
   /** Rules first; otherwise park the task in input-required until answered, canceled or expired. */
-  ask(live: LiveTask, request: PermissionRequest, settings: AgentSettings, hooks: ParkHooks): Promise<PermissionOutcome> {
+  ask(
+    live: LiveTask,
+    request: PermissionRequest,
+    settings: AgentSettings,
+    hooks: ParkHooks,
+  ): Promise<PermissionOutcome> {
     if (live.abort.signal.aborted) return Promise.resolve({ outcome: 'cancelled' });
     const verdict = matchRule(settings.approvalRules, request.toolCall);
     if (verdict && verdict.action !== 'ask') {
       const option = verdict.action === 'allow' ? allowOption(request.options) : rejectOption(request.options);
       if (option) {
-        recordQuestion(live, { kind: 'permission', about: request.toolCall.title, outcome: 'auto-decided', answer: option.optionId, by: `rule ${verdict.rule}`, rule: verdict.rule })();
+        recordQuestion(live, {
+          kind: 'permission',
+          about: request.toolCall.title,
+          outcome: 'auto-decided',
+          answer: option.optionId,
+          by: `rule ${verdict.rule}`,
+          rule: verdict.rule,
+        })();
         return Promise.resolve({ outcome: 'selected', optionId: option.optionId });
       }
     }
     const always = request.options.find((o) => o.kind === 'allow_always');
     if (always && this.remembered.get(live.task.metadata.agent)?.has(signature(request.toolCall))) {
-      recordQuestion(live, { kind: 'permission', about: request.toolCall.title, outcome: 'auto-decided', answer: always.optionId, by: 'allow always', rule: 'allow_always' })();
+      recordQuestion(live, {
+        kind: 'permission',
+        about: request.toolCall.title,
+        outcome: 'auto-decided',
+        answer: always.optionId,
+        by: 'allow always',
+        rule: 'allow_always',
+      })();
       return Promise.resolve({ outcome: 'selected', optionId: always.optionId });
     }
     const now = Date.now();
@@ -86,10 +105,21 @@ export class PermissionDesk {
     const option = resolvePermissionAnswer(current.pending.options, answer);
     live.patchMetadata({
       answeredBy,
-      lastAnswer: { requestId: current.pending.requestId, optionId: option.optionId, by: answeredBy, at: new Date().toISOString() },
+      lastAnswer: {
+        requestId: current.pending.requestId,
+        optionId: option.optionId,
+        by: answeredBy,
+        at: new Date().toISOString(),
+      },
     });
     if (option.kind === 'allow_always') this.remember(live.task.metadata.agent, current.pending.toolCall);
-    const announce = recordQuestion(live, { kind: 'permission', about: current.pending.toolCall.title, outcome: 'answered', answer: option.optionId, by: answeredBy });
+    const announce = recordQuestion(live, {
+      kind: 'permission',
+      about: current.pending.toolCall.title,
+      outcome: 'answered',
+      answer: option.optionId,
+      by: answeredBy,
+    });
     this.settleCurrent(live, { outcome: 'selected', optionId: option.optionId }, settings, announce);
   }
 
@@ -101,7 +131,12 @@ export class PermissionDesk {
     for (const waiting of queue) waiting.resolve({ outcome: 'cancelled' });
   }
 
-  private settleCurrent(live: LiveTask, outcome: PermissionOutcome, settings: AgentSettings, announce: () => void): void {
+  private settleCurrent(
+    live: LiveTask,
+    outcome: PermissionOutcome,
+    settings: AgentSettings,
+    announce: () => void,
+  ): void {
     const queue = this.queues.get(live.id) ?? [];
     const current = queue.shift();
     this.clearTimers(live.id);
@@ -127,7 +162,10 @@ export class PermissionDesk {
       pendingKind: 'permission',
     });
     const ttl = Date.parse(head.pending.expiresAt) - Date.now();
-    const reminder = setTimeout(() => live.announce({ event: 'pending-reminder', pendingKind: 'permission' }), (ttl * 2) / 3);
+    const reminder = setTimeout(
+      () => live.announce({ event: 'pending-reminder', pendingKind: 'permission' }),
+      (ttl * 2) / 3,
+    );
     const expiry = setTimeout(() => this.expire(live, settings), ttl);
     this.timers.set(live.id, [reminder, expiry]);
   }
@@ -138,8 +176,19 @@ export class PermissionDesk {
     if (!head) return;
     const reject = rejectOption(head.pending.options);
     live.patchMetadata({ answeredBy: 'expiry' });
-    const announce = recordQuestion(live, { kind: 'permission', about: head.pending.toolCall.title, outcome: 'expired', ...(reject ? { answer: reject.optionId } : {}), by: 'expiry' });
-    this.settleCurrent(live, reject ? { outcome: 'selected', optionId: reject.optionId } : { outcome: 'cancelled' }, settings, announce);
+    const announce = recordQuestion(live, {
+      kind: 'permission',
+      about: head.pending.toolCall.title,
+      outcome: 'expired',
+      ...(reject ? { answer: reject.optionId } : {}),
+      by: 'expiry',
+    });
+    this.settleCurrent(
+      live,
+      reject ? { outcome: 'selected', optionId: reject.optionId } : { outcome: 'cancelled' },
+      settings,
+      announce,
+    );
   }
 
   private remember(agent: string, toolCall: PermissionRequest['toolCall']): void {

@@ -22,6 +22,17 @@ export function recordQuestion(live: LiveTask, record: Omit<QuestionRecord, 'at'
   const prior = Array.isArray(live.task.metadata.questions) ? (live.task.metadata.questions as QuestionRecord[]) : [];
   const entry: QuestionRecord = { ...record, at: new Date().toISOString() };
   live.patchMetadata({ questions: [...prior, entry] });
-  const event = record.outcome === 'answered' ? 'pending-answered' : record.outcome === 'expired' ? 'pending-expired' : 'pending-auto-decided';
-  return () => live.announce({ event, pendingKind: record.kind, by: record.by, ...(record.answer ? { answer: record.answer } : {}) });
+  const event =
+    record.outcome === 'answered'
+      ? 'pending-answered'
+      : record.outcome === 'expired'
+        ? 'pending-expired'
+        : 'pending-auto-decided';
+  return () =>
+    live.announce({
+      event,
+      pendingKind: record.kind,
+      by: record.by,
+      ...(record.answer ? { answer: record.answer } : {}),
+    });
 }

@@ -34,7 +34,9 @@ export class AgentRegistry {
   constructor(private readonly slots?: TurnSlots) {}
 
   add(name: string, backend: AgentBackend, settings: AgentSettings): void {
-    const shard = this.slots ? new SlottedShard(name, settings.maxQueue, this.slots) : new Shard(name, settings.maxQueue);
+    const shard = this.slots
+      ? new SlottedShard(name, settings.maxQueue, this.slots)
+      : new Shard(name, settings.maxQueue);
     this.entries.set(name, { name, backend, settings, shard });
   }
 

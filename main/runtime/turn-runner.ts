@@ -29,7 +29,11 @@ const STDERR_IN_STATUS = 600;
  * while this runs; the backend then sees the abort and every later change is refused by the task's
  * transition table, so nothing re-settles a canceled task.
  */
-export async function runTurn(plan: TurnPlan, desk: PermissionDesk, onDecision: (live: LiveTask) => void): Promise<void> {
+export async function runTurn(
+  plan: TurnPlan,
+  desk: PermissionDesk,
+  onDecision: (live: LiveTask) => void,
+): Promise<void> {
   const { live, agent } = plan;
   if (!live.setStatus('working')) return plan.release();
 
@@ -84,7 +88,11 @@ export async function runTurn(plan: TurnPlan, desk: PermissionDesk, onDecision: 
   try {
     outcome = await agent.backend.run(turn, reporter);
   } catch (err) {
-    outcome = { kind: 'failed', retryable: false, reason: `the ${agent.backend.traits.backend} backend failed: ${(err as Error).message}` };
+    outcome = {
+      kind: 'failed',
+      retryable: false,
+      reason: `the ${agent.backend.traits.backend} backend failed: ${(err as Error).message}`,
+    };
   } finally {
     timer.stop();
     live.abort.signal.removeEventListener('abort', stopTurn);
@@ -99,7 +107,11 @@ export async function runTurn(plan: TurnPlan, desk: PermissionDesk, onDecision: 
     stream.abandon();
   } else if (timer.timedOut) {
     stream.finish();
-    settleFailure(live, `timed out after ${agent.settings.timeoutMs / 1000}s; the agent was stopped (safe to retry with the same messageId)`, true);
+    settleFailure(
+      live,
+      `timed out after ${agent.settings.timeoutMs / 1000}s; the agent was stopped (safe to retry with the same messageId)`,
+      true,
+    );
   } else {
     stream.finish();
     settleOutcome(plan, outcome, stream.text, onDecision);
@@ -107,7 +119,12 @@ export async function runTurn(plan: TurnPlan, desk: PermissionDesk, onDecision: 
   plan.release();
 }
 
-function settleOutcome(plan: TurnPlan, outcome: TurnOutcome, reply: string, onDecision: (live: LiveTask) => void): void {
+function settleOutcome(
+  plan: TurnPlan,
+  outcome: TurnOutcome,
+  reply: string,
+  onDecision: (live: LiveTask) => void,
+): void {
   const { live } = plan;
   switch (outcome.kind) {
     case 'completed': {
@@ -122,7 +139,10 @@ function settleOutcome(plan: TurnPlan, outcome: TurnOutcome, reply: string, onDe
           expiresAt: new Date(now + plan.agent.settings.approvalTimeoutMs).toISOString(),
         };
         live.patchMetadata({ pending });
-        live.setStatus('input-required', describePending(pending, plan.agent.name), { event: 'pending-created', pendingKind: 'decision' });
+        live.setStatus('input-required', describePending(pending, plan.agent.name), {
+          event: 'pending-created',
+          pendingKind: 'decision',
+        });
         onDecision(live);
         return;
       }
@@ -137,7 +157,9 @@ function settleOutcome(plan: TurnPlan, outcome: TurnOutcome, reply: string, onDe
       return;
     }
     case 'undelivered': {
-      live.patchMetadata({ receipt: { ...(live.task.metadata.receipt ?? {}), delivered: false, undeliveredReason: outcome.reason } });
+      live.patchMetadata({
+        receipt: { ...(live.task.metadata.receipt ?? {}), delivered: false, undeliveredReason: outcome.reason },
+      });
       settleFailure(live, `not delivered: ${outcome.reason}`, outcome.retryable);
       return;
     }

@@ -5,12 +5,7 @@
  */
 import type { StreamEvent } from '../domain/events.js';
 import type { Artifact, Message, Part, Task, TaskState } from '../domain/task.js';
-import type {
-  MessageSendConfiguration,
-  MessageSendParams,
-  PushNotificationConfig,
-  WireTaskState,
-} from './a2a.js';
+import type { MessageSendConfiguration, MessageSendParams, PushNotificationConfig, WireTaskState } from './a2a.js';
 import type {
   ArtifactV1,
   ListTasksRequestV1,

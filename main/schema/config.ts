@@ -23,10 +23,7 @@ const ApprovalRuleSchema = z
     /** Tool call kinds (read, edit, delete, move, search, execute, think, fetch, other). */
     kinds: z.array(z.string()).optional(),
     /** Regular expression tested against the raw command / input of the tool call. */
-    command: z
-      .string()
-      .refine(isRegex, 'command must be a valid regular expression')
-      .optional(),
+    command: z.string().refine(isRegex, 'command must be a valid regular expression').optional(),
     /** Glob-ish path prefix tested against the tool call's locations. */
     paths: z.array(z.string()).optional(),
   })
@@ -39,9 +36,17 @@ const CommonAgentShape = {
   cwd: z.string().optional(),
   env: EnvSchema.default({}),
   /** Seconds a turn may run; time spent waiting for a person is not counted. */
-  timeout_s: z.number().positive().max(7 * 24 * 3600, 'timeout_s is at most 7 days').default(600),
+  timeout_s: z
+    .number()
+    .positive()
+    .max(7 * 24 * 3600, 'timeout_s is at most 7 days')
+    .default(600),
   append_decision_contract: z.boolean().default(true),
-  approval_timeout_s: z.number().positive().max(7 * 24 * 3600, 'approval_timeout_s is at most 7 days').default(1800),
+  approval_timeout_s: z
+    .number()
+    .positive()
+    .max(7 * 24 * 3600, 'approval_timeout_s is at most 7 days')
+    .default(1800),
   approval_rules: z.array(ApprovalRuleSchema).default([]),
   /** Tasks waiting in this agent's queue before new sends are refused. */
   max_queue: z.number().int().positive().default(100),
@@ -142,13 +147,21 @@ export const BridgeConfigSchema = z
     max_delegation_depth: z.number().int().min(1).default(3),
     data_dir: z.string().optional(),
     /** Largest JSON-RPC request body accepted, in bytes. */
-    max_body_bytes: z.number().int().positive().default(1024 * 1024),
+    max_body_bytes: z
+      .number()
+      .int()
+      .positive()
+      .default(1024 * 1024),
     require_token: z.boolean().default(true),
     allowed_origins: z.array(z.string()).default([]),
     /** Agent turns running at once across all agents; more wait their turn (never dropped). */
     max_concurrent_tasks: z.number().int().positive().default(16),
     /** Reply text kept per task; the rest is dropped and `metadata.truncated` says how much. */
-    max_artifact_bytes: z.number().int().positive().default(32 * 1024 * 1024),
+    max_artifact_bytes: z
+      .number()
+      .int()
+      .positive()
+      .default(32 * 1024 * 1024),
     /** JSON-RPC requests per minute per caller (an agent by `callerAgent`, else the remote address). */
     rate_limit_per_minute: z.number().int().positive().default(600),
     /** Finished tasks are deleted past either limit (at startup and hourly); unfinished ones never. */

@@ -19,9 +19,7 @@ export type JsonRpcRequest = z.infer<typeof JsonRpcRequestSchema>;
 export const BridgeSendParamsSchema = ShorthandSendParamsSchema.extend({
   parentTaskId: z.string().min(1).optional(),
   callerAgent: z.string().min(1).optional(),
-  files: z
-    .array(z.object({ name: z.string().min(1), mimeType: z.string().optional(), bytes: z.string() }))
-    .optional(),
+  files: z.array(z.object({ name: z.string().min(1), mimeType: z.string().optional(), bytes: z.string() })).optional(),
 });
 export type BridgeSendParams = z.infer<typeof BridgeSendParamsSchema>;
 
@@ -51,7 +49,10 @@ export const ListTasksParamsSchema = z.object({
   agent: z.string().optional(),
   status: z.enum(TASK_STATES).optional(),
   states: z.array(z.enum(TASK_STATES)).optional(),
-  statusTimestampAfter: z.string().datetime({ offset: true, error: 'statusTimestampAfter must be an ISO-8601 time' }).optional(),
+  statusTimestampAfter: z
+    .string()
+    .datetime({ offset: true, error: 'statusTimestampAfter must be an ISO-8601 time' })
+    .optional(),
   pageSize: z.number().int().min(1, 'pageSize must be 1–100').max(100, 'pageSize must be 1–100').default(50),
   pageToken: z.string().optional(),
   historyLength: z.number().int().min(0, 'historyLength must be 0 or more').optional(),
@@ -66,7 +67,10 @@ export type ListTasksParams = z.infer<typeof ListTasksParamsSchema>;
  */
 export const OrchestrateParamsSchema = z
   .object({
-    agents: z.array(z.string().min(1, 'agent names must not be empty')).min(1, 'agents must name at least one agent').optional(),
+    agents: z
+      .array(z.string().min(1, 'agent names must not be empty'))
+      .min(1, 'agents must name at least one agent')
+      .optional(),
     /** Matches an agent's tags, its skills' tags, or its backend kind (case-insensitive). */
     capability: z.string().min(1, 'capability must not be empty').optional(),
     text: z.string({ error: 'text is required (what to send every agent)' }).min(1, 'text must not be empty'),

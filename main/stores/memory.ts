@@ -97,7 +97,9 @@ export class InMemoryTaskStore implements TaskStore, PrunableStore {
       .filter((t) => PRUNABLE_STATES.includes(t.status.state))
       .sort(newestFirst)
       .reverse();
-    const doomed = new Set(opts.olderThan === undefined ? [] : finished.filter((t) => t.status.timestamp < opts.olderThan!).map((t) => t.id));
+    const doomed = new Set(
+      opts.olderThan === undefined ? [] : finished.filter((t) => t.status.timestamp < opts.olderThan!).map((t) => t.id),
+    );
     if (opts.maxTasks !== undefined) {
       const excess = this.tasks.size - doomed.size - opts.maxTasks;
       for (const task of finished.filter((t) => !doomed.has(t.id)).slice(0, Math.max(0, excess))) doomed.add(task.id);

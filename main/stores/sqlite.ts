@@ -2,6 +2,8 @@
  * The durable TaskStore: one SQLite file in WAL mode (see open-database.ts for the pragmas and why).
  * `new SqliteTaskStore({ file })` opens, checks and migrates the file, or throws an error naming it.
  * One connection, used synchronously, so each method's transaction is never interleaved with another.
+ * Writes use group commit (group-commit.ts): durable at the end of the event-loop turn; every read
+ * commits the pending group first, so nothing read can be lost by a crash.
  *
  * The `task` snapshot events given to `create` count towards `lastSeq` but are not stored: the snapshot
  * is the `tasks` row itself, and `eventsAfter` returns only status and artifact updates.
@@ -11,6 +13,7 @@ import type { StreamEvent, TaskEvent } from '../domain/events.js';
 import type { Task, TaskState } from '../domain/task.js';
 import type { IdempotencyKey, StoredTask, TaskPage, TaskQuery, TaskStore } from '../ports.js';
 import { PRUNABLE_STATES, type PrunableStore, type PruneOptions } from './history-pruning.js';
+import { GroupCommit } from './group-commit.js';
 import { openDatabase } from './open-database.js';
 import { encodePageToken } from './page-token.js';
 import {
@@ -41,6 +44,7 @@ type Statement = Database.Statement;
 export class SqliteTaskStore implements TaskStore, PrunableStore {
   private readonly db: Database.Database;
   private readonly sql: ReturnType<typeof prepare>;
+  private readonly group: GroupCommit;
   /** `list` statements, one per combination of filters in use, each prepared on first use. */
   private readonly listSql = new Map<string, { page: Statement; count: Statement }>();
 
@@ -57,6 +61,7 @@ export class SqliteTaskStore implements TaskStore, PrunableStore {
   constructor(options: SqliteTaskStoreOptions) {
     this.db = openDatabase(options.file);
     this.sql = prepare(this.db);
+    this.group = new GroupCommit(this.db);
     this.createTx = this.db.transaction((task: Task, events: StreamEvent[], key?: IdempotencyKey) => {
       if (key) {
         const known = this.sql.byKey.get(key.scope, key.messageId) as TaskRow | undefined;
@@ -107,20 +112,30 @@ export class SqliteTaskStore implements TaskStore, PrunableStore {
     events: StreamEvent[],
     key?: IdempotencyKey,
   ): { stored: StoredTask; created: boolean; payloadHash?: string } {
-    return this.createTx(task, events, key);
+    return this.group.write(() => this.createTx(task, events, key));
   }
 
   commit(taskId: string, events: TaskEvent[], task?: Task): void {
     checkSnapshotId(taskId, task);
-    this.commitTx(taskId, events, task);
+    this.group.write(() => this.commitTx(taskId, events, task));
+  }
+
+  afterCommit(callback: (lost?: Error) => void): void {
+    this.group.afterCommit(callback);
+  }
+
+  flush(): void {
+    this.group.flush();
   }
 
   get(taskId: string): StoredTask | undefined {
+    this.commitPending();
     const row = this.sql.byId.get(taskId) as TaskRow | undefined;
     return row ? storedOf(row) : undefined;
   }
 
   list(query: TaskQuery): TaskPage {
+    this.commitPending();
     const filter = listFilter(query);
     const { page, count } = this.listStatements(filter);
     const params = listParams(filter);
@@ -145,22 +160,39 @@ export class SqliteTaskStore implements TaskStore, PrunableStore {
   }
 
   eventsAfter(taskId: string, afterSeq: number): TaskEvent[] {
+    this.commitPending();
     const rows = this.sql.eventsAfter.all(taskId, afterSeq) as { event_json: string }[];
     return rows.map((row) => JSON.parse(row.event_json) as TaskEvent);
   }
 
   /** Tasks in any of `states`, oldest status first: restart recovery and the pending list. */
   tasksInStates(states: TaskState[]): Task[] {
+    this.commitPending();
     const rows = this.sql.inStates.all(JSON.stringify(states)) as TaskRow[];
     return rows.map((row) => JSON.parse(row.task_json) as Task);
   }
 
   prune(opts: PruneOptions): number {
+    this.commitPending();
     return this.pruneTx(opts);
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    try {
+      this.commitPending();
+    } finally {
+      this.db.close();
+    }
+  }
+
+  /** Before a read: a lost group was already reported to its writers, and the read shows what is left. */
+  private commitPending(): void {
+    try {
+      this.group.flush();
+    } catch {
+      // Reported through afterCommit; the read goes on against the rolled-back state.
+    }
   }
 
   private appendEvents(taskId: string, events: readonly StreamEvent[]): void {

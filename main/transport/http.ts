@@ -76,7 +76,13 @@ export function createHttpApp(opts: HttpOptions): Koa {
 
   app.use(async (ctx) => {
     const refusal = gateRequest(
-      { method: ctx.method, url: ctx.url, host: ctx.get('host') || undefined, origin: ctx.get('origin') || undefined, contentType: ctx.get('content-type') || undefined },
+      {
+        method: ctx.method,
+        url: ctx.url,
+        host: ctx.get('host') || undefined,
+        origin: ctx.get('origin') || undefined,
+        contentType: ctx.get('content-type') || undefined,
+      },
       opts.policy,
     );
     if (refusal) return deny(ctx, refusal.status, new RpcError(refusal.code, refusal.message), refusal.reason);
@@ -85,7 +91,8 @@ export function createHttpApp(opts: HttpOptions): Koa {
     const agentMatch = AGENT_PATH.exec(path);
     if (ctx.method === 'GET') {
       if (path === '/health') return sendJson(ctx, opts.info.health());
-      if (path === '/.well-known/agent-card.json' || path === '/.well-known/agent.json') return sendCard(ctx, opts.info.bridgeCard(), cardsSince);
+      if (path === '/.well-known/agent-card.json' || path === '/.well-known/agent.json')
+        return sendCard(ctx, opts.info.bridgeCard(), cardsSince);
       if (agentMatch && agentMatch[2] !== '/' && agentMatch[2] !== '') {
         const card = opts.info.agentCard(agentMatch[1]!);
         return card === undefined ? notFound(ctx) : sendCard(ctx, card, cardsSince);
@@ -96,7 +103,13 @@ export function createHttpApp(opts: HttpOptions): Koa {
       }
       return notFound(ctx);
     }
-    if (ctx.method !== 'POST') return deny(ctx, 405, new RpcError(-32600, `${ctx.method} is not supported; POST JSON-RPC to / or /agents/<name>`), 'method-not-allowed');
+    if (ctx.method !== 'POST')
+      return deny(
+        ctx,
+        405,
+        new RpcError(-32600, `${ctx.method} is not supported; POST JSON-RPC to / or /agents/<name>`),
+        'method-not-allowed',
+      );
     if (path !== '/' && !(agentMatch && (agentMatch[2] === '' || agentMatch[2] === '/'))) return notFound(ctx);
     if (agentMatch && opts.info.agentCard(agentMatch[1]!) === undefined) return notFound(ctx);
     if (!authorized(ctx, opts)) return deny(ctx, 401, unauthorized(), 'unauthorized');
@@ -108,15 +121,22 @@ export function createHttpApp(opts: HttpOptions): Koa {
     } catch (err) {
       const tooLarge = (err as { type?: string }).type === 'entity.too.large';
       await discardBody(ctx.req, DISCARD_LIMIT_BYTES);
-      const refusal = new RpcError(-32600, tooLarge ? `request body over the ${opts.maxBodyBytes}-byte limit` : 'could not read the request body');
+      const refusal = new RpcError(
+        -32600,
+        tooLarge ? `request body over the ${opts.maxBodyBytes}-byte limit` : 'could not read the request body',
+      );
       return deny(ctx, tooLarge ? 413 : 400, refusal, tooLarge ? 'body-too-large' : 'unreadable-body');
     }
     const rate = opts.rateLimit?.check(body, ctx.req.socket.remoteAddress ?? 'unknown');
     if (rate && !rate.ok) {
       ctx.set('Retry-After', String(Math.ceil(rate.retryAfterMs / 1000)));
-      const limited = new RpcError(-32065, `too many requests from ${rate.caller}; retry in ${Math.ceil(rate.retryAfterMs / 1000)} s (rate_limit_per_minute)`, {
-        retryAfterMs: rate.retryAfterMs,
-      });
+      const limited = new RpcError(
+        -32065,
+        `too many requests from ${rate.caller}; retry in ${Math.ceil(rate.retryAfterMs / 1000)} s (rate_limit_per_minute)`,
+        {
+          retryAfterMs: rate.retryAfterMs,
+        },
+      );
       return deny(ctx, 429, limited, 'rate-limited', rate.caller);
     }
     const lastEventId = parseLastEventId(ctx.get('last-event-id') || undefined);
@@ -141,21 +161,18 @@ export function createHttpApp(opts: HttpOptions): Koa {
     // Node holds the headers back until the first body byte; a resubscribe whose cursor is already
     // current has no event to send yet, and its client would wait for headers instead of events.
     stream.write(': contactor task stream\n\n');
-    let stop: (() => void) | undefined;
-    let ended = false;
+    // `start` may end the stream synchronously (a replay that reaches the end), before it returns.
+    const handle: { stop?: () => void; ended: boolean } = { ended: false };
     const stopStream = (): void => {
-      if (ended) return;
-      ended = true;
-      stop?.();
+      if (handle.ended) return;
+      handle.ended = true;
+      handle.stop?.();
       stream.end();
     };
-    stop = outcome.reply.start(
-      (result, seq) => {
-        if (!writeSseEvent(stream, { jsonrpc: '2.0', id: outcome.id, result }, { id: seq })) stopStream();
-      },
-      stopStream,
-    );
-    if (ended) stop();
+    handle.stop = outcome.reply.start((result, seq) => {
+      if (!writeSseEvent(stream, { jsonrpc: '2.0', id: outcome.id, result }, { id: seq })) stopStream();
+    }, stopStream);
+    if (handle.ended) handle.stop();
     ctx.req.on('close', stopStream);
   });
   return app;
@@ -173,7 +190,10 @@ function authorized(ctx: Koa.Context, opts: HttpOptions): boolean {
 }
 
 function unauthorized(): RpcError {
-  return new RpcError(-32066, 'missing or wrong bearer token; the CLI finds it automatically — see `contactor token` to give it to another client');
+  return new RpcError(
+    -32066,
+    'missing or wrong bearer token; the CLI finds it automatically — see `contactor token` to give it to another client',
+  );
 }
 
 function refuse(ctx: Koa.Context, status: number, err: RpcError): void {
@@ -183,7 +203,11 @@ function refuse(ctx: Koa.Context, status: number, err: RpcError): void {
 }
 
 function notFound(ctx: Koa.Context): void {
-  refuse(ctx, 404, new RpcError(-32601, `nothing at ${ctx.method} ${ctx.path}; POST JSON-RPC to / or /agents/<name>, or GET /health`));
+  refuse(
+    ctx,
+    404,
+    new RpcError(-32601, `nothing at ${ctx.method} ${ctx.path}; POST JSON-RPC to / or /agents/<name>, or GET /health`),
+  );
 }
 
 function sendJson(ctx: Koa.Context, body: unknown): void {
@@ -221,7 +245,11 @@ function streamFeed(ctx: Koa.Context, info: BridgeInfo): void {
   ctx.body = stream;
   stream.write(': contactor event feed\n\n');
   const stop = info.listenFeed((event, task) => {
-    const ok = writeSseEvent(stream, { event, agent: task.metadata.agent, state: task.status.state }, { event: event.kind });
+    const ok = writeSseEvent(
+      stream,
+      { event, agent: task.metadata.agent, state: task.status.state },
+      { event: event.kind },
+    );
     if (!ok) close();
   });
   const close = (): void => {

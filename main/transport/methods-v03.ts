@@ -4,7 +4,13 @@
  */
 import { BridgeError } from '../domain/errors.js';
 import { TaskIdParamsSchema, TaskQueryParamsSchema, ResubscribeParamsSchema } from '../schema/a2a.js';
-import { AgentCardParamsSchema, AnswerParamsSchema, EmptyParamsSchema, ListTasksParamsSchema, PendingListParamsSchema } from '../schema/rpc.js';
+import {
+  AgentCardParamsSchema,
+  AnswerParamsSchema,
+  EmptyParamsSchema,
+  ListTasksParamsSchema,
+  PendingListParamsSchema,
+} from '../schema/rpc.js';
 import { streamEventToV03 } from './a2a-v03.js';
 import { applyHistoryLength } from '../schema/a2a-v1-convert.js';
 import { parseParams } from './parse-params.js';
@@ -36,7 +42,10 @@ export function v03Methods(ctx: MethodContext): Record<string, MethodHandler> {
     'tasks/cancel': (params) => dispatcher.cancel(parseParams(TaskIdParamsSchema, params).id),
     'tasks/resubscribe': (params, call) => {
       const p = parseParams(ResubscribeParamsSchema, params);
-      return subscribeStream(dispatcher, p.id, { afterSeq: p.metadata?.afterSeq ?? call.resumeAfter, convert: streamEventToV03 });
+      return subscribeStream(dispatcher, p.id, {
+        afterSeq: p.metadata?.afterSeq ?? call.resumeAfter,
+        convert: streamEventToV03,
+      });
     },
     'tasks/pushNotificationConfig/set': pushNotSupported,
     'tasks/pushNotificationConfig/get': pushNotSupported,
@@ -91,5 +100,8 @@ export function bridgeMethods(ctx: MethodContext): Record<string, MethodHandler>
 }
 
 function pushNotSupported(): never {
-  throw new RpcError(-32003, 'push notifications are not supported by this bridge (capabilities.pushNotifications is false); stream or poll instead');
+  throw new RpcError(
+    -32003,
+    'push notifications are not supported by this bridge (capabilities.pushNotifications is false); stream or poll instead',
+  );
 }

@@ -46,16 +46,26 @@ export function v1Methods(ctx: MethodContext): Record<string, MethodHandler> {
     },
     ListTasks: (params, call) => {
       const p = parseParams(ListTasksRequestV1Schema, params);
-      const page = dispatcher.list({ ...listQueryFromV1(p), ...(call.agentFromPath ? { agent: call.agentFromPath } : {}) });
+      const page = dispatcher.list({
+        ...listQueryFromV1(p),
+        ...(call.agentFromPath ? { agent: call.agentFromPath } : {}),
+      });
       return listTasksResultToV1(page, p);
     },
-    CancelTask: async (params) => getTaskResultToV1(await dispatcher.cancel(parseParams(CancelTaskRequestV1Schema, params).id)),
+    CancelTask: async (params) =>
+      getTaskResultToV1(await dispatcher.cancel(parseParams(CancelTaskRequestV1Schema, params).id)),
     SubscribeToTask: (params, call) => {
       const p = parseParams(SubscribeToTaskRequestV1Schema, params);
-      return subscribeStream(dispatcher, p.id, { afterSeq: p.metadata?.afterSeq ?? call.resumeAfter, convert: streamEventToV1 });
+      return subscribeStream(dispatcher, p.id, {
+        afterSeq: p.metadata?.afterSeq ?? call.resumeAfter,
+        convert: streamEventToV1,
+      });
     },
     GetExtendedAgentCard: () => {
-      throw new BridgeError('unsupported-operation', 'this bridge offers no extended agent card (capabilities.extendedAgentCard is false)');
+      throw new BridgeError(
+        'unsupported-operation',
+        'this bridge offers no extended agent card (capabilities.extendedAgentCard is false)',
+      );
     },
     CreateTaskPushNotificationConfig: pushNotSupported,
     GetTaskPushNotificationConfig: pushNotSupported,
@@ -65,5 +75,8 @@ export function v1Methods(ctx: MethodContext): Record<string, MethodHandler> {
 }
 
 function pushNotSupported(): never {
-  throw new RpcError(-32003, 'push notifications are not supported (capabilities.pushNotifications is false); stream or poll instead');
+  throw new RpcError(
+    -32003,
+    'push notifications are not supported (capabilities.pushNotifications is false); stream or poll instead',
+  );
 }

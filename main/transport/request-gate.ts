@@ -30,12 +30,23 @@ export interface GateRefusal {
 }
 
 export function gateRequest(req: GateRequest, policy: GatePolicy): GateRefusal | undefined {
-  if (req.url.length > policy.maxUrlLength) return { reason: 'url-too-long', status: 414, code: -32600, message: 'request URL too long' };
+  if (req.url.length > policy.maxUrlLength)
+    return { reason: 'url-too-long', status: 414, code: -32600, message: 'request URL too long' };
   if (!req.host || !policy.allowedHosts.has(req.host.toLowerCase())) {
-    return { reason: 'host-not-allowed', status: 421, code: -32600, message: 'this bridge only answers requests addressed to its loopback host and port' };
+    return {
+      reason: 'host-not-allowed',
+      status: 421,
+      code: -32600,
+      message: 'this bridge only answers requests addressed to its loopback host and port',
+    };
   }
   if (req.origin !== undefined && !policy.allowedOrigins.has(req.origin)) {
-    return { reason: 'origin-not-allowed', status: 403, code: -32600, message: 'requests from web pages are refused (Origin not allowed)' };
+    return {
+      reason: 'origin-not-allowed',
+      status: 403,
+      code: -32600,
+      message: 'requests from web pages are refused (Origin not allowed)',
+    };
   }
   if (req.method === 'POST' && !isJson(req.contentType)) {
     return { reason: 'not-json', status: 415, code: -32005, message: 'POST needs Content-Type: application/json' };
@@ -57,7 +68,9 @@ function isJson(contentType: string | undefined): boolean {
 /** Constant-time bearer check: both sides hashed first so lengths never differ. */
 export function bearerMatches(header: string | undefined, token: string): boolean {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-  const given = createHash('sha256').update(match?.[1] ?? '').digest();
+  const given = createHash('sha256')
+    .update(match?.[1] ?? '')
+    .digest();
   const expected = createHash('sha256').update(token).digest();
   return timingSafeEqual(given, expected) && match !== null;
 }

@@ -84,7 +84,9 @@ export function errorBody(err: RpcError, version: '0.3' | '1.0'): RpcErrorBody {
     '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
     reason: V1_REASONS[err.code] ?? 'UNKNOWN',
     domain: 'a2a-protocol.org',
-    metadata: Object.fromEntries(Object.entries(err.data ?? {}).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])),
+    metadata: Object.fromEntries(
+      Object.entries(err.data ?? {}).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+    ),
   };
   return { code: err.code, message: err.message, data: [info] };
 }

@@ -19,7 +19,11 @@ export interface TestBridge {
   dataDir: string;
   configPath: string;
   /** POST one JSON-RPC call with the token; returns the parsed response body. */
-  rpc(method: string, params?: unknown, opts?: { path?: string; headers?: Record<string, string> }): Promise<RpcResponse>;
+  rpc(
+    method: string,
+    params?: unknown,
+    opts?: { path?: string; headers?: Record<string, string> },
+  ): Promise<RpcResponse>;
   /** Stops the bridge (idempotent). */
   stop(): Promise<void>;
   /** Stops and removes the temp dir. */
@@ -48,14 +52,22 @@ export function echoAgent(extra: Record<string, unknown> = {}): Record<string, u
 
 /** A CLI agent running one of tests/fixtures/cli/*.mjs with Node. */
 export function fixtureAgent(file: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { kind: 'subprocess_cli', command: [process.execPath, path.join(CLI_FIXTURES, file)], timeout_s: 30, ...extra };
+  return {
+    kind: 'subprocess_cli',
+    command: [process.execPath, path.join(CLI_FIXTURES, file)],
+    timeout_s: 30,
+    ...extra,
+  };
 }
 
 export async function startTestBridge(opts: TestBridgeOptions = {}): Promise<TestBridge> {
   const root = mkdtempSync(path.join(tmpdir(), 'contactor-test-'));
   const dataDir = opts.dataDir ?? path.join(root, 'data');
   const configPath = path.join(root, 'config.yaml');
-  writeFileSync(configPath, stringify({ port: 0, data_dir: dataDir, agents: opts.agents ?? { echo: echoAgent() }, ...opts.config }));
+  writeFileSync(
+    configPath,
+    stringify({ port: 0, data_dir: dataDir, agents: opts.agents ?? { echo: echoAgent() }, ...opts.config }),
+  );
   const bridge = await createBridge({ configPath, env: { ...process.env, CONTACTOR_CONFIG: undefined } });
   await bridge.start();
   const url = bridge.url;

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REPO_ROOT, startTestBridge, type TestBridge } from '../helpers/bridge.js';
+import { REPO_ROOT, startTestBridge, type RpcResponse, type TestBridge } from '../helpers/bridge.js';
 
 const FAKE_AGENT = path.join(REPO_ROOT, 'tests', 'fixtures', 'acp', 'fake-agent.mjs');
 const acpAgent = {
@@ -26,7 +26,7 @@ async function start(opts: Parameters<typeof startTestBridge>[0] = {}): Promise<
   return b;
 }
 
-async function waitForState(b: TestBridge, id: string, state: string): Promise<any> {
+async function waitForState(b: TestBridge, id: string, state: string): Promise<RpcResponse['result']> {
   for (let i = 0; i < 200; i += 1) {
     const r = await b.rpc('tasks/get', { id });
     if (r.result?.status.state === state) return r.result;

@@ -13,7 +13,9 @@ describe('agent cards', () => {
   it('serves the v1 card without a version header, and the v0.3 card to a client asking for 0.3', async () => {
     const v1 = await (await fetch(`${b.url}/agents/echo/.well-known/agent-card.json`)).json();
     expect(AgentCardV1Schema.safeParse(v1).success).toBe(true);
-    const v03 = (await (await fetch(`${b.url}/agents/echo/.well-known/agent-card.json`, { headers: { 'A2A-Version': '0.3' } })).json()) as { url: string };
+    const v03 = (await (
+      await fetch(`${b.url}/agents/echo/.well-known/agent-card.json`, { headers: { 'A2A-Version': '0.3' } })
+    ).json()) as { url: string };
     expect(AgentCardV03Schema.safeParse(v03).success).toBe(true);
     expect(v03.url).toBe(`${b.url}/agents/echo`);
     const legacyPath = (await (await fetch(`${b.url}/.well-known/agent.json`)).json()) as { protocolVersion: string };

@@ -88,7 +88,11 @@ async function checkAgents(config: BridgeConfig, env: NodeJS.ProcessEnv): Promis
           fix: `install it, or put its full path in config.yaml (agents.${name}.command)`,
         }
       : platform === 'wsl'
-        ? { name: `agent ${name}`, status: 'skip', detail: `${program} runs in WSL: the probe below looks for it there` }
+        ? {
+            name: `agent ${name}`,
+            status: 'skip',
+            detail: `${program} runs in WSL: the probe below looks for it there`,
+          }
         : { name: `agent ${name}`, status: 'ok', detail: `${program} → ${found}` };
     const probe =
       found && agent.kind === 'acp'

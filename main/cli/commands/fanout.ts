@@ -28,7 +28,12 @@ export async function fanout(cli: CliContext, text: string, opts: FanoutOptions)
   }
   if (!['all', 'first', 'best'].includes(opts.mode)) throw new CliError('--mode is all, first or best', EXIT.usage);
   const client = cli.client();
-  const agents = opts.all ? await everyAgent(cli) : opts.agents?.split(',').map((a) => a.trim()).filter(Boolean);
+  const agents = opts.all
+    ? await everyAgent(cli)
+    : opts.agents
+        ?.split(',')
+        .map((a) => a.trim())
+        .filter(Boolean);
   const result = await client.call(
     'agents/orchestrate',
     {
@@ -67,6 +72,7 @@ function exitOf(result: OrchestrateResult): number {
   const states = result.results.map((r) => r.state);
   if (result.mode === 'first') return result.winner ? EXIT.completed : EXIT.failed;
   if (states.every((s) => s === 'completed')) return EXIT.completed;
-  if (states.every((s) => ['completed', 'input-required', 'auth-required', 'submitted', 'working'].includes(s))) return EXIT.waiting;
+  if (states.every((s) => ['completed', 'input-required', 'auth-required', 'submitted', 'working'].includes(s)))
+    return EXIT.waiting;
   return EXIT.failed;
 }

@@ -35,17 +35,24 @@ export function registerSend(program: Command, run: Runner): void {
     .option('--timeout <seconds>', 'stop waiting after this long (the task keeps running)', parseSeconds)
     .option('--all', 'fan out: send the brief to every agent')
     .option('--agents <names>', 'fan out to these agents (comma-separated)')
-    .option('--capability <tag>', "fan out to agents with this tag, skill tag or backend kind")
+    .option('--capability <tag>', 'fan out to agents with this tag, skill tag or backend kind')
     .option('--mode <mode>', 'fan-out mode: all (every result), first (cancel the rest), best (all; you judge)', 'all')
     .action(run(send));
 }
 
-async function send(cli: CliContext, agentArg: string | undefined, textArg: string | undefined, opts: SendOptions): Promise<number> {
+async function send(
+  cli: CliContext,
+  agentArg: string | undefined,
+  textArg: string | undefined,
+  opts: SendOptions,
+): Promise<number> {
   if (isFanout(opts)) {
-    if (textArg !== undefined) throw new CliError('with --all/--agents/--capability give only the brief, not an agent name', EXIT.usage);
+    if (textArg !== undefined)
+      throw new CliError('with --all/--agents/--capability give only the brief, not an agent name', EXIT.usage);
     return fanout(cli, await briefText(agentArg), opts);
   }
-  if (agentArg === undefined) throw new CliError('which agent? `contactor send <agent> "<brief>"` (see `contactor agents`)', EXIT.usage);
+  if (agentArg === undefined)
+    throw new CliError('which agent? `contactor send <agent> "<brief>"` (see `contactor agents`)', EXIT.usage);
   const agent = agentArg;
   const text = await briefText(textArg);
   const files = opts.file.map(attachment);
