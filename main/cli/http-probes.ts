@@ -36,7 +36,10 @@ async function get(url: string, headers: Record<string, string>, timeoutMs: numb
   }
 }
 
-/** A missing secret is reported before anything is sent, since the bridge would fail the same way. */
+/**
+ * The agent's `env` first, then the environment, as the backends look it up. A missing secret is reported
+ * before anything is sent: the bridge would fail the same way.
+ */
 function secretHeader(
   envName: string | undefined,
   env: NodeJS.ProcessEnv,
@@ -59,7 +62,7 @@ export async function probeHttpApi(
   env: NodeJS.ProcessEnv,
   timeoutMs = HTTP_PROBE_TIMEOUT_MS,
 ): Promise<ProbeOutcome> {
-  const auth = secretHeader(config.api_key_env, env);
+  const auth = secretHeader(config.api_key_env, { ...env, ...config.env });
   if ('missing' in auth) return auth.missing;
   const url = `${config.base_url.replace(/\/+$/, '')}/models`;
   const reached = await get(url, { ...config.headers, ...auth.headers }, timeoutMs);
@@ -88,7 +91,7 @@ export async function probeA2aPeer(
   env: NodeJS.ProcessEnv,
   timeoutMs = HTTP_PROBE_TIMEOUT_MS,
 ): Promise<ProbeOutcome> {
-  const auth = secretHeader(config.token_env, env);
+  const auth = secretHeader(config.token_env, { ...env, ...config.env });
   if ('missing' in auth) return auth.missing;
   const url = `${config.url.replace(/\/+$/, '')}/.well-known/agent-card.json`;
   const headers = { ...auth.headers, ...(config.protocol === '0.3' ? {} : { 'A2A-Version': '1.0' }) };

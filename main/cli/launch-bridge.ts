@@ -1,38 +1,29 @@
 /**
- * Starting a bridge in the background for `up` and `stdio`: reuse one that answers, else start
- * `contactor serve` detached with its output in the data dir, and wait until it is healthy.
+ * Starting a bridge in the background for `up` and `stdio`: reuse one that answers, else start what
+ * launch-mode.ts chooses (the tray app on Windows, else `contactor serve`) detached, and wait until it is healthy.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../config.js';
 import { BridgeClient } from './bridge-client.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { cliEntry, resourcesDir } from './install-paths.js';
+import { chooseLaunch, type LaunchChoice } from './launch-mode.js';
 import { locateBridge, readDiscovery, type BridgeAddress } from './locate.js';
+import { isAlive } from './pid.js';
 import type { GlobalOptions } from './settings.js';
 
 export const SERVE_LOG = 'serve.log';
 const START_TIMEOUT_MS = 15_000;
-
-export type LaunchMode = 'headless' | 'desktop';
-
-/**
- * Where `up` starts the bridge (CONTRACT.md "CLI": the desktop app where it is installed, else headless).
- * TODO(desktop issue): on Windows, find the installed tray app (%LOCALAPPDATA%\Programs\contactor) and
- * return 'desktop' so `up` starts it instead; until the app exists every platform runs headless.
- */
-export function chooseLaunchMode(
-  opts: { headless?: boolean },
-  _platform: NodeJS.Platform = process.platform,
-): LaunchMode {
-  if (opts.headless) return 'headless';
-  return 'headless';
-}
+/** Electron's first start (and Windows Defender's first scan of a fresh install) is slow. */
+const DESKTOP_START_TIMEOUT_MS = 45_000;
 
 export interface Ensured {
   address: BridgeAddress;
   started: boolean;
+  /** What was started: the tray app, or a headless bridge. */
+  mode?: LaunchChoice['mode'];
   pid?: number;
   log?: string;
 }
@@ -61,47 +52,77 @@ export async function ensureBridge(
   } catch (err) {
     throw new CliError(`${(err as Error).message}\n  fix it, then \`contactor config check\``, EXIT.usage);
   }
-  if (chooseLaunchMode(opts) === 'desktop')
-    throw new CliError('starting the desktop app is not implemented yet; use --headless', EXIT.usage);
-  return startHeadless(opts, env, dataDir);
+  const choice = chooseLaunch({
+    platform: process.platform,
+    env,
+    execPath: process.execPath,
+    exists: existsSync,
+    ...(opts.headless ? { headless: true } : {}),
+    ...(opts.dataDir ? { dataDirFlag: true } : {}),
+    ...(opts.config ? { configPath: path.resolve(opts.config) } : {}),
+    serveArgs: [
+      cliEntry(),
+      'serve',
+      ...(opts.config ? ['--config', path.resolve(opts.config)] : []),
+      ...(opts.dataDir ? ['--data-dir', dataDir] : []),
+    ],
+  });
+  return startBridge(choice, opts, dataDir);
 }
 
-async function startHeadless(opts: GlobalOptions, env: NodeJS.ProcessEnv, dataDir: string): Promise<Ensured> {
+/**
+ * Starts what `chooseLaunch` chose, detached, and waits until the bridge it hosts answers /health on the
+ * data dir's discovery file. A headless bridge must be the very process started (its pid is in the file);
+ * the tray app may hand over to an instance already running, so any live bridge on the data dir counts.
+ */
+export async function startBridge(choice: LaunchChoice, opts: GlobalOptions, dataDir: string): Promise<Ensured> {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const log = path.join(dataDir, SERVE_LOG);
-  const fd = openSync(log, 'a', 0o600);
-  const args = [
-    cliEntry(),
-    'serve',
-    ...(opts.config ? ['--config', path.resolve(opts.config)] : []),
-    ...(opts.dataDir ? ['--data-dir', dataDir] : []),
-  ];
-  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', fd, fd], env, windowsHide: true });
-  closeSync(fd);
+  const desktop = choice.mode === 'desktop';
+  const log = desktop ? path.join(dataDir, 'logs') : path.join(dataDir, SERVE_LOG);
+  const fd = desktop ? 'ignore' : openSync(log, 'a', 0o600);
+  const child = spawn(choice.command, choice.args, {
+    detached: true,
+    stdio: ['ignore', fd, fd],
+    env: choice.env,
+    windowsHide: !desktop,
+  });
+  if (typeof fd === 'number') closeSync(fd);
   let exited: number | null | undefined;
   child.once('exit', (code) => (exited = code));
   child.once('error', () => (exited = -1));
+  const timeoutMs = desktop ? DESKTOP_START_TIMEOUT_MS : START_TIMEOUT_MS;
   try {
-    const deadline = Date.now() + START_TIMEOUT_MS;
+    const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      if (exited !== undefined)
-        throw new CliError(`the bridge did not start: ${lastLines(log)}\n  full log: ${log}`, EXIT.usage);
+      // A second app instance exits 0 after handing over to the first: keep waiting for that one's bridge.
+      if (exited !== undefined && !(desktop && exited === 0)) throw startFailed(choice, exited, log);
       const discovery = readDiscovery(dataDir);
-      if (discovery?.pid === child.pid) {
-        const address = locateBridge({ ...opts, dataDir }, { ...env, CONTACTOR_URL: '' });
+      if (discovery && (desktop ? isAlive(discovery.pid) : discovery.pid === child.pid)) {
+        const address = locateBridge({ ...opts, dataDir }, { ...choice.env, CONTACTOR_URL: '' });
         if (await new BridgeClient(address).health())
-          return { address, started: true, ...(child.pid ? { pid: child.pid } : {}), log };
+          return { address, started: true, mode: choice.mode, pid: discovery.pid, log };
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    child.kill('SIGTERM');
+    if (!desktop) child.kill('SIGTERM');
     throw new CliError(
-      `the bridge did not become healthy within ${START_TIMEOUT_MS / 1000}s; see ${log}`,
+      desktop
+        ? `${choice.reason} started, but its bridge did not answer within ${timeoutMs / 1000}s: if the tray icon is red, its menu says why; logs in ${log}`
+        : `the bridge did not become healthy within ${timeoutMs / 1000}s; see ${log}`,
       EXIT.unreachable,
     );
   } finally {
     child.unref();
   }
+}
+
+function startFailed(choice: LaunchChoice, code: number | null, log: string): CliError {
+  if (choice.mode === 'desktop')
+    return new CliError(
+      `${choice.reason} exited${code === -1 ? ' (could not be started)' : ` with code ${code}`} before its bridge answered; logs in ${log}, or try \`contactor up --headless\``,
+      EXIT.usage,
+    );
+  return new CliError(`the bridge did not start: ${lastLines(log)}\n  full log: ${log}`, EXIT.usage);
 }
 
 function lastLines(file: string): string {

@@ -6,22 +6,33 @@ import type { ArtifactChunk } from './artifact-stream.js';
 export type StreamListener = (event: StreamEvent) => void;
 
 /**
- * A task that is not finished: the one place its state changes. Each change is stored (snapshot +
- * event in one transaction) before anyone hears of it, so a subscriber never sees an event the store
- * could lose. Terminal states are final: a late change after one is ignored, never re-settles.
+ * A task that is not finished: the one place its state changes. Each change is written to the store
+ * (snapshot + event atomically) at once, but listeners, sinks and `settled` hear of it only once the
+ * store says it is durable (`afterCommit`: group commit may make that the end of the event-loop turn),
+ * so a subscriber never sees an event the store could lose. `task` is ahead of the store meanwhile:
+ * readers check `unstored` and flush first. Terminal states are final: a late change after one is
+ * ignored, never re-settles.
  */
 export class LiveTask {
   task: Task;
   private seq: number;
+  /** Events written but not yet durable (not yet told to anyone). */
+  private unstoredCount = 0;
+  private lost: Error | undefined;
   readonly abort = new AbortController();
   private readonly listeners = new Set<StreamListener>();
-  private settleWaiters: (() => void)[] = [];
+  /** Each wakes on a final event after `after` (a change made before it asked never wakes it). */
+  private settleWaiters: { after: number; resolve: () => void; reject: (err: Error) => void }[] = [];
+  /** seq of the last final status event written. */
+  private finalSeq = 0;
   private frozen = false;
 
+  /** `onLost` runs when the store lost a change of this task (the commit failed): it is frozen then. */
   constructor(
     stored: StoredTask,
     private readonly store: TaskStore,
     private readonly sinks: readonly EventSink[],
+    private readonly onLost?: (err: Error) => void,
   ) {
     this.task = stored.task;
     this.seq = stored.lastSeq;
@@ -39,6 +50,11 @@ export class LiveTask {
     return this.seq;
   }
 
+  /** True while a change is written but not yet durable: flush the store before showing `task`. */
+  get unstored(): boolean {
+    return this.unstoredCount > 0;
+  }
+
   /**
    * Moves the task to `state` with an optional status text. Returns false (and changes nothing) when
    * the move is not allowed, e.g. a late exit after the task was canceled.
@@ -51,7 +67,6 @@ export class LiveTask {
     const final = isTerminal(state) || isInterrupted(state);
     const event = statusUpdate(this.task, this.seq + 1, this.task.status, final, eventMetadata);
     this.record(event, true);
-    if (final) this.wakeSettleWaiters();
     return true;
   }
 
@@ -99,15 +114,33 @@ export class LiveTask {
     return () => this.listeners.delete(listener);
   }
 
-  /** Resolves once the task is terminal or parked on a question. */
+  /**
+   * Resolves once the task is terminal or parked on a question and that state is durable; rejects
+   * when the store lost a change of this task.
+   */
   settled(): Promise<void> {
-    if (isTerminal(this.state) || isInterrupted(this.state)) return Promise.resolve();
-    return new Promise((resolve) => this.settleWaiters.push(resolve));
+    if (this.lost) return Promise.reject(this.lost);
+    const settledNow = isSettledState(this.state);
+    if (this.unstoredCount === 0 && settledNow) return Promise.resolve();
+    // Settled but not yet durable: the final event that settled it is the one to wait for.
+    const after = settledNow ? this.finalSeq - 1 : this.seq;
+    return new Promise((resolve, reject) => this.settleWaiters.push({ after, resolve, reject }));
   }
 
   private record(event: TaskEvent, withSnapshot: boolean): void {
     this.store.commit(this.task.id, [event], withSnapshot ? this.task : undefined);
     this.seq = event.seq;
+    this.unstoredCount += 1;
+    if (event.kind === 'status-update' && event.final) this.finalSeq = event.seq;
+    // Sinks get the task as it is after this event: its status now, not a later one of the same group.
+    const status = this.task.status;
+    const durable = (lost?: Error): void => (lost ? this.lose(lost) : this.deliver(event, status));
+    if (this.store.afterCommit) this.store.afterCommit(durable);
+    else durable();
+  }
+
+  private deliver(event: TaskEvent, status: Task['status']): void {
+    this.unstoredCount -= 1;
     for (const listener of this.listeners) {
       try {
         listener(event);
@@ -115,16 +148,32 @@ export class LiveTask {
         // A subscriber's failure (a closed socket) must not stop the task or the others; see EventFeed.
       }
     }
-    for (const sink of this.sinks) sink.publish(event, this.task);
+    const task = status === this.task.status ? this.task : { ...this.task, status };
+    for (const sink of this.sinks) sink.publish(event, task);
+    if (this.settleWaiters.length === 0) return;
+    const all = this.unstoredCount === 0 && isSettledState(this.state);
+    const final = event.kind === 'status-update' && event.final;
+    const waking = this.settleWaiters.filter((w) => all || (final && event.seq > w.after));
+    this.settleWaiters = this.settleWaiters.filter((w) => !waking.includes(w));
+    for (const waiter of waking) waiter.resolve();
   }
 
-  private wakeSettleWaiters(): void {
+  /** The store could not keep a change: nobody hears of it, waiters fail, and the task stops here. */
+  private lose(err: Error): void {
+    if (this.lost) return;
+    this.lost = new Error(`task ${this.task.id} could not be stored: ${err.message}`, { cause: err });
+    this.frozen = true;
     const waiters = this.settleWaiters;
     this.settleWaiters = [];
-    for (const wake of waiters) wake();
+    for (const waiter of waiters) waiter.reject(this.lost);
+    this.onLost?.(this.lost);
   }
 
   private ids(): { taskId: string; contextId: string } {
     return { taskId: this.task.id, contextId: this.task.contextId };
   }
+}
+
+function isSettledState(state: TaskState): boolean {
+  return isTerminal(state) || isInterrupted(state);
 }

@@ -109,6 +109,13 @@ export class InMemoryTaskStore implements TaskStore, PrunableStore {
     return doomed.size;
   }
 
+  /** Nothing here is durable, and every write is complete when it returns: callbacks run at once. */
+  afterCommit(callback: (lost?: Error) => void): void {
+    callback();
+  }
+
+  flush(): void {}
+
   close(): void {}
 
   private entry(taskId: string): Entry {

@@ -42,6 +42,11 @@ describe('contactor send fan-out', () => {
     expect(run.stdout).toContain('── broken [failed]');
   });
 
+  it('--all with --capability narrows the fan-out', async () => {
+    const run = await cli(['--json', 'send', '--all', '--capability', 'review', 'narrowed']);
+    expect(run.json<{ results: { agent: string }[] }>().results).toHaveLength(2);
+  });
+
   it('--mode first names a winner', async () => {
     const run = await cli(['--json', 'send', '--agents', 'one,two', '--mode', 'first', 'race']);
     expect(run.code).toBe(0);

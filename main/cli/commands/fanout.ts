@@ -23,17 +23,21 @@ export function isFanout(opts: FanoutOptions): boolean {
 }
 
 export async function fanout(cli: CliContext, text: string, opts: FanoutOptions): Promise<number> {
-  if ([opts.all, opts.agents, opts.capability].filter((v) => v !== undefined && v !== false).length > 1) {
-    throw new CliError('use one of --all, --agents or --capability', EXIT.usage);
+  // --all alone means every agent; with --agents or --capability it only says "fan out".
+  if (opts.agents !== undefined && opts.capability !== undefined) {
+    throw new CliError('use --agents or --capability, not both', EXIT.usage);
   }
   if (!['all', 'first', 'best'].includes(opts.mode)) throw new CliError('--mode is all, first or best', EXIT.usage);
   const client = cli.client();
-  const agents = opts.all
-    ? await everyAgent(cli)
-    : opts.agents
-        ?.split(',')
-        .map((a) => a.trim())
-        .filter(Boolean);
+  const agents =
+    opts.agents !== undefined
+      ? opts.agents
+          .split(',')
+          .map((a) => a.trim())
+          .filter(Boolean)
+      : opts.capability === undefined
+        ? await everyAgent(cli)
+        : undefined;
   const result = await client.call(
     'agents/orchestrate',
     {
