@@ -1,7 +1,8 @@
 /**
  * A TaskStore that tells the audit log about every task it creates. Creation is the one change that
  * produces no event (a task starts with none, and a loop-guard rejection is born terminal), so the
- * store is where it can be seen — right after the insert committed, never for a replayed messageId.
+ * store is where it can be seen — once the insert is durable (see `afterCommit`), never for a replayed
+ * messageId.
  */
 import type { StreamEvent, TaskEvent } from './domain/events.js';
 import type { Task, TaskState } from './domain/task.js';
@@ -23,7 +24,11 @@ export class AuditedTaskStore implements TaskStore {
     key?: IdempotencyKey,
   ): { stored: StoredTask; created: boolean; payloadHash?: string } {
     const result = this.inner.create(task, events, key);
-    if (result.created) this.witness.taskCreated(result.stored.task);
+    if (!result.created) return result;
+    // The caller may change the returned task before the group commits: the entry shows it as created.
+    const created = { ...result.stored.task, status: result.stored.task.status };
+    if (this.inner.afterCommit) this.inner.afterCommit((lost) => lost || this.witness.taskCreated(created));
+    else this.witness.taskCreated(created);
     return result;
   }
 
@@ -45,6 +50,15 @@ export class AuditedTaskStore implements TaskStore {
 
   tasksInStates(states: TaskState[]): Task[] {
     return this.inner.tasksInStates(states);
+  }
+
+  afterCommit(callback: (lost?: Error) => void): void {
+    if (this.inner.afterCommit) this.inner.afterCommit(callback);
+    else callback();
+  }
+
+  flush(): void {
+    this.inner.flush?.();
   }
 
   close(): void {

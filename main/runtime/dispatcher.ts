@@ -113,7 +113,10 @@ export class Dispatcher {
       }
       return this.replay(stored.task.id, req.blocking);
     }
-    if (rejection) return stored.task;
+    if (rejection) {
+      await this.durable();
+      return stored.task;
+    }
 
     const live = this.adopt(stored.task, stored.lastSeq);
     this.schedule(
@@ -126,13 +129,19 @@ export class Dispatcher {
       },
       unreserve,
     );
-    if (req.blocking) await live.settled();
-    return this.snapshot(live.task);
+    if (req.blocking) {
+      await live.settled();
+      return this.view(live);
+    }
+    // The task as created; the caller hears of it only once that is durable.
+    const created = this.snapshot(live.task);
+    await this.durable();
+    return created;
   }
 
   get(taskId: string): Task {
     const live = this.live.get(taskId);
-    if (live) return this.snapshot(live.task);
+    if (live) return this.view(live);
     const stored = this.opts.store.get(taskId);
     if (!stored) throw notFound(taskId);
     return stored.task;
@@ -143,7 +152,7 @@ export class Dispatcher {
     page.tasks = page.tasks.map((t) => {
       const live = this.live.get(t.id);
       if (!live) return t;
-      const snap = this.snapshot(live.task);
+      const snap = this.view(live);
       return query.includeArtifacts ? snap : { ...snap, artifacts: [] };
     });
     return page;
@@ -153,7 +162,10 @@ export class Dispatcher {
   pending(): Task[] {
     return this.opts.store
       .tasksInStates(['input-required', 'auth-required'])
-      .map((t) => (this.live.has(t.id) ? this.snapshot(this.live.get(t.id)!.task) : t))
+      .map((t) => {
+        const live = this.live.get(t.id);
+        return live ? this.view(live) : t;
+      })
       .sort((a, b) => pendingSince(a).localeCompare(pendingSince(b)));
   }
 
@@ -187,7 +199,7 @@ export class Dispatcher {
     live.abort.abort();
     this.desk.cancelAll(taskId);
     this.clock.clear(taskId);
-    return this.snapshot(live.task);
+    return this.view(live);
   }
 
   /**
@@ -223,7 +235,7 @@ export class Dispatcher {
       resolvePermissionAnswer(pending.options, answer);
       if (message) live.task.history.push(message);
       this.desk.answer(live, answer, answeredBy, entry.settings);
-      return this.snapshot(live.task);
+      return this.view(live);
     }
 
     if (answer.trim() === '') {
@@ -265,7 +277,7 @@ export class Dispatcher {
       },
       unreserve,
     );
-    return this.snapshot(live.task);
+    return this.view(live);
   }
 
   /** The seq of the task's latest event (0 for none): a stream that starts now resumes after it. */
@@ -279,6 +291,8 @@ export class Dispatcher {
    * will come on this subscription (terminal or parked state).
    */
   subscribe(taskId: string, afterSeq: number | undefined, listener: (e: StreamEvent) => void): Subscription {
+    // Everything written is durable and told before this listener joins: it hears each event once.
+    this.opts.store.flush?.();
     const live = this.live.get(taskId);
     const task = live?.task ?? this.opts.store.get(taskId)?.task;
     if (!task) throw notFound(taskId);
@@ -335,7 +349,7 @@ export class Dispatcher {
     });
     const live = this.live.get(taskId);
     if (!req.blocking || !live) return answered;
-    return live.settled().then(() => this.snapshot(live.task));
+    return live.settled().then(() => this.view(live));
   }
 
   private async replay(taskId: string, blocking: boolean): Promise<Task> {
@@ -439,7 +453,7 @@ export class Dispatcher {
   }
 
   private adopt(task: Task, lastSeq: number): LiveTask {
-    const live = new LiveTask({ task, lastSeq }, this.opts.store, this.sinks);
+    const live = new LiveTask({ task, lastSeq }, this.opts.store, this.sinks, () => this.live.delete(task.id));
     this.live.set(task.id, live);
     live.listen((event) => {
       if (event.kind === 'status-update' && isTerminal(event.status.state)) this.live.delete(task.id);
@@ -453,6 +467,24 @@ export class Dispatcher {
     if (existing) return existing;
     const stored = this.opts.store.get(task.id);
     return this.adopt(stored?.task ?? task, stored?.lastSeq ?? 0);
+  }
+
+  /**
+   * A live task as a caller may see it: its pending writes are made durable first (group commit), so
+   * no answer shows a state a crash could still lose.
+   */
+  private view(live: LiveTask): Task {
+    if (live.unstored) this.opts.store.flush?.();
+    return this.snapshot(live.task);
+  }
+
+  /** Resolves once every write so far is durable; rejects when the store lost them. */
+  private durable(): Promise<void> {
+    const { store } = this.opts;
+    return new Promise((resolve, reject) => {
+      if (!store.afterCommit) return resolve();
+      store.afterCommit((lost) => (lost ? reject(lost) : resolve()));
+    });
   }
 
   /** A read-only view: the caller may trim or serialize it but never mutates the live task. */

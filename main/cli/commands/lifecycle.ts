@@ -22,7 +22,7 @@ export function registerLifecycle(program: Command, run: Runner): void {
   program
     .command('up')
     .description('make sure a bridge runs: reuse the one that answers, else start one in the background')
-    .option('--headless', 'start the bridge without the desktop app (the only mode on Linux)')
+    .option('--headless', 'start a bridge without the desktop app (on Windows, up starts the tray app when installed)')
     .action(run(up));
   program.command('down').description('stop the running bridge').action(run(down));
 }
@@ -34,9 +34,12 @@ async function up(cli: CliContext, opts: { headless?: boolean }): Promise<number
     cli.out.doc({
       url,
       started: ensured.started,
+      ...(ensured.mode ? { mode: ensured.mode } : {}),
       ...(ensured.pid ? { pid: ensured.pid } : {}),
       ...(ensured.log ? { log: ensured.log } : {}),
     });
+  else if (ensured.started && ensured.mode === 'desktop')
+    cli.out.line(`started the desktop app; its bridge is at ${url} (pid ${ensured.pid}); logs: ${ensured.log}`);
   else if (ensured.started) cli.out.line(`started the bridge at ${url} (pid ${ensured.pid}); log: ${ensured.log}`);
   else cli.out.line(`already running at ${url}`);
   return EXIT.completed;
