@@ -27,8 +27,11 @@ export class AuditedTaskStore implements TaskStore {
     if (!result.created) return result;
     // The caller may change the returned task before the group commits: the entry shows it as created.
     const created = { ...result.stored.task, status: result.stored.task.status };
-    if (this.inner.afterCommit) this.inner.afterCommit((lost) => lost || this.witness.taskCreated(created));
-    else this.witness.taskCreated(created);
+    if (this.inner.afterCommit) {
+      this.inner.afterCommit((lost) => {
+        if (!lost) this.witness.taskCreated(created);
+      });
+    } else this.witness.taskCreated(created);
     return result;
   }
 

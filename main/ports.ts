@@ -37,6 +37,11 @@ export interface Turn {
   /** True when an earlier turn of this contextId ran on this agent (multiTurn backends reuse it). */
   followUp: boolean;
   /**
+   * The working directory the requester named for this task (absolute, as the requester wrote it);
+   * backends that run somewhere use it instead of their configured cwd. Undefined: the configured one.
+   */
+  cwd?: string;
+  /**
    * Aborted when the task is canceled or times out. The backend MUST then stop the real work (end
    * the process, send the agent its cancel) and resolve `run` promptly; the runtime decides the state.
    */

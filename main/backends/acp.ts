@@ -163,9 +163,10 @@ export class AcpBackend implements AgentBackend {
     return conn;
   }
 
-  private workspace(): Promise<Workspace> {
+  /** The task's cwd when it names one (a new session only: a live session keeps its own root). */
+  private workspace(cwd?: string): Promise<Workspace> {
     const { config } = this.options;
-    return Workspace.open(config.cwd ?? process.cwd(), config.platform, config.distro);
+    return Workspace.open(cwd ?? config.cwd ?? process.cwd(), config.platform, config.distro);
   }
 
   private async session(conn: AcpConnection, turn: Turn, report: TurnReporter): Promise<AcpSession | TurnOutcome> {
@@ -175,7 +176,7 @@ export class AcpBackend implements AgentBackend {
       return existing;
     }
     try {
-      const workspace = await this.workspace();
+      const workspace = await this.workspace(turn.cwd);
       const session = await raceAbort(conn.newSession(turn.contextId, workspace), turn.signal);
       report.receipt({
         sessionId: session.sessionId,

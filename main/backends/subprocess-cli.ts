@@ -86,14 +86,15 @@ export class CliBackend implements AgentBackend {
     const { config } = this.options;
     const program = config.command[0]!;
     const promptVia = config.prompt_via;
-    const cwdProblem = await checkCwd(config.cwd);
+    const cwd = turn.cwd ?? config.cwd;
+    const cwdProblem = await checkCwd(cwd);
     if (cwdProblem !== undefined) return { kind: 'undelivered', retryable: false, reason: cwdProblem };
 
     const command = promptVia === 'arg' ? [...config.command, ...config.prompt_flag, prompt] : config.command;
     const env = this.envFor(turn);
     let child: AgentChild;
     try {
-      child = spawnChild({ ...launchable(command, env), cwd: config.cwd, env });
+      child = spawnChild({ ...launchable(command, env), cwd, env });
     } catch (err) {
       return couldNotStart(program, err);
     }
@@ -195,7 +196,9 @@ function couldNotStart(program: string, err: unknown): TurnOutcome {
 async function checkCwd(cwd: string | undefined): Promise<string | undefined> {
   if (cwd === undefined) return undefined;
   const info = await stat(cwd).catch(() => undefined);
-  return info?.isDirectory() ? undefined : `working directory ${cwd} does not exist; check cwd in config`;
+  return info?.isDirectory()
+    ? undefined
+    : `working directory ${cwd} does not exist; check the task's cwd or cwd in config`;
 }
 
 function collectOutput(stream: Readable, maxBytes: number) {

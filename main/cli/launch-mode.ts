@@ -34,11 +34,14 @@ export interface LaunchChoice {
 }
 
 /** The tray app to start, and how it was found; undefined when there is none. */
-export function findDesktopApp(s: Pick<LaunchSituation, 'env' | 'execPath' | 'exists'>): { exe: string; how: string } | undefined {
+export function findDesktopApp(
+  s: Pick<LaunchSituation, 'env' | 'execPath' | 'exists'>,
+): { exe: string; how: string } | undefined {
   const portable = s.env.PORTABLE_EXECUTABLE_FILE;
   // The portable build runs from a %TEMP% unpack dir; the launcher the user keeps is the one to start.
   if (portable && s.exists(portable)) return { exe: portable, how: 'the portable app' };
-  const underApp = s.env.ELECTRON_RUN_AS_NODE === '1' && path.win32.basename(s.execPath).toLowerCase() === APP_EXE.toLowerCase();
+  const underApp =
+    s.env.ELECTRON_RUN_AS_NODE === '1' && path.win32.basename(s.execPath).toLowerCase() === APP_EXE.toLowerCase();
   if (underApp) return { exe: s.execPath, how: 'the app this CLI runs in' };
   if (s.env.LOCALAPPDATA) {
     // electron-builder's per-user NSIS default (electron-builder.yml: perMachine: false).

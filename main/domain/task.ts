@@ -114,6 +114,8 @@ export interface TaskMetadata {
   pending?: import('./pending.js').Pending;
   receipt?: Record<string, unknown>;
   answeredBy?: string;
+  /** The working directory the requester named for this task. */
+  cwd?: string;
   exitCode?: number;
   [key: string]: unknown;
 }

@@ -24,6 +24,8 @@ export interface SendRequest {
   /** Wait until the task is terminal or parked on a question. */
   blocking: boolean;
   delegation: DelegationHints;
+  /** The working directory for the agent, when the requester names one (absolute). */
+  cwd?: string;
 }
 
 export interface DispatcherOptions {
@@ -134,9 +136,10 @@ export class Dispatcher {
       return this.view(live);
     }
     // The task as created; the caller hears of it only once that is durable.
-    const created = this.snapshot(live.task);
-    await this.durable();
-    return created;
+    const asCreated = this.snapshot(live.task);
+    const storing = this.durable();
+    if (storing) await storing;
+    return asCreated;
   }
 
   get(taskId: string): Task {
@@ -389,6 +392,7 @@ export class Dispatcher {
         createdAt: now,
         delegationDepth: chain.depth,
         visitedAgents: rejection ? chain.visited : [...chain.visited, agent],
+        ...(req.cwd ? { cwd: req.cwd } : {}),
         // A fan-out child says which fan-out it belongs to, so tasks/list can group them.
         ...(req.message.metadata?.orchestration ? { orchestration: req.message.metadata.orchestration } : {}),
       },
@@ -478,13 +482,18 @@ export class Dispatcher {
     return this.snapshot(live.task);
   }
 
-  /** Resolves once every write so far is durable; rejects when the store lost them. */
-  private durable(): Promise<void> {
+  /**
+   * Once every write so far is durable; rejects when the store lost them. Nothing to wait for (no
+   * promise, no extra tick) when they already are.
+   */
+  private durable(): Promise<void> | undefined {
     const { store } = this.opts;
-    return new Promise((resolve, reject) => {
-      if (!store.afterCommit) return resolve();
-      store.afterCommit((lost) => (lost ? reject(lost) : resolve()));
-    });
+    if (!store.afterCommit) return undefined;
+    let done: { lost?: Error } | undefined;
+    let settle: ((lost?: Error) => void) | undefined;
+    store.afterCommit((lost) => (settle ? settle(lost) : (done = { ...(lost ? { lost } : {}) })));
+    if (done) return done.lost ? Promise.reject(done.lost) : undefined;
+    return new Promise((resolve, reject) => (settle = (lost) => (lost ? reject(lost) : resolve())));
   }
 
   /** A read-only view: the caller may trim or serialize it but never mutates the live task. */

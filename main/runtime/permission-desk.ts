@@ -70,7 +70,7 @@ export class PermissionDesk {
       requestId: crypto.randomUUID(),
       toolCall: request.toolCall,
       options: request.options,
-      ...(settings.workspace ? { workspace: settings.workspace } : {}),
+      ...workspaceOf(live, settings),
       createdAt: new Date(now).toISOString(),
       expiresAt: new Date(now + settings.approvalTimeoutMs).toISOString(),
     };
@@ -206,4 +206,10 @@ export class PermissionDesk {
 /** What "the same tool call" means for allow-always: its kind and its exact command, never its title. */
 function signature(toolCall: PermissionRequest['toolCall']): string {
   return `${toolCall.kind ?? ''}\u0000${commandOf(toolCall)}`;
+}
+
+/** Where the question's work happens: the task's own cwd, else the agent's configured one. */
+export function workspaceOf(live: LiveTask, settings: AgentSettings): { workspace?: string } {
+  const workspace = live.task.metadata.cwd ?? settings.workspace;
+  return workspace ? { workspace } : {};
 }

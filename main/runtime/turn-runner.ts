@@ -5,7 +5,7 @@ import type { Turn, TurnOutcome, TurnReporter } from '../ports.js';
 import { ArtifactBudget, DEFAULT_MAX_ARTIFACT_BYTES } from './artifact-budget.js';
 import { ArtifactStream } from './artifact-stream.js';
 import type { LiveTask } from './live-task.js';
-import type { PermissionDesk } from './permission-desk.js';
+import { workspaceOf, type PermissionDesk } from './permission-desk.js';
 import type { AgentEntry } from './registry.js';
 import { TurnTimer } from './turn-timer.js';
 
@@ -80,6 +80,7 @@ export async function runTurn(
     delegationDepth: live.task.metadata.delegationDepth,
     visitedAgents: live.task.metadata.visitedAgents,
     followUp: plan.followUp,
+    ...(live.task.metadata.cwd ? { cwd: live.task.metadata.cwd } : {}),
     signal: turnAbort.signal,
   };
 
@@ -134,7 +135,7 @@ function settleOutcome(
         const pending: DecisionPending = {
           kind: 'decision',
           ...decision,
-          ...(plan.agent.settings.workspace ? { workspace: plan.agent.settings.workspace } : {}),
+          ...workspaceOf(live, plan.agent.settings),
           createdAt: new Date(now).toISOString(),
           expiresAt: new Date(now + plan.agent.settings.approvalTimeoutMs).toISOString(),
         };

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { TASK_STATES } from '../domain/task.js';
 import { ShorthandSendParamsSchema } from './a2a.js';
+import { SendMetadataSchema } from './send-metadata.js';
 
 export const JsonRpcIdSchema = z.union([z.string(), z.number(), z.null()]);
 
@@ -17,6 +18,8 @@ export type JsonRpcRequest = z.infer<typeof JsonRpcRequestSchema>;
 
 /** The shorthand plus what the CLI sends from inside an agent, so loop guards hold across hops. */
 export const BridgeSendParamsSchema = ShorthandSendParamsSchema.extend({
+  /** The agent's working directory for this task (absolute); default: the agent's configured cwd. */
+  cwd: SendMetadataSchema.shape.cwd,
   parentTaskId: z.string().min(1).optional(),
   callerAgent: z.string().min(1).optional(),
   files: z.array(z.object({ name: z.string().min(1), mimeType: z.string().optional(), bytes: z.string() })).optional(),

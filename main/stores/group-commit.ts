@@ -53,6 +53,8 @@ export class GroupCommit {
   private end(): Error | undefined {
     if (!this.open) return undefined;
     this.open = false;
+    (globalThis as any).__gc = ((globalThis as any).__gc ?? 0) + 1;
+    (globalThis as any).__gcw = ((globalThis as any).__gcw ?? 0) + this.callbacks.length;
     clearImmediate(this.timer);
     const callbacks = this.callbacks;
     this.callbacks = [];

@@ -82,6 +82,7 @@ export function fromStandard(params: MessageSendParams, call: RpcCall, lookup: A
         ...optional('parentTaskId', meta.parentTaskId ?? messageMeta.parentTaskId),
         ...optional('callerAgent', meta.callerAgent ?? messageMeta.callerAgent),
       },
+      ...optional('cwd', meta.cwd ?? messageMeta.cwd),
     },
     ...(params.configuration?.historyLength !== undefined ? { historyLength: params.configuration.historyLength } : {}),
   };
@@ -117,6 +118,7 @@ function fromShorthand(params: BridgeSendParams, call: RpcCall): ParsedSend {
         ...optional('parentTaskId', params.parentTaskId),
         ...optional('callerAgent', params.callerAgent),
       },
+      ...optional('cwd', params.cwd),
     },
     ...(params.configuration?.historyLength !== undefined ? { historyLength: params.configuration.historyLength } : {}),
   };

@@ -1,6 +1,7 @@
 /**
  * Child process for the crash test: writes tasks through SqliteTaskStore as fast as it can and prints each
- * task id only after its transactions returned, until the parent kills it. Usage: crash-writer.ts <file>
+ * task id only after its writes were made durable (`flush`; the loop never yields, so the group commit
+ * would never run on its own), until the parent kills it. Usage: crash-writer.ts <file>
  */
 import { writeSync } from 'node:fs';
 import { SqliteTaskStore } from '../../main/stores/sqlite.js';
@@ -14,6 +15,7 @@ for (let i = 0; ; i++) {
   store.create(task, firstEvents(task), { scope: 'claude', messageId: `m-${i}`, payloadHash: 'h' });
   const { task: working, event } = moved(task, 'working', 4);
   store.commit(task.id, [chunk(task, 3, 'x'.repeat(200)), event], working);
+  store.flush();
   // Synchronous, so a printed id is never ahead of what the parent can see.
   writeSync(1, `${task.id}\n`);
 }

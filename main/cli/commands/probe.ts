@@ -18,7 +18,7 @@ import { resolveProgram } from '../which.js';
 export function registerProbe(program: Command, run: Runner): void {
   program
     .command('probe')
-    .description("ask an agent what it declares (ACP: `initialize` only, no task is run); works with the bridge down")
+    .description('ask an agent what it declares (ACP: `initialize` only, no task is run); works with the bridge down')
     .argument('<agent>', 'the agent name in config.yaml')
     .option('--timeout <seconds>', 'how long to wait for the answer', parseSeconds, PROBE_TIMEOUT_MS / 1000)
     .action(run(probe));
@@ -39,7 +39,9 @@ async function probe(cli: CliContext, name: string, opts: { timeout: number }): 
   const outcome = await probeOther(cli, name, agent, timeoutMs);
   if (cli.json) cli.out.doc({ agent: name, kind: agent.kind, ...outcome });
   else {
-    cli.out.line(`${outcome.ok ? cli.out.c.green('✓') : cli.out.c.red('✗')} ${name} (${agent.kind}): ${outcome.detail}`);
+    cli.out.line(
+      `${outcome.ok ? cli.out.c.green('✓') : cli.out.c.red('✗')} ${name} (${agent.kind}): ${outcome.detail}`,
+    );
     if (!outcome.ok && outcome.fix) cli.out.line(`  fix: ${outcome.fix}`);
   }
   return outcome.ok ? EXIT.completed : EXIT.failed;
@@ -74,7 +76,8 @@ function reportAcp(cli: CliContext, name: string, result: AcpProbeResult): numbe
   if (!result.ok) {
     out.line(`${out.c.red('✗')} ${name} (acp): ${result.reason}`);
     out.line(`  command: ${result.launch}`);
-    for (const line of result.stderrTail ? result.stderrTail.split('\n') : []) out.line(`  ${out.c.dim(`stderr| ${line}`)}`);
+    for (const line of result.stderrTail ? result.stderrTail.split('\n') : [])
+      out.line(`  ${out.c.dim(`stderr| ${line}`)}`);
     for (const line of result.stdoutNoise) out.line(`  ${out.c.dim(`stdout| ${line}`)}`);
     out.line(`  fix: ${result.fix}`);
     return EXIT.failed;
@@ -89,7 +92,9 @@ function reportAcp(cli: CliContext, name: string, result: AcpProbeResult): numbe
   for (const method of declared.authMethods)
     out.line(`  login:        ${method.name} (${method.id})${method.description ? `: ${method.description}` : ''}`);
   if (result.stdoutNoise.length)
-    out.line(`  note:         it printed non-ACP text on stdout (${JSON.stringify(result.stdoutNoise[0])}); the bridge tolerates up to 50 lines a task`);
+    out.line(
+      `  note:         it printed non-ACP text on stdout (${JSON.stringify(result.stdoutNoise[0])}); the bridge tolerates up to 50 lines a task`,
+    );
   return EXIT.completed;
 }
 
@@ -104,7 +109,11 @@ async function probeOther(
       const program = agent.command[0]!;
       const found = resolveProgram(program, cli.env);
       return found
-        ? { ok: true, detail: `${program} → ${found} (a one-shot CLI declares nothing before a task runs)`, data: { path: found } }
+        ? {
+            ok: true,
+            detail: `${program} → ${found} (a one-shot CLI declares nothing before a task runs)`,
+            data: { path: found },
+          }
         : {
             ok: false,
             detail: `${program} not found on PATH`,

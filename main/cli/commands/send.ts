@@ -31,7 +31,7 @@ export function registerSend(program: Command, run: Runner): void {
     .option('--message-id <id>', 'idempotency key: the same id returns the same task instead of running again')
     .option('--no-wait', 'return the task id at once')
     .option('--file <path>', 'attach a file (repeatable)', collect, [])
-    .option('--cwd <dir>', 'working directory for the agent (reserved: agents run in their configured cwd for now)')
+    .option('--cwd <dir>', "the agent's working directory for this task (default: the one in its config)")
     .option('--timeout <seconds>', 'stop waiting after this long (the task keeps running)', parseSeconds)
     .option('--all', 'fan out: send the brief to every agent')
     .option('--agents <names>', 'fan out to these agents (comma-separated)')
@@ -56,14 +56,13 @@ async function send(
   const agent = agentArg;
   const text = await briefText(textArg);
   const files = opts.file.map(attachment);
-  if (opts.cwd !== undefined)
-    cli.out.note('note: --cwd is not passed on yet; the agent runs in the cwd its config names');
   const params = {
     agent,
     text,
     ...(opts.context ? { contextId: opts.context } : {}),
     ...(opts.messageId ? { messageId: opts.messageId } : {}),
     ...(files.length ? { files } : {}),
+    ...(opts.cwd !== undefined ? { cwd: path.resolve(opts.cwd) } : {}),
     ...delegationFromEnv(cli.env),
   };
   const client = cli.client();

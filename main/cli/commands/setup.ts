@@ -8,13 +8,17 @@ import type { CliContext, Runner } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { skillFile } from '../install-paths.js';
 import { KNOWN_AGENTS, SKILL_TARGETS, skillFolder, type SkillTarget } from '../known-agents.js';
+import { runCommand } from '../command-runner.js';
+import { propose, type Proposal, type Sighting } from '../scan-proposal.js';
 import { resolveProgram } from '../which.js';
+import { scanWindowsFromWsl } from '../windows-scan.js';
+import { scanWslDistros } from '../wsl-scan.js';
 
 export function registerSetup(program: Command, run: Runner): void {
   program
     .command('scan')
     .description(
-      'look on PATH for known agents (Claude Code, Codex, Gemini, Hermes, dsh, grok) and propose config.yaml entries',
+      'look for known agents (Claude Code, Codex, Gemini, Hermes, dsh, grok) on PATH, on the Windows side from WSL and in each WSL distro from Windows, and propose config.yaml entries',
     )
     .action(run(scan));
   program
@@ -28,26 +32,57 @@ export function registerSetup(program: Command, run: Runner): void {
 }
 
 async function scan(cli: CliContext): Promise<number> {
-  const found = KNOWN_AGENTS.flatMap((known) => {
-    const where = resolveProgram(known.program, cli.env);
-    return where ? [{ ...known, path: where }] : [];
-  });
+  const { sightings, notes } = await findAgents(cli.env, process.platform);
+  const found = sightings.map(propose);
   const agents = Object.fromEntries(found.map((f) => [f.name, f.entry]));
   if (cli.json) {
-    cli.out.doc({
-      found: found.map(({ name, product, program, path: p, entry }) => ({ name, product, program, path: p, entry })),
-      proposal: { agents },
-    });
+    cli.out.doc({ found, proposal: { agents }, notes });
     return EXIT.completed;
   }
+  for (const note of notes) cli.out.note(`note: ${note}`);
   if (found.length === 0) {
-    cli.out.line(`no known agents on PATH (looked for ${KNOWN_AGENTS.map((k) => k.program).join(', ')})`);
+    cli.out.line(`no known agents found (looked for ${KNOWN_AGENTS.map((k) => k.program).join(', ')})`);
     return EXIT.completed;
   }
-  for (const f of found) cli.out.note(`found ${f.product}: ${f.path}`);
+  for (const f of found) cli.out.note(`found ${f.product}: ${f.path}${where(f)}`);
   cli.out.line('# Add to config.yaml (`contactor config edit`), set cwd, then `contactor down && contactor up`:');
   cli.out.text(stringify({ agents }));
   return EXIT.completed;
+}
+
+function where(f: Proposal): string {
+  if (f.side === 'windows') return " (Windows side: for the desktop app's bridge)";
+  return f.side === 'wsl' ? ` (WSL distro ${f.distro})` : '';
+}
+
+/** This machine's PATH, then the other side: Windows from inside WSL, each WSL distro from Windows. */
+async function findAgents(
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform,
+): Promise<{ sightings: Sighting[]; notes: string[] }> {
+  const sightings: Sighting[] = KNOWN_AGENTS.flatMap((known) => {
+    const where = resolveProgram(known.program, env);
+    return where ? [{ known, side: 'native' as const, path: where }] : [];
+  });
+  const programs = KNOWN_AGENTS.map((k) => k.program);
+  const byProgram = (program: string) => KNOWN_AGENTS.find((k) => k.program === program)!;
+  if (platform === 'linux') {
+    const windows = await scanWindowsFromWsl({ run: runCommand, env, programs });
+    if (windows.available) {
+      for (const f of windows.found)
+        sightings.push({ known: byProgram(f.program), side: 'windows', path: f.path, onPath: f.onPath });
+      return { sightings, notes: windows.notes };
+    }
+  }
+  if (platform === 'win32') {
+    const wsl = await scanWslDistros({ run: runCommand, env, programs });
+    if (wsl.available) {
+      for (const f of wsl.found)
+        sightings.push({ known: byProgram(f.program), side: 'wsl', path: f.path, distro: f.distro });
+      return { sightings, notes: wsl.notes };
+    }
+  }
+  return { sightings, notes: [] };
 }
 
 async function installSkill(cli: CliContext, opts: { for: SkillTarget; dir?: string }): Promise<number> {
