@@ -148,3 +148,22 @@ function lineOf(doc: Document, lines: LineCounter, keyPath: (string | number)[])
   }
   return undefined;
 }
+
+/** Names of the environment variables agents may inherit; anything else must be set in the agent's `env`. */
+const INHERITED_ENV =
+  /^(PATH|PATHEXT|HOME|USER|USERNAME|LOGNAME|SHELL|LANG|LANGUAGE|LC_[A-Z]+|TZ|TERM|TMPDIR|TEMP|TMP|SYSTEMROOT|SYSTEMDRIVE|COMSPEC|WINDIR|APPDATA|LOCALAPPDATA|USERPROFILE|HOMEDRIVE|HOMEPATH|PROGRAMFILES|PROGRAMFILES\(X86\)|PROGRAMDATA|COMMONPROGRAMFILES|XDG_[A-Z_]+|WSL_DISTRO_NAME|WSL_INTEROP|NUMBER_OF_PROCESSORS|PROCESSOR_ARCHITECTURE|OS|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|HTTPS?_PROXY|NO_PROXY|https?_proxy|no_proxy|NO_COLOR)$/i;
+
+/**
+ * The environment every agent the bridge starts inherits (the bridge's own variables and the agent's
+ * configured `env` go on top). The CLI's probes use it too, so a probe sees what a task will see.
+ */
+export function inheritedAgentEnv(
+  env: Record<string, string | undefined>,
+  runsInElectron = process.versions.electron !== undefined,
+): Record<string, string> {
+  const inherited = Object.entries(env).filter(
+    (e): e is [string, string] => e[1] !== undefined && INHERITED_ENV.test(e[0]),
+  );
+  // Inside Electron, process.execPath is the app: bundled scripts (the demo agent) need it in Node mode.
+  return { ...Object.fromEntries(inherited), ...(runsInElectron ? { ELECTRON_RUN_AS_NODE: '1' } : {}) };
+}

@@ -12,7 +12,7 @@ import { A2aRemoteBackend } from './backends/a2a-remote.js';
 import { AcpBackend } from './backends/acp.js';
 import { HttpApiBackend } from './backends/http-api.js';
 import { CliBackend } from './backends/subprocess-cli.js';
-import { loadConfig, type LoadedConfig } from './config.js';
+import { inheritedAgentEnv, loadConfig, type LoadedConfig } from './config.js';
 
 /** Where config and data live even when no bridge could be built (the tray's Open config / Open logs). */
 export { defaultDataDir, resolveConfigPath } from './config.js';
@@ -66,10 +66,6 @@ export function packageVersion(): string {
   return (JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-/** Names of the environment variables agents may inherit; anything else must be set in the agent's `env`. */
-const INHERITED_ENV =
-  /^(PATH|PATHEXT|HOME|USER|USERNAME|LOGNAME|SHELL|LANG|LANGUAGE|LC_[A-Z]+|TZ|TERM|TMPDIR|TEMP|TMP|SYSTEMROOT|SYSTEMDRIVE|COMSPEC|WINDIR|APPDATA|LOCALAPPDATA|USERPROFILE|HOMEDRIVE|HOMEPATH|PROGRAMFILES|PROGRAMFILES\(X86\)|PROGRAMDATA|COMMONPROGRAMFILES|XDG_[A-Z_]+|WSL_DISTRO_NAME|WSL_INTEROP|NUMBER_OF_PROCESSORS|PROCESSOR_ARCHITECTURE|OS|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|HTTPS?_PROXY|NO_PROXY|https?_proxy|no_proxy|NO_COLOR)$/i;
-
 export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
   const env = opts.env ?? process.env;
   const root = packageRoot();
@@ -104,11 +100,12 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
     const registry = new AgentRegistry(new TurnSlots(config.max_concurrent_tasks));
     const backends: AgentBackend[] = [];
     for (const [name, agent] of Object.entries(config.agents)) {
-      const baseEnv = agentEnv(env, {
+      const baseEnv = {
+        ...inheritedAgentEnv(env),
         CONTACTOR_URL: url,
         CONTACTOR_AGENT: name,
         ...(secret ? { CONTACTOR_TOKEN: secret } : {}),
-      });
+      };
       const backend = createBackend(name, agent, baseEnv);
       backends.push(backend);
       registry.add(name, backend, settingsOf(agent, config));
@@ -198,19 +195,6 @@ function settingsOf(agent: AgentConfig, config: BridgeConfig): AgentSettings {
     skills: agent.skills,
     tags: agent.tags,
   };
-}
-
-/** The inherited allow-list plus the bridge's own variables; the agent's configured `env` comes on top. */
-export function agentEnv(
-  env: Record<string, string | undefined>,
-  bridge: Record<string, string>,
-): Record<string, string> {
-  const inherited = Object.entries(env).filter(
-    (e): e is [string, string] => e[1] !== undefined && INHERITED_ENV.test(e[0]),
-  );
-  // Inside Electron, process.execPath is the app: bundled scripts (the demo agent) need it in Node mode.
-  const electron: Record<string, string> = process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {};
-  return { ...Object.fromEntries(inherited), ...electron, ...bridge };
 }
 
 function requireTokenPolicy(requireToken: boolean, host: string): boolean {

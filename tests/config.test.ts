@@ -10,6 +10,7 @@ import {
   ConfigError,
   defaultConfigPath,
   defaultDataDir,
+  inheritedAgentEnv,
   loadConfig,
   parseConfigText,
   resolveConfigPath,
@@ -245,3 +246,26 @@ function commandOf(agent: AgentConfig | undefined): string[] {
 function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('inheritedAgentEnv', () => {
+  it('passes the allow-list (case-insensitive names) and nothing else, never the bridge token', () => {
+    const env = {
+      PATH: '/bin',
+      HOME: '/h',
+      LC_ALL: 'C',
+      https_proxy: 'x',
+      Path: 'p',
+      API_KEY: 'secret',
+      CONTACTOR_TOKEN: 'bridge-secret',
+      UNSET: undefined,
+    };
+    expect(inheritedAgentEnv(env, false)).toEqual({
+      PATH: '/bin',
+      HOME: '/h',
+      LC_ALL: 'C',
+      https_proxy: 'x',
+      Path: 'p',
+    });
+    expect(inheritedAgentEnv({ PATH: '/bin' }, true)).toEqual({ PATH: '/bin', ELECTRON_RUN_AS_NODE: '1' });
+  });
+});

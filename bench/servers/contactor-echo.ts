@@ -72,4 +72,3 @@ const server = new BridgeServer({
 await server.start();
 process.stdout.write(`${JSON.stringify({ ready: true, port: Number(new URL(server.url).port), token })}\n`);
 process.on('SIGTERM', () => void server.stop().then(() => process.exit(0)));
-process.on('SIGTERM', () => console.error('GCSTATS', (globalThis as any).__gc, (globalThis as any).__gcw));

@@ -10,7 +10,7 @@ import { describeLaunch, planLaunch, spawnPlan, type LaunchInput, type LaunchPla
 import { exited, pipesClosed, started, StderrTail, stopProcessTree } from '../backends/child-process.js';
 import type { AcpAgentConfig } from '../schema/config.js';
 import { probeStream } from './acp-probe-stream.js';
-import { inheritedAgentEnv } from './agent-env.js';
+import { inheritedAgentEnv } from '../config.js';
 
 export const PROBE_TIMEOUT_MS = 10_000;
 const STDERR_LINES = 8;
@@ -102,7 +102,12 @@ export async function probeAcpAgent(input: AcpProbeInput): Promise<AcpProbeResul
     stdoutNoise: noise.slice(0, NOISE_KEPT),
   });
 
-  const child = spawnPlan(plan);
+  let child: ReturnType<typeof spawnPlan>;
+  try {
+    child = spawnPlan(plan);
+  } catch (err) {
+    return fail(`could not start ${launch}: ${(err as Error).message}`, fixFor(name, 'config'));
+  }
   child.on('error', () => undefined);
   child.stdin.on('error', () => undefined); // EPIPE once the agent has died; its exit says why
   const stderr = new StderrTail(child.stderr);
@@ -113,7 +118,7 @@ export async function probeAcpAgent(input: AcpProbeInput): Promise<AcpProbeResul
   }
   const conn = client({ name: 'contactor' }).connect(probeStream(child.stdin, child.stdout, (l) => noise.push(l)));
   try {
-    const answer = await answerOrExit(
+    let answer = await answerOrExit(
       conn.agent.request(methods.agent.initialize, {
         protocolVersion: PROTOCOL_VERSION,
         // What the bridge will offer this agent (acp-client-capabilities.ts), so it declares the same.
@@ -126,6 +131,9 @@ export async function probeAcpAgent(input: AcpProbeInput): Promise<AcpProbeResul
       child,
       timeoutMs,
     );
+    // The closed stdout often rejects the request a moment before the exit status arrives; the exit says more.
+    if (answer.kind === 'error' && !(answer.error instanceof RequestError))
+      answer = (await exitWithin(child, 2000)) ?? answer;
     if (answer.kind === 'exit') {
       await pipesClosed(child, 1000); // the last stderr lines usually name the cause
       const how = answer.code !== null ? `exit code ${answer.code}` : `signal ${answer.signal}`;
@@ -197,6 +205,16 @@ async function answerOrExit(
   }
 }
 
+async function exitWithin(child: Parameters<typeof exited>[0], ms: number): Promise<Answer | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
+  try {
+    return await Promise.race([exited(child).then((exit): Answer => ({ kind: 'exit', ...exit })), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 function tailOf(stderr: StderrTail): string {
   return stderr.text().trimEnd().split(/\r?\n/).slice(-STDERR_LINES).join('\n');
 }
@@ -218,7 +236,7 @@ function fixFor(name: string, kind: FailureKind, plan?: LaunchPlan, noise: strin
     case 'exited':
       return `run ${run} in a terminal to see why it stops; it must keep running and speak ACP on stdin/stdout${noise.length ? ' (it printed non-ACP text on stdout)' : ''}`;
     case 'silent':
-      return `check that ${key} starts the agent in ACP mode (e.g. an --acp or --experimental-acp flag); run ${run} and type nothing: it should wait silently`;
+      return `check that ${key} starts the agent in ACP mode (e.g. an --acp or --experimental-acp flag) and that it answers on stdout; a slow first start may need \`contactor probe ${name} --timeout 60\``;
     case 'noise':
       return `it printed text that is not ACP on stdout (${JSON.stringify(noise[0] ?? '')}): start it in ACP mode (${key}), and keep banners and logs on stderr`;
     case 'refused':

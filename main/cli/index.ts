@@ -2,22 +2,12 @@
  * The `contactor` entry: parse, run one verb, end with its exit code (CONTRACT.md "CLI"). Every failure
  * becomes one clear line on stderr (and, with --json, an `{error}` document on stdout).
  */
-import { readFileSync } from 'node:fs';
+import { cliVersion } from './version.js';
 import { CommanderError } from 'commander';
 import { createRunner } from './context.js';
 import { CliError, EXIT } from './exit-codes.js';
-import { findUpward } from './install-paths.js';
 import { Output } from './output.js';
 import { buildProgram } from './program.js';
-
-function cliVersion(): string {
-  try {
-    const file = findUpward('package.json');
-    return file ? ((JSON.parse(readFileSync(file, 'utf8')) as { version?: string }).version ?? '0.0.0') : '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
-}
 
 export async function main(argv: string[] = process.argv): Promise<number> {
   const state = { exitCode: 0, json: argv.includes('--json') };

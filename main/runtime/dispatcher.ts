@@ -13,6 +13,7 @@ import { PermissionDesk } from './permission-desk.js';
 import { recordQuestion, type QuestionRecord } from './question-log.js';
 import type { AgentEntry, AgentRegistry } from './registry.js';
 import { KeyedChain } from './shards.js';
+import { timeOrderedId } from './task-ids.js';
 import { runTurn } from './turn-runner.js';
 
 export interface SendRequest {
@@ -363,8 +364,9 @@ export class Dispatcher {
 
   private newTask(req: SendRequest, chain: { depth: number; visited: string[] }, rejection: string | undefined): Task {
     const now = new Date().toISOString();
-    const id = crypto.randomUUID();
-    const contextId = req.message.contextId ?? crypto.randomUUID();
+    // Time-ordered, so the store's indexes grow at one end (see task-ids.ts).
+    const id = timeOrderedId();
+    const contextId = req.message.contextId ?? timeOrderedId();
     const agent = req.agent;
     return {
       kind: 'task',

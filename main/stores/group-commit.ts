@@ -1,13 +1,13 @@
 /**
  * Group commit for one better-sqlite3 connection: the writes of one event-loop turn share one
- * transaction. A WAL commit appends every page the transaction dirtied (task row, four indexes, the
- * event), so a task's four state changes cost one commit with this, not four — and the tasks of every
- * request served in the same turn share it too (bench: -64% CPU per stored task).
+ * transaction. A WAL commit appends every page the transaction dirtied (task row, its indexes, the
+ * events), so a task's four state changes cost one commit with this, not four — and the tasks of every
+ * request served in the same turn share it too.
  *
- * Each write still runs in its own savepoint (better-sqlite3 nests `db.transaction` inside an open
- * one), so a call that throws undoes only itself. Durability is what moves: a write is durable when
- * its group commits, and `afterCommit` callbacks — the only way anyone may hear of it — run only then.
- * The group commits in `setImmediate`, after the I/O callbacks of the current loop iteration.
+ * The store holds a group's writes itself (pending-writes.ts) and hands them over in `writeAll`, run
+ * in the group's transaction when it commits: in `setImmediate`, after the I/O callbacks of the
+ * current loop iteration, or earlier on `flush`. Durability is what moves: a write is durable when its
+ * group commits, and `afterCommit` callbacks — the only way anyone may hear of it — run only then.
  */
 import type Database from 'better-sqlite3';
 
@@ -21,20 +21,20 @@ export class GroupCommit {
   private callbacks: Callback[] = [];
   private timer: NodeJS.Immediate | undefined;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly writeAll: () => void,
+  ) {
     this.begin = db.prepare('BEGIN IMMEDIATE');
     this.commit = db.prepare('COMMIT');
     this.rollback = db.prepare('ROLLBACK');
   }
 
-  /** Runs `write` inside the open group, opening one (and scheduling its commit) when none is. */
-  write<T>(write: () => T): T {
-    if (!this.open) {
-      this.begin.run();
-      this.open = true;
-      this.timer = setImmediate(() => this.end());
-    }
-    return write();
+  /** A write is held for the open group: opens one (and schedules its commit) when none is. */
+  add(): void {
+    if (this.open) return;
+    this.open = true;
+    this.timer = setImmediate(() => this.end());
   }
 
   /** Callbacks must not throw: a throw is re-raised after the others ran, from `flush` or the timer. */
@@ -53,13 +53,13 @@ export class GroupCommit {
   private end(): Error | undefined {
     if (!this.open) return undefined;
     this.open = false;
-    (globalThis as any).__gc = ((globalThis as any).__gc ?? 0) + 1;
-    (globalThis as any).__gcw = ((globalThis as any).__gcw ?? 0) + this.callbacks.length;
     clearImmediate(this.timer);
     const callbacks = this.callbacks;
     this.callbacks = [];
     let lost: Error | undefined;
     try {
+      this.begin.run();
+      this.writeAll();
       this.commit.run();
     } catch (err) {
       lost = err instanceof Error ? err : new Error(String(err));

@@ -15,6 +15,7 @@ import type { IdempotencyKey, StoredTask, TaskPage, TaskQuery, TaskStore } from 
 import { PRUNABLE_STATES, type PrunableStore, type PruneOptions } from './history-pruning.js';
 import { GroupCommit } from './group-commit.js';
 import { openDatabase } from './open-database.js';
+import { PendingWrites } from './pending-writes.js';
 import { encodePageToken } from './page-token.js';
 import {
   checkedLastSeq,
@@ -45,15 +46,10 @@ export class SqliteTaskStore implements TaskStore, PrunableStore {
   private readonly db: Database.Database;
   private readonly sql: ReturnType<typeof prepare>;
   private readonly group: GroupCommit;
+  private readonly pending: PendingWrites;
   /** `list` statements, one per combination of filters in use, each prepared on first use. */
   private readonly listSql = new Map<string, { page: Statement; count: Statement }>();
 
-  private readonly createTx: (
-    task: Task,
-    events: StreamEvent[],
-    key?: IdempotencyKey,
-  ) => { stored: StoredTask; created: boolean; payloadHash?: string };
-  private readonly commitTx: (taskId: string, events: TaskEvent[], task?: Task) => void;
   private readonly pruneTx: (opts: PruneOptions) => number;
   /** Runs a page query and its count in one transaction, so totalSize describes the same snapshot. */
   private readonly readPage: <T>(read: () => T) => T;
@@ -61,36 +57,8 @@ export class SqliteTaskStore implements TaskStore, PrunableStore {
   constructor(options: SqliteTaskStoreOptions) {
     this.db = openDatabase(options.file);
     this.sql = prepare(this.db);
-    this.group = new GroupCommit(this.db);
-    this.createTx = this.db.transaction((task: Task, events: StreamEvent[], key?: IdempotencyKey) => {
-      if (key) {
-        const known = this.sql.byKey.get(key.scope, key.messageId) as TaskRow | undefined;
-        if (known) return { stored: storedOf(known), created: false, payloadHash: known.payload_hash ?? undefined };
-      }
-      const lastSeq = checkedLastSeq(task.id, 0, events);
-      this.sql.insertTask.run({
-        ...indexedColumns(task),
-        created_at: task.metadata.createdAt,
-        last_seq: lastSeq,
-        key_scope: key?.scope ?? null,
-        message_id: key?.messageId ?? null,
-        payload_hash: key?.payloadHash ?? null,
-      });
-      this.appendEvents(task.id, events);
-      return {
-        stored: { task: structuredClone(task), lastSeq },
-        created: true,
-        ...(key ? { payloadHash: key.payloadHash } : {}),
-      };
-    });
-    this.commitTx = this.db.transaction((taskId: string, events: TaskEvent[], task?: Task) => {
-      const row = this.sql.lastSeq.get(taskId) as { last_seq: number } | undefined;
-      if (!row) throw taskNotFound(taskId);
-      const lastSeq = checkedLastSeq(taskId, row.last_seq, events);
-      this.appendEvents(taskId, events);
-      if (task) this.sql.updateTask.run({ ...indexedColumns(task), last_seq: lastSeq });
-      else this.sql.updateLastSeq.run(lastSeq, taskId);
-    });
+    this.pending = new PendingWrites(this.sql);
+    this.group = new GroupCommit(this.db, () => this.pending.writeAll());
     // Events go with their task (ON DELETE CASCADE); the state filter is in the SQL, so no race with a
     // task finishing between the choice and the delete.
     this.pruneTx = this.db.transaction((opts: PruneOptions) => {
@@ -112,12 +80,19 @@ export class SqliteTaskStore implements TaskStore, PrunableStore {
     events: StreamEvent[],
     key?: IdempotencyKey,
   ): { stored: StoredTask; created: boolean; payloadHash?: string } {
-    return this.group.write(() => this.createTx(task, events, key));
+    if (key) {
+      const known = this.knownKey(key);
+      if (known) return { stored: known.stored, created: false, payloadHash: known.payloadHash };
+    }
+    const stored = this.pending.create(task, events, key);
+    this.group.add();
+    return { stored, created: true, ...(key ? { payloadHash: key.payloadHash } : {}) };
   }
 
   commit(taskId: string, events: TaskEvent[], task?: Task): void {
     checkSnapshotId(taskId, task);
-    this.group.write(() => this.commitTx(taskId, events, task));
+    this.pending.commit(taskId, events, task);
+    this.group.add();
   }
 
   afterCommit(callback: (lost?: Error) => void): void {
@@ -195,10 +170,13 @@ export class SqliteTaskStore implements TaskStore, PrunableStore {
     }
   }
 
-  private appendEvents(taskId: string, events: readonly StreamEvent[]): void {
-    for (const event of events) {
-      if (isTaskEvent(event)) this.sql.insertEvent.run(taskId, event.seq, JSON.stringify(event));
-    }
+  /** The task an idempotency key created, in the table or in the open group, as it is now. */
+  private knownKey(key: IdempotencyKey): { stored: StoredTask; payloadHash?: string } | undefined {
+    const held = this.pending.createdWith(key);
+    if (held) return held;
+    const row = this.sql.byKey.get(key.scope, key.messageId) as TaskRow | undefined;
+    if (!row) return undefined;
+    return { stored: this.pending.overlay(storedOf(row)), ...(row.payload_hash ? { payloadHash: row.payload_hash } : {}) };
   }
 
   private listStatements(filter: ListFilter): { page: Statement; count: Statement } {
@@ -232,6 +210,7 @@ function prepare(db: Database.Database) {
     byKey: db.prepare(
       'SELECT id, updated_at, last_seq, payload_hash, task_json FROM tasks WHERE key_scope = ? AND message_id = ?',
     ),
+    exists: db.prepare('SELECT 1 FROM tasks WHERE id = ?').pluck(),
     lastSeq: db.prepare('SELECT last_seq FROM tasks WHERE id = ?'),
     insertTask: db.prepare(
       `INSERT INTO tasks (id, context_id, agent, state, created_at, updated_at, last_seq,
@@ -257,17 +236,6 @@ function prepare(db: Database.Database) {
       `SELECT id, updated_at, last_seq, payload_hash, task_json FROM tasks
        WHERE state IN (SELECT value FROM json_each(?)) ORDER BY updated_at, id`,
     ),
-  };
-}
-
-function indexedColumns(task: Task) {
-  return {
-    id: task.id,
-    context_id: task.contextId,
-    agent: task.metadata.agent,
-    state: task.status.state,
-    updated_at: task.status.timestamp,
-    task_json: JSON.stringify(task),
   };
 }
 

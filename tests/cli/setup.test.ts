@@ -60,6 +60,7 @@ describe('doctor', () => {
       expect(report.checks.map((c) => `${c.name}:${c.status}`)).toEqual([
         'config:ok',
         'agent echo:ok',
+        'wsl:skip',
         'discovery file:ok',
         'bridge:ok',
         'token:ok',
