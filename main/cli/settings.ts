@@ -60,7 +60,13 @@ export function readConfig(file: string, env: NodeJS.ProcessEnv): BridgeConfig {
 export function dataDirOf(opts: GlobalOptions, env: NodeJS.ProcessEnv): string {
   if (opts.dataDir) return path.resolve(opts.dataDir);
   const where = configLocation(opts, env);
-  if (!where.exists) return defaultDataDir(env);
+  if (!where.exists) {
+    // A config the user named must exist: silently using the default bridge would talk to the wrong one.
+    if (resolveConfigPath(opts.config, env).explicit) {
+      throw new CliError(`no config file at ${where.path}; check the -c / CONTACTOR_CONFIG path`, EXIT.usage);
+    }
+    return defaultDataDir(env);
+  }
   const configured = configuredDataDir(where.path, env);
   return configured ? path.resolve(path.dirname(where.path), configured) : defaultDataDir(env);
 }

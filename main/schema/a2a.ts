@@ -12,7 +12,12 @@ import { TASK_STATES } from '../domain/task.js';
 export const MetadataSchema = z.record(z.string(), z.unknown());
 
 const nonEmpty = (field: string) =>
-  z.string({ error: `${field} is required (a non-empty string)` }).min(1, `${field} must not be empty`);
+  z
+    .string({
+      error: (issue) =>
+        issue.input === undefined ? `${field} is required (a non-empty string)` : `${field} must be a string`,
+    })
+    .min(1, `${field} must not be empty`);
 
 export const HistoryLengthSchema = z
   .number({ error: 'historyLength must be a number' })
@@ -134,7 +139,12 @@ export const MessageSendParamsSchema = z.object({
 /** The bridge's shorthand (CONTRACT.md "JSON-RPC"): one agent, plain text. */
 export const ShorthandSendParamsSchema = z.object({
   agent: nonEmpty('agent'),
-  text: z.string({ error: 'text is required (what to send the agent)' }).min(1, 'text must not be empty'),
+  text: z
+    .string({
+      error: (issue) =>
+        issue.input === undefined ? 'text is required (what to send the agent)' : 'text must be a string',
+    })
+    .min(1, 'text must not be empty'),
   contextId: z.string().min(1).optional(),
   messageId: z.string().min(1).optional(),
   delegationDepth: z.number().int().min(0, 'delegationDepth must be 0 or more').optional(),

@@ -106,3 +106,11 @@ describe('read-only verbs', () => {
     for (const code of [0, 1, 2, 3, 4, 5, 6]) expect(help.stdout).toMatch(new RegExp(`^  ${code}  `, 'm'));
   });
 });
+
+describe('an explicit config that does not exist', () => {
+  it('is a usage error naming the path, not a silent fall-back to the default bridge', async () => {
+    const run = await runCli(['-c', '/nonexistent/contactor.yaml', 'agents']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('no config file at /nonexistent/contactor.yaml');
+  });
+});
