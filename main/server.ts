@@ -8,7 +8,7 @@ import { removeDiscovery, writeDiscovery } from './data-dir.js';
 import type { AgentBackend, TaskStore } from './ports.js';
 import type { Dispatcher } from './runtime/dispatcher.js';
 import { buildAgentCard, buildBridgeCard, type AgentProfile, type BearerSecurity } from './transport/cards.js';
-import { createHttpApp, type BridgeInfo, type RefusedRequest } from './transport/http.js';
+import { createHttpHandler, type BridgeInfo, type RefusedRequest } from './transport/http.js';
 import { JsonRpcEndpoint, type RpcLog } from './transport/jsonrpc.js';
 import { CallerRateLimit } from './transport/rate-limit.js';
 import { allowedHostsFor } from './transport/request-gate.js';
@@ -119,9 +119,9 @@ export class BridgeServer {
       },
       this.opts.log,
     );
-    let app: ReturnType<typeof createHttpApp> | undefined;
-    const appFor = (): ReturnType<typeof createHttpApp> =>
-      (app ??= createHttpApp({
+    let handler: ReturnType<typeof createHttpHandler> | undefined;
+    const handlerFor = (): ReturnType<typeof createHttpHandler> =>
+      (handler ??= createHttpHandler({
         endpoint,
         info,
         policy: {
@@ -141,9 +141,8 @@ export class BridgeServer {
           : {}),
         ...(this.opts.onRefused ? { onRefused: this.opts.onRefused } : {}),
       }));
-    // Koa's callback() composes the middleware each time it is called: make it once, on first request.
-    let handle: ReturnType<ReturnType<typeof createHttpApp>['callback']> | undefined;
-    const server = createNodeServer((req, res) => (handle ??= appFor().callback())(req, res));
+    // Made once, on the first request (Koa's callback() composes the middleware each time it is called).
+    const server = createNodeServer((req, res) => handlerFor()(req, res));
     server.headersTimeout = 20_000;
     server.requestTimeout = 0;
     server.maxHeadersCount = 100;
@@ -177,6 +176,7 @@ export class BridgeServer {
         const profile = this.profiles().find((p) => p.name === name);
         return profile && buildAgentCard({ ...profile, ...cardOptions(`${this.boundUrl}/agents/${name}`) });
       },
+      hasAgent: (name) => this.opts.dispatcher.registry.has(name),
       listenFeed: (listener) => this.opts.dispatcher.feed.listen(listener),
     };
   }

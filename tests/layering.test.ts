@@ -95,8 +95,9 @@ const RULES: Record<Layer, Rule> = {
   shell: { imports: ['shell', 'wiring', 'server', 'schema/ipc.ts', 'domain'], packages: ['electron'], node: true },
   cli: {
     // data-dir: the CLI reads the discovery file and the token the bridge wrote.
-    // backends/acp-launch + child-process: `doctor` / `probe` start an ACP agent exactly as the ACP backend
-    // does, run `initialize` only and stop its tree — an explicit allowance for cli/acp-probe.ts alone.
+    // backends/acp-launch + child-process + win32-command: `doctor` / `probe` start an ACP agent exactly as
+    // the ACP backend does (same npm-shim probe), run `initialize` only and stop its tree — an explicit
+    // allowance for cli/acp-probe.ts alone.
     imports: [
       'cli',
       'schema',
@@ -106,6 +107,7 @@ const RULES: Record<Layer, Rule> = {
       'wiring',
       'backends/acp-launch.ts',
       'backends/child-process.ts',
+      'backends/win32-command.ts',
     ],
     onlyFrom: { wiring: ['cli/commands/serve.ts'], backends: ['cli/acp-probe.ts'] },
     // yaml: `contactor setup` writes config entries; reading config goes through config.ts.

@@ -4,10 +4,11 @@
  * tells `doctor` and `probe` what the agent declares, or why it could not be reached and what to do.
  * No session is opened, so no model is called and nothing is written.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { client, methods, PROTOCOL_VERSION, RequestError, type InitializeResponse } from '@agentclientprotocol/sdk';
-import { describeLaunch, planLaunch, spawnPlan, type LaunchInput, type LaunchPlan } from '../backends/acp-launch.js';
+import { describeLaunch, planLaunch, spawnPlan, type LaunchPlan } from '../backends/acp-launch.js';
 import { exited, pipesClosed, started, StderrTail, stopProcessTree } from '../backends/child-process.js';
+import { nodeWin32Probe } from '../backends/win32-command.js';
 import type { AcpAgentConfig } from '../schema/config.js';
 import { probeStream } from './acp-probe-stream.js';
 import { inheritedAgentEnv } from '../config.js';
@@ -36,24 +37,6 @@ export type AcpProbeResult =
   | { ok: true; launch: string; via: LaunchPlan['via']; declared: AcpDeclaration; stdoutNoise: string[] }
   | { ok: false; launch: string; reason: string; fix: string; stderrTail: string; stdoutNoise: string[] };
 
-/** planLaunch's Windows probe (win32-command.ts `nodeWin32Probe`), for resolving npm shims the same way. */
-const fileProbe: LaunchInput['probe'] = {
-  isFile: (file) => {
-    try {
-      return statSync(file).isFile();
-    } catch {
-      return false;
-    }
-  },
-  readText: (file) => {
-    try {
-      return readFileSync(file, 'utf8');
-    } catch {
-      return undefined;
-    }
-  },
-};
-
 function hostCwd(cwd: string | undefined): string {
   try {
     if (cwd && statSync(cwd).isDirectory()) return cwd;
@@ -78,7 +61,7 @@ export async function probeAcpAgent(input: AcpProbeInput): Promise<AcpProbeResul
       env: { ...inheritedAgentEnv(input.env), CONTACTOR_AGENT: name, ...config.env },
       forwardEnv: [...Object.keys(config.env), 'CONTACTOR_AGENT'],
       hostPlatform: input.hostPlatform ?? process.platform,
-      probe: fileProbe,
+      probe: nodeWin32Probe,
     });
   } catch (err) {
     const reason = `cannot run agent ${name}: ${(err as Error).message}`;

@@ -6,6 +6,16 @@
 import { z } from 'zod';
 import { ArtifactSchema, MessageSchema, MetadataSchema, TaskSchema, TaskStatusSchema } from './a2a.js';
 
+/** A card's capabilities as a reader takes them (a peer's card here, the bridge's in the CLI): lenient, absent = none. */
+export const ReadCapabilitiesSchema = z
+  .looseObject({
+    streaming: z.boolean().optional(),
+    extensions: z
+      .array(z.looseObject({ uri: z.string(), params: z.record(z.string(), z.unknown()).optional() }))
+      .optional(),
+  })
+  .default({});
+
 export const PeerCardSchema = z.looseObject({
   name: z.string().default('remote agent'),
   description: z.string().optional(),
@@ -18,14 +28,7 @@ export const PeerCardSchema = z.looseObject({
   supportedInterfaces: z
     .array(z.looseObject({ url: z.string(), protocolBinding: z.string(), protocolVersion: z.string().optional() }))
     .optional(),
-  capabilities: z
-    .looseObject({
-      streaming: z.boolean().optional(),
-      extensions: z
-        .array(z.looseObject({ uri: z.string(), params: z.record(z.string(), z.unknown()).optional() }))
-        .optional(),
-    })
-    .default({}),
+  capabilities: ReadCapabilitiesSchema,
 });
 export type PeerCard = z.infer<typeof PeerCardSchema>;
 

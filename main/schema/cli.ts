@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { ArtifactSchema, TaskSchema, TaskStatusSchema } from './a2a.js';
+import { ReadCapabilitiesSchema } from './a2a-remote.js';
 import { JsonRpcIdSchema } from './rpc.js';
 
 export const RpcErrorSchema = z.looseObject({
@@ -114,14 +115,7 @@ export const AgentCardSchema = z.looseObject({
   name: z.string(),
   description: z.string().default(''),
   version: z.string().optional(),
-  capabilities: z
-    .looseObject({
-      streaming: z.boolean().optional(),
-      extensions: z
-        .array(z.looseObject({ uri: z.string(), params: z.record(z.string(), z.unknown()).optional() }))
-        .optional(),
-    })
-    .default({}),
+  capabilities: ReadCapabilitiesSchema,
   skills: z.array(z.looseObject({ id: z.string(), name: z.string(), description: z.string().default('') })).default([]),
 });
 export type AgentCard = z.infer<typeof AgentCardSchema>;

@@ -2,8 +2,8 @@
  * The durable TaskStore: one SQLite file in WAL mode (see open-database.ts for the pragmas and why).
  * `new SqliteTaskStore({ file })` opens, checks and migrates the file, or throws an error naming it.
  * One connection, used synchronously, so each method's transaction is never interleaved with another.
- * Writes use group commit (group-commit.ts): durable at the end of the event-loop turn; every read
- * commits the pending group first, so nothing read can be lost by a crash.
+ * Writes are held and committed in groups (pending-writes.ts, group-commit.ts): durable at the end of
+ * the event-loop turn; every read commits the pending group first, so nothing read can be lost by a crash.
  *
  * The `task` snapshot events given to `create` count towards `lastSeq` but are not stored: the snapshot
  * is the `tasks` row itself, and `eventsAfter` returns only status and artifact updates.
@@ -17,15 +17,7 @@ import { GroupCommit } from './group-commit.js';
 import { openDatabase } from './open-database.js';
 import { PendingWrites } from './pending-writes.js';
 import { encodePageToken } from './page-token.js';
-import {
-  checkedLastSeq,
-  checkSnapshotId,
-  isTaskEvent,
-  listFilter,
-  taskNotFound,
-  withoutArtifacts,
-  type ListFilter,
-} from './task-query.js';
+import { checkSnapshotId, listFilter, withoutArtifacts, type ListFilter } from './task-query.js';
 
 export interface SqliteTaskStoreOptions {
   /** Path of the database file; created when missing (its folder must exist). */
@@ -176,7 +168,10 @@ export class SqliteTaskStore implements TaskStore, PrunableStore {
     if (held) return held;
     const row = this.sql.byKey.get(key.scope, key.messageId) as TaskRow | undefined;
     if (!row) return undefined;
-    return { stored: this.pending.overlay(storedOf(row)), ...(row.payload_hash ? { payloadHash: row.payload_hash } : {}) };
+    return {
+      stored: this.pending.overlay(storedOf(row)),
+      ...(row.payload_hash ? { payloadHash: row.payload_hash } : {}),
+    };
   }
 
   private listStatements(filter: ListFilter): { page: Statement; count: Statement } {

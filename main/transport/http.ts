@@ -1,27 +1,31 @@
 /**
- * The Koa adapter: body, headers, SSE and the request gate. No protocol logic lives here.
+ * The HTTP adapter: the request gate first, then JSON-RPC POSTs on plain node:http (rpc-post.ts, the
+ * hot path) and everything else (health, cards, the event feed, refusals) on Koa. No protocol logic
+ * lives here.
  */
 import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
 import Koa from 'koa';
-import getRawBody from 'raw-body';
 import { PassThrough } from 'node:stream';
 import type { TaskEvent } from '../domain/events.js';
 import type { Task } from '../domain/task.js';
 import type { AgentCardV1 } from '../schema/card.js';
 import { toV03Card } from './cards.js';
 import { failure, type JsonRpcEndpoint } from './jsonrpc.js';
-import { discardBody } from './drain-body.js';
 import type { CallerRateLimit } from './rate-limit.js';
-import { bearerMatches, gateRequest, type GatePolicy } from './request-gate.js';
+import { bearerMatches, gateRequest, type GatePolicy, type GateRefusal } from './request-gate.js';
 import { RpcError } from './rpc-errors.js';
-import type { ProtocolVersion, RpcCall } from './rpc-types.js';
-import { SSE_HEADERS, parseLastEventId, writeSseEvent } from './sse.js';
+import { AGENT_PATH, handleRpcPost, internalError, notFoundError, refusedRequest, unauthorized } from './rpc-post.js';
+import { SSE_HEADERS, writeSseEvent } from './sse.js';
 
 export interface BridgeInfo {
   health(): Record<string, unknown>;
   bridgeCard(): unknown;
   /** undefined when no such agent. */
   agentCard(name: string): unknown;
+  /** Whether an agent of this name is configured (cheap: every POST to /agents/<name> asks). */
+  hasAgent(name: string): boolean;
   listenFeed(listener: (event: TaskEvent, task: Task) => void): () => void;
 }
 
@@ -49,10 +53,53 @@ export interface RefusedRequest {
   caller?: string;
 }
 
-/** How much of a refused body is read and thrown away before the connection is cut instead. */
-const DISCARD_LIMIT_BYTES = 64 * 1024 * 1024;
+/** An origin-form URL whose path and query need no further parsing (what every client sends). */
+const SIMPLE_URL = /^\/(?!\/)[^?#\s]*(\?[^#\s]*)?$/;
 
-const AGENT_PATH = /^\/agents\/([A-Za-z0-9][A-Za-z0-9_.-]{0,63})(\/\.well-known\/agent-card\.json|\/?)$/;
+/**
+ * The request handler for node:http. A POST with a plain URL goes straight to the JSON-RPC handler
+ * after the gate; anything else (and any URL the fast path would have to interpret) goes through Koa,
+ * whose middleware runs the same gate and hands POSTs to the same handler.
+ */
+export function createHttpHandler(opts: HttpOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const koa = createHttpApp(opts).callback();
+  return (req, res) => {
+    const url = req.url ?? '';
+    if (req.method !== 'POST' || !SIMPLE_URL.test(url)) return void koa(req, res);
+    const query = url.indexOf('?');
+    const path = query < 0 ? url : url.slice(0, query);
+    const refusal = gateRequest(
+      {
+        method: 'POST',
+        url,
+        host: req.headers.host || undefined,
+        origin: req.headers.origin || undefined,
+        contentType: req.headers['content-type'] || undefined,
+      },
+      opts.policy,
+    );
+    if (refusal) return refuseAtGate(req, res, path, refusal, opts);
+    const versionParam =
+      query < 0 ? undefined : (parseQuery(url.slice(query + 1))['A2A-Version'] as string | undefined);
+    handleRpcPost(req, res, { path, versionParam }, opts).catch(() => internalError(res));
+  };
+}
+
+function refuseAtGate(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  refusal: GateRefusal,
+  opts: HttpOptions,
+): void {
+  opts.onRefused?.(refusedRequest(req, path, refusal.status, refusal.reason));
+  const body = JSON.stringify(failure(null, new RpcError(refusal.code, refusal.message), { version: '0.3' }));
+  res.writeHead(refusal.status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}
 
 export function createHttpApp(opts: HttpOptions): Koa {
   const app = new Koa();
@@ -110,90 +157,16 @@ export function createHttpApp(opts: HttpOptions): Koa {
         new RpcError(-32600, `${ctx.method} is not supported; POST JSON-RPC to / or /agents/<name>`),
         'method-not-allowed',
       );
-    if (path !== '/' && !(agentMatch && (agentMatch[2] === '' || agentMatch[2] === '/'))) return notFound(ctx);
-    if (agentMatch && opts.info.agentCard(agentMatch[1]!) === undefined) return notFound(ctx);
-    if (!authorized(ctx, opts)) return deny(ctx, 401, unauthorized(), 'unauthorized');
-
-    const version = negotiateVersion(ctx.get('a2a-version') || (ctx.query['A2A-Version'] as string | undefined));
-    let body: string;
-    try {
-      body = await getRawBody(ctx.req, { limit: opts.maxBodyBytes, encoding: 'utf8' });
-    } catch (err) {
-      const tooLarge = (err as { type?: string }).type === 'entity.too.large';
-      await discardBody(ctx.req, DISCARD_LIMIT_BYTES);
-      const refusal = new RpcError(
-        -32600,
-        tooLarge ? `request body over the ${opts.maxBodyBytes}-byte limit` : 'could not read the request body',
-      );
-      return deny(ctx, tooLarge ? 413 : 400, refusal, tooLarge ? 'body-too-large' : 'unreadable-body');
-    }
-    const rate = opts.rateLimit?.check(body, ctx.req.socket.remoteAddress ?? 'unknown');
-    if (rate && !rate.ok) {
-      ctx.set('Retry-After', String(Math.ceil(rate.retryAfterMs / 1000)));
-      const limited = new RpcError(
-        -32065,
-        `too many requests from ${rate.caller}; retry in ${Math.ceil(rate.retryAfterMs / 1000)} s (rate_limit_per_minute)`,
-        {
-          retryAfterMs: rate.retryAfterMs,
-        },
-      );
-      return deny(ctx, 429, limited, 'rate-limited', rate.caller);
-    }
-    const lastEventId = parseLastEventId(ctx.get('last-event-id') || undefined);
-    const call: RpcCall = {
-      // -32009 exists only in v1, so it goes out in the v1 error shape (with ErrorInfo).
-      ...(version instanceof RpcError ? { version: '1.0', versionError: version } : { version }),
-      ...(agentMatch ? { agentFromPath: agentMatch[1]! } : {}),
-      ...(lastEventId !== undefined ? { resumeAfter: lastEventId } : {}),
-    };
-    const outcome = await opts.endpoint.handle(body, call);
-    if (outcome.kind === 'json') {
-      if (outcome.body === undefined) {
-        ctx.status = 204;
-        return;
-      }
-      return sendJson(ctx, outcome.body);
-    }
-    const stream = new PassThrough();
-    ctx.status = 200;
-    ctx.set(SSE_HEADERS);
-    ctx.body = stream;
-    // Node holds the headers back until the first body byte; a resubscribe whose cursor is already
-    // current has no event to send yet, and its client would wait for headers instead of events.
-    stream.write(': contactor task stream\n\n');
-    // `start` may end the stream synchronously (a replay that reaches the end), before it returns.
-    const handle: { stop?: () => void; ended: boolean } = { ended: false };
-    const stopStream = (): void => {
-      if (handle.ended) return;
-      handle.ended = true;
-      handle.stop?.();
-      stream.end();
-    };
-    handle.stop = outcome.reply.start((result, seq) => {
-      if (!writeSseEvent(stream, { jsonrpc: '2.0', id: outcome.id, result }, { id: seq })) stopStream();
-    }, stopStream);
-    if (handle.ended) handle.stop();
-    ctx.req.on('close', stopStream);
+    // Koa steps aside: the JSON-RPC handler writes the response itself (see createHttpHandler).
+    ctx.respond = false;
+    const versionParam = ctx.query['A2A-Version'] as string | undefined;
+    await handleRpcPost(ctx.req, ctx.res, { path, versionParam }, opts).catch(() => internalError(ctx.res));
   });
   return app;
 }
 
-function negotiateVersion(header: string | undefined): ProtocolVersion | RpcError {
-  const v = (header ?? '').trim();
-  if (v === '' || /^0\.3(\.\d+)?$/.test(v)) return '0.3';
-  if (/^1\.0(\.\d+)?$/.test(v)) return '1.0';
-  return new RpcError(-32009, `A2A version "${v}" is not supported; this bridge speaks 1.0 and 0.3`);
-}
-
 function authorized(ctx: Koa.Context, opts: HttpOptions): boolean {
   return opts.token === undefined || bearerMatches(ctx.get('authorization') || undefined, opts.token);
-}
-
-function unauthorized(): RpcError {
-  return new RpcError(
-    -32066,
-    'missing or wrong bearer token; the CLI finds it automatically — see `contactor token` to give it to another client',
-  );
 }
 
 function refuse(ctx: Koa.Context, status: number, err: RpcError): void {
@@ -203,11 +176,7 @@ function refuse(ctx: Koa.Context, status: number, err: RpcError): void {
 }
 
 function notFound(ctx: Koa.Context): void {
-  refuse(
-    ctx,
-    404,
-    new RpcError(-32601, `nothing at ${ctx.method} ${ctx.path}; POST JSON-RPC to / or /agents/<name>, or GET /health`),
-  );
+  refuse(ctx, 404, notFoundError(ctx.method, ctx.path));
 }
 
 function sendJson(ctx: Koa.Context, body: unknown): void {

@@ -4,13 +4,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentCardV03Schema, AgentCardV1Schema } from '../../main/schema/card.js';
-import { type A2aBridge, echoAgent, fakeAcpAgent, startA2aBridge } from './a2a-bridge.js';
+import { echoAgent, fakeAcpAgent, startTestBridge, type TestBridge } from '../helpers/bridge.js';
 import { headersFor, userMessage, type Wire } from './wire.js';
 
-let tb: A2aBridge;
+let tb: TestBridge;
 
 beforeAll(async () => {
-  tb = await startA2aBridge({ echo: echoAgent(), fake: fakeAcpAgent() });
+  tb = await startTestBridge({ agents: { echo: echoAgent(), fake: fakeAcpAgent() }, isolatedEnv: true });
 });
 afterAll(async () => {
   await tb.cleanup();

@@ -6,7 +6,7 @@
 import { TaskState, type StreamResponse, type Task } from '@a2a-js/sdk';
 import type { SendMessageResult } from '@a2a-js/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type A2aBridge, echoAgent, fakeAcpAgent, startA2aBridge } from './a2a-bridge.js';
+import { echoAgent, fakeAcpAgent, startTestBridge, type TestBridge } from '../helpers/bridge.js';
 import { partsText, sdkClient, sdkSend, type ClientMode, type SdkClient } from './sdk-client.js';
 
 function asTask(result: SendMessageResult): Task {
@@ -63,12 +63,12 @@ export function interopSuite(mode: ClientMode): void {
   const label = `${mode} interop (@a2a-js/sdk${mode === 'v0.3' ? ' legacyCompat' : ''})`;
   const wireVersion = mode === 'v1' ? '1.0' : '0.3';
   const sendMethod = mode === 'v1' ? 'SendMessage' : 'message/send';
-  let tb: A2aBridge;
+  let tb: TestBridge;
   let echo: SdkClient;
   let fake: SdkClient;
 
   beforeAll(async () => {
-    tb = await startA2aBridge({ echo: echoAgent(), fake: fakeAcpAgent() });
+    tb = await startTestBridge({ agents: { echo: echoAgent(), fake: fakeAcpAgent() }, isolatedEnv: true });
     echo = await sdkClient(tb, 'echo', mode);
     fake = await sdkClient(tb, 'fake', mode);
   });

@@ -6,10 +6,10 @@
  * stored as a `rejected` task by the loop guard (CONTRACT.md), with no process started.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type A2aBridge, echoAgent, startA2aBridge } from './a2a-bridge.js';
+import { echoAgent, startTestBridge, type TestBridge } from '../helpers/bridge.js';
 import { call, userMessage, type Wire } from './wire.js';
 
-let tb: A2aBridge;
+let tb: TestBridge;
 const BULK = 120;
 const CONTEXT = `list-ctx-${crypto.randomUUID()}`;
 const completed: Wire[] = [];
@@ -28,7 +28,7 @@ async function rejectedTask(i: number): Promise<void> {
 }
 
 beforeAll(async () => {
-  tb = await startA2aBridge({ echo: echoAgent(), other: echoAgent() });
+  tb = await startTestBridge({ agents: { echo: echoAgent(), other: echoAgent() }, isolatedEnv: true });
   for (let i = 0; i < BULK; i++) await rejectedTask(i);
   for (const text of ['first', 'second', 'third']) {
     const res = await call(

@@ -4,13 +4,13 @@
  * request (fake ACP agent), blocking and streamed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type A2aBridge, echoAgent, fakeAcpAgent, startA2aBridge } from './a2a-bridge.js';
+import { echoAgent, fakeAcpAgent, startTestBridge, type TestBridge } from '../helpers/bridge.js';
 import { METHODS, call, describeEvent, openStream, stateOf, taskOf, userMessage, type Version } from './wire.js';
 
-let tb: A2aBridge;
+let tb: TestBridge;
 
 beforeAll(async () => {
-  tb = await startA2aBridge({ echo: echoAgent(), fake: fakeAcpAgent() });
+  tb = await startTestBridge({ agents: { echo: echoAgent(), fake: fakeAcpAgent() }, isolatedEnv: true });
 });
 afterAll(async () => {
   await tb.cleanup();

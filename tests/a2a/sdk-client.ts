@@ -13,7 +13,7 @@ import {
   createAuthenticatingFetchWithRetry,
   type Client,
 } from '@a2a-js/sdk/client';
-import type { A2aBridge } from './a2a-bridge.js';
+import type { TestBridge } from '../helpers/bridge.js';
 
 export type ClientMode = 'v1' | 'v0.3';
 
@@ -33,7 +33,7 @@ export interface SdkClient {
  * card marks `protocolVersion: "0.3"` — what a client that speaks only 0.3 picks from our dual-stack
  * card. (Left to choose, a legacyCompat client prefers the 1.0 interface.)
  */
-export async function sdkClient(tb: A2aBridge, agent: string, mode: ClientMode): Promise<SdkClient> {
+export async function sdkClient(tb: TestBridge, agent: string, mode: ClientMode): Promise<SdkClient> {
   const calls: RecordedCall[] = [];
   const recording: typeof fetch = async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));

@@ -3,13 +3,16 @@
  * Every test talks HTTP to a real bridge whose agents are real child processes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type A2aBridge, echoAgent, fakeAcpAgent, fixtureAgent, startA2aBridge } from './a2a-bridge.js';
+import { echoAgent, fakeAcpAgent, fixtureAgent, startTestBridge, type TestBridge } from '../helpers/bridge.js';
 import { METHODS, call, stateOf, taskOf, userMessage, waitForState, type Version } from './wire.js';
 
-let tb: A2aBridge;
+let tb: TestBridge;
 
 beforeAll(async () => {
-  tb = await startA2aBridge({ echo: echoAgent(), fake: fakeAcpAgent(), files: fixtureAgent('read-attachments.mjs') });
+  tb = await startTestBridge({
+    agents: { echo: echoAgent(), fake: fakeAcpAgent(), files: fixtureAgent('read-attachments.mjs') },
+    isolatedEnv: true,
+  });
 });
 afterAll(async () => {
   await tb.cleanup();

@@ -3,7 +3,7 @@
  * v0.3 §7.2 / §7.9. The agent is the fake ACP agent (real child process) so replies arrive in chunks.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type A2aBridge, fakeAcpAgent, startA2aBridge } from './a2a-bridge.js';
+import { fakeAcpAgent, startTestBridge, type TestBridge } from '../helpers/bridge.js';
 import {
   METHODS,
   call,
@@ -16,11 +16,11 @@ import {
   type Version,
 } from './wire.js';
 
-let tb: A2aBridge;
+let tb: TestBridge;
 const AGENT = '/agents/fake';
 
 beforeAll(async () => {
-  tb = await startA2aBridge({ fake: fakeAcpAgent() });
+  tb = await startTestBridge({ agents: { fake: fakeAcpAgent() }, isolatedEnv: true });
 });
 afterAll(async () => {
   await tb.cleanup();

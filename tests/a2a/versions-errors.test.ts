@@ -3,13 +3,13 @@
  * and capability validation (v1 §3.3.4, v0.3 §7.5–7.10): undeclared features fail cleanly.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type A2aBridge, startA2aBridge } from './a2a-bridge.js';
+import { startTestBridge, type TestBridge } from '../helpers/bridge.js';
 import { call, headersFor, userMessage } from './wire.js';
 
-let tb: A2aBridge;
+let tb: TestBridge;
 
 beforeAll(async () => {
-  tb = await startA2aBridge();
+  tb = await startTestBridge({ isolatedEnv: true });
 });
 afterAll(async () => {
   await tb.cleanup();

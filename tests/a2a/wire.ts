@@ -3,7 +3,7 @@
  * streams read event by event (with their `id:` lines), so each test sees exactly what a client sees.
  */
 import { createParser } from 'eventsource-parser';
-import type { A2aBridge as TestBridge, RpcResponse } from './a2a-bridge.js';
+import type { RpcResponse, TestBridge } from '../helpers/bridge.js';
 
 export type Version = '0.3' | '1.0';
 

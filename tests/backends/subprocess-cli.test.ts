@@ -184,7 +184,7 @@ describe('CliBackend', () => {
     expect(outcome).toMatchObject({
       kind: 'undelivered',
       retryable: false,
-      reason: expect.stringContaining('check cwd in config'),
+      reason: expect.stringContaining('cwd in config'),
     });
   });
 

@@ -5,20 +5,28 @@
  */
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { echoAgent, nodeScriptAgent, startPeerBridge, type PeerBridge, type TaskJson } from './peer-bridge.js';
+import { echoAgent, nodeScriptAgent, startTestBridge, type TestBridge } from '../helpers/bridge.js';
+
+/** The parts of a task (as JSON) these tests read. */
+interface TaskJson {
+  id: string;
+  status: { state: string; message?: { parts: { text?: string }[] } };
+  artifacts?: { artifactId: string; parts: { text?: string }[] }[];
+  metadata: Record<string, unknown>;
+}
 
 const sleeperAgent = () => nodeScriptAgent('tests/fixtures/cli/sleeper.mjs');
 
-type Bridge = PeerBridge;
-const opened: PeerBridge[] = [];
+type Bridge = TestBridge;
+const opened: TestBridge[] = [];
 const envNames: string[] = [];
 afterEach(async () => {
-  await Promise.all(opened.splice(0).map((b) => b.stop()));
+  await Promise.all(opened.splice(0).map((b) => b.cleanup()));
   for (const name of envNames.splice(0)) delete process.env[name];
 });
 
 async function bridge(agents: Record<string, Record<string, unknown>>, port = 0): Promise<Bridge> {
-  const tb = await startPeerBridge(agents, { port });
+  const tb = await startTestBridge({ agents, port });
   opened.push(tb);
   return tb;
 }

@@ -11,20 +11,20 @@ import {
   streamText,
   type MockChatServer,
 } from '../fixtures/http-api/mock-chat-server.js';
-import { startPeerBridge, type PeerBridge } from './peer-bridge.js';
+import { startTestBridge, type TestBridge } from '../helpers/bridge.js';
 
 let mock: MockChatServer;
-let tb: PeerBridge;
+let tb: TestBridge;
 const KEY_ENV = 'CONTACTOR_TEST_LLM_KEY';
 
 beforeAll(async () => {
   process.env[KEY_ENV] = 'sk-bridge-test';
   mock = await startMockChatServer();
   const llm = { kind: 'http_api', base_url: mock.baseUrl, model: 'mock', api_key_env: KEY_ENV, timeout_s: 30 };
-  tb = await startPeerBridge({ llm, slow: { ...llm, timeout_s: 1 } });
+  tb = await startTestBridge({ agents: { llm, slow: { ...llm, timeout_s: 1 } } });
 });
 afterAll(async () => {
-  await tb.stop();
+  await tb.cleanup();
   await mock.close();
   delete process.env[KEY_ENV];
 });

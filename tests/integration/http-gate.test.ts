@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { integrationAgent, startTestBridge, type TestBridge } from './http-bridge.js';
+import { integrationAgent, startTestBridge, type TestBridge } from '../helpers/bridge.js';
 import { postRaw, rawRequest } from './http-raw.js';
 
 const MAX_BODY = 4096;

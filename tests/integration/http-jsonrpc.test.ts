@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TaskStore } from '../../main/ports.js';
 import { eventually } from '../fixtures/cli/processes.js';
-import { startTestBridge, type TestBridge } from './http-bridge.js';
+import { startTestBridge, type TestBridge } from '../helpers/bridge.js';
 import { postRaw } from './http-raw.js';
 
 let tb: TestBridge;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, isRunning, pidFrom } from '../fixtures/cli/processes.js';
 import { waitForState } from './http-wait.js';
-import { echoAgent, fixtureAgent, integrationAgent, startTestBridge, type TestBridge } from './http-bridge.js';
+import { echoAgent, fixtureAgent, integrationAgent, startTestBridge, type TestBridge } from '../helpers/bridge.js';
 
 let tb: TestBridge;
 let scratch: string;

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentCardV1Schema } from '../../main/schema/card.js';
 import { HealthSchema } from '../../main/schema/discovery.js';
-import { startTestBridge, type TestBridge } from './http-bridge.js';
+import { startTestBridge, type TestBridge } from '../helpers/bridge.js';
 import { rawRequest } from './http-raw.js';
 
 let tb: TestBridge;

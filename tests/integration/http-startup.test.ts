@@ -10,7 +10,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { DiscoverySchema } from '../../main/schema/discovery.js';
 import { createBridge } from '../../main/wiring.js';
-import { echoAgent } from './http-bridge.js';
+import { echoAgent } from '../helpers/bridge.js';
 
 let root: string;
 let dataDir: string;

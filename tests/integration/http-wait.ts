@@ -1,4 +1,4 @@
-import type { RpcResponse, TestBridge } from './http-bridge.js';
+import type { RpcResponse, TestBridge } from '../helpers/bridge.js';
 
 /** Polls tasks/get until the task reaches one of `states` (generous deadline; never a timing assertion). */
 export async function waitForState(

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { eventually, isRunning, pidFrom } from '../fixtures/cli/processes.js';
-import { echoAgent, fixtureAgent } from './http-bridge.js';
+import { echoAgent, fixtureAgent } from '../helpers/bridge.js';
 import { call, spawnBridge, waitForDiscovery, type BridgeProcess } from './recovery-process.js';
 
 let root: string;

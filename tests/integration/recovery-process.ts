@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DiscoverySchema, type Discovery } from '../../main/schema/discovery.js';
-import { REPO_ROOT } from './http-bridge.js';
+import { REPO_ROOT } from '../helpers/bridge.js';
 
 const CLI_ENTRY = path.join(REPO_ROOT, 'main', 'cli', 'index.ts');
 const SERVE_FIXTURE = path.join(REPO_ROOT, 'tests', 'fixtures', 'integration', 'serve-bridge.ts');

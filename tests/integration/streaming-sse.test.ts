@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { echoAgent, integrationAgent, startTestBridge, type TestBridge } from './http-bridge.js';
+import { echoAgent, integrationAgent, startTestBridge, type TestBridge } from '../helpers/bridge.js';
 import { waitForState } from './http-wait.js';
 import { openStream, type SseFrame } from './streaming-client.js';
 

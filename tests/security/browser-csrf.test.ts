@@ -11,10 +11,11 @@ import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postRaw, rawRequest } from '../integration/http-raw.js';
-import { nodeFixture, startAttackBridge, tempDir, type AttackBridge } from './attack-bridge.js';
+import { startTestBridge, tempDir, type TestBridge } from '../helpers/bridge.js';
+import { nodeFixture } from './attack-agents.js';
 
 const CHROMIUM = process.env.CONTACTOR_CHROMIUM ?? '/usr/bin/chromium';
-let tb: AttackBridge;
+let tb: TestBridge;
 let port: string;
 const runLog = () => path.join(tb.dir, 'runs.log');
 const sendBody = JSON.stringify({
@@ -26,8 +27,9 @@ const sendBody = JSON.stringify({
 
 beforeAll(async () => {
   const dir = tempDir();
-  tb = await startAttackBridge({
+  tb = await startTestBridge({
     dir,
+    isolatedEnv: true,
     agents: { rec: nodeFixture('record-run.mjs', { env: { RUN_LOG: path.join(dir, 'runs.log') } }) },
   });
   port = new URL(tb.url).port;

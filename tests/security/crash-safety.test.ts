@@ -16,7 +16,8 @@ import { InMemoryTaskStore } from '../../main/stores/memory.js';
 import { createBridge } from '../../main/wiring.js';
 import { AskingBackend, outcome, permissionRequest, scripted } from '../fixtures/fake-backends.js';
 import { agentSettings } from '../runtime/core.js';
-import { tempDir, writeBridgeConfig } from './attack-bridge.js';
+import { ECHO_AGENT, tempDir, writeTestConfig } from '../helpers/bridge.js';
+import { nodeFixture } from './attack-agents.js';
 import { rpc, startBridgeProcess, stopBridgeProcess } from './kill-harness.js';
 
 /** A real store that keeps a log of every call that reached it, and can be told to fail the next commit. */
@@ -150,7 +151,7 @@ describe('an unreadable database', () => {
   it('is refused at startup with its path and the recovery command, left untouched, and the lock released', async () => {
     const dir = tempDir();
     dirs.push(dir);
-    const { configPath, dataDir } = writeBridgeConfig(dir);
+    const { configPath, dataDir } = writeTestConfig(dir, { agents: { echo: nodeFixture(ECHO_AGENT) } });
     mkdirSync(dataDir, { recursive: true });
     const db = path.join(dataDir, 'contactor.db');
     const garbage = 'SQLite format 3\0'.padEnd(8192, 'garbage! ');
@@ -177,7 +178,7 @@ describe.skipIf(process.platform === 'win32')('a second bridge on the same data 
   it('is refused, and the first keeps serving with its data intact', async () => {
     const dir = tempDir();
     dirs.push(dir);
-    const { configPath, dataDir } = writeBridgeConfig(dir);
+    const { configPath, dataDir } = writeTestConfig(dir, { agents: { echo: nodeFixture(ECHO_AGENT) } });
     const first = await startBridgeProcess(configPath, dataDir, dir);
     try {
       const sent = await rpc(first, 'message/send', { agent: 'echo', text: 'before' });

@@ -8,7 +8,8 @@ import fc from 'fast-check';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isTerminal } from '../../main/domain/task.js';
-import { ECHO_AGENT, nodeFixture, startAttackBridge, type AttackBridge } from './attack-bridge.js';
+import { ECHO_AGENT, startTestBridge, type TestBridge } from '../helpers/bridge.js';
+import { nodeFixture } from './attack-agents.js';
 import { expectConsistentStore, expectRpcResponse } from './rpc-check.js';
 
 const RUNS = Number(process.env.CONTACTOR_FUZZ_RUNS ?? 300);
@@ -32,11 +33,12 @@ const METHODS = [
   'CancelTask',
 ];
 
-let tb: AttackBridge;
+let tb: TestBridge;
 const figures = { requests: 0, batches: 0, notifications: 0, oversized: 0, streams: 0 };
 
 beforeAll(async () => {
-  tb = await startAttackBridge({
+  tb = await startTestBridge({
+    isolatedEnv: true,
     agents: { echo: nodeFixture(ECHO_AGENT) },
     config: { max_body_bytes: MAX_BODY, rate_limit_per_minute: 10_000_000 },
   });

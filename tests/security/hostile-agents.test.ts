@@ -7,9 +7,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, isRunning } from '../fixtures/cli/processes.js';
-import { nodeFixture, startAttackBridge, tempDir, type AttackBridge } from './attack-bridge.js';
+import { startTestBridge, tempDir, type TestBridge } from '../helpers/bridge.js';
+import { nodeFixture } from './attack-agents.js';
 
-let tb: AttackBridge;
+let tb: TestBridge;
 let pidDir: string;
 const MAX_ARTIFACT = 1024 * 1024;
 
@@ -19,8 +20,9 @@ beforeAll(async () => {
   const { mkdirSync } = await import('node:fs');
   mkdirSync(pidDir);
   const env = { PID_DIR: pidDir, RUN_LOG: path.join(dir, 'runs.log') };
-  tb = await startAttackBridge({
+  tb = await startTestBridge({
     dir,
+    isolatedEnv: true,
     config: { max_artifact_bytes: MAX_ARTIFACT },
     agents: {
       flood: nodeFixture('flood-both.mjs', { env: { FLOOD_MIB: '40' } }),

@@ -13,7 +13,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { DiscoverySchema } from '../../main/schema/discovery.js';
-import { REPO, SECURITY_FIXTURES, nodeFixture, tempDir, writeBridgeConfig } from './attack-bridge.js';
+import { REPO_ROOT, tempDir, writeTestConfig } from '../helpers/bridge.js';
+import { SECURITY_FIXTURES, nodeFixture } from './attack-agents.js';
 
 export interface KillRoundsOptions {
   rounds: number;
@@ -39,7 +40,7 @@ export interface KillFigures {
 }
 
 const AGENTS = ['k1', 'k2', 'k3'];
-const CLI = path.join(REPO, 'main', 'cli', 'index.ts');
+const CLI = path.join(REPO_ROOT, 'main', 'cli', 'index.ts');
 /** The real `contactor serve` when the CLI is there; else a bare bridge process (same wiring). */
 const SERVE = existsSync(CLI) ? [CLI, 'serve', '-c'] : [path.join(SECURITY_FIXTURES, 'bridge-child.ts')];
 
@@ -58,7 +59,7 @@ export async function runKillRounds(opts: KillRoundsOptions): Promise<KillFigure
     env: { RUN_LOG: runLog, SLEEP_MS: '150' },
     max_queue: 10_000,
   });
-  const { configPath, dataDir } = writeBridgeConfig(dir, {
+  const { configPath, dataDir } = writeTestConfig(dir, {
     agents: Object.fromEntries(AGENTS.map((a) => [a, agent])),
     config: { rate_limit_per_minute: 1_000_000 },
   });
@@ -206,7 +207,7 @@ async function untilNoneOpen(bridge: BridgeProcess): Promise<void> {
 /** The real `contactor serve` in its own process; its URL and token come from the discovery file. */
 export async function startBridgeProcess(configPath: string, dataDir: string, home: string): Promise<BridgeProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', ...SERVE, configPath], {
-    cwd: REPO,
+    cwd: REPO_ROOT,
     env: { PATH: process.env.PATH, HOME: home },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -8,25 +8,26 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createBridge } from '../../main/wiring.js';
 import { postRaw } from '../integration/http-raw.js';
-import { ECHO_AGENT, nodeFixture, startAttackBridge, tempDir, type AttackBridge } from './attack-bridge.js';
+import { ECHO_AGENT, startTestBridge, tempDir, type TestBridge, type TestBridgeOptions } from '../helpers/bridge.js';
+import { nodeFixture } from './attack-agents.js';
 
-let open: AttackBridge[] = [];
+let open: TestBridge[] = [];
 afterEach(async () => {
   for (const tb of open) await tb.cleanup();
   open = [];
 });
-async function bridge(opts: Parameters<typeof startAttackBridge>[0]): Promise<AttackBridge> {
-  const tb = await startAttackBridge(opts);
+async function bridge(opts: TestBridgeOptions): Promise<TestBridge> {
+  const tb = await startTestBridge({ agents: { echo: nodeFixture(ECHO_AGENT) }, ...opts, isolatedEnv: true });
   open.push(tb);
   return tb;
 }
-const auditOf = (tb: AttackBridge) =>
+const auditOf = (tb: TestBridge) =>
   readFileSync(path.join(tb.dataDir, 'audit', 'audit.jsonl'), 'utf8')
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 
-async function untilAllDone(tb: AttackBridge): Promise<void> {
+async function untilAllDone(tb: TestBridge): Promise<void> {
   for (const deadline = Date.now() + 60_000; ;) {
     const res = await tb.rpc('tasks/list', { states: ['submitted', 'working'], pageSize: 1 });
     if (res.result.totalSize === 0) return;

@@ -8,11 +8,12 @@ import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SECURITY_FIXTURES, startAttackBridge, tempDir, type AttackBridge } from './attack-bridge.js';
+import { startTestBridge, tempDir, type TestBridge } from '../helpers/bridge.js';
+import { SECURITY_FIXTURES } from './attack-agents.js';
 
 const AGENTS = ['a1', 'a2', 'a3', 'a4', 'a5'];
 const SENDS = Number(process.env.CONTACTOR_LOAD_SENDS ?? 1000);
-let tb: AttackBridge;
+let tb: TestBridge;
 let runLog: string;
 
 beforeAll(async () => {
@@ -25,8 +26,9 @@ beforeAll(async () => {
     env: { RUN_LOG: runLog },
     max_queue: SENDS,
   };
-  tb = await startAttackBridge({
+  tb = await startTestBridge({
     dir,
+    isolatedEnv: true,
     agents: Object.fromEntries(AGENTS.map((a) => [a, agent])),
     config: { rate_limit_per_minute: SENDS * 10 },
   });

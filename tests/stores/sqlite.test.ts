@@ -97,6 +97,24 @@ describe('SqliteTaskStore on disk', () => {
     expect(readFileSync(file).equals(bytes)).toBe(true);
   });
 
+  it('after a stop that left its WAL behind, checks every page, not only the b-tree roots', () => {
+    const store = new SqliteTaskStore({ file });
+    for (let i = 0; i < 300; i++) {
+      const task = makeTask({ artifacts: [textArtifact('y'.repeat(500))] });
+      store.create(task, firstEvents(task));
+    }
+    store.close();
+    const bytes = readFileSync(file);
+    const pageSize = bytes.readUInt16BE(16);
+    // The last page is a leaf deep in a table, never a root: only the full check reads it.
+    bytes.fill(0xa5, bytes.length - pageSize + 8, bytes.length);
+    writeFileSync(file, bytes);
+    // What a kill -9 leaves: the WAL file (here empty, so it holds nothing to replay).
+    writeFileSync(`${file}-wal`, '');
+    expect(() => new SqliteTaskStore({ file })).toThrow(/not a readable SQLite database \(integrity check: .*mv "/);
+    expect(readFileSync(file).equals(bytes)).toBe(true);
+  });
+
   it('refuses a file written by a newer schema, without touching it', () => {
     new SqliteTaskStore({ file }).close();
     const db = new Database(file);
@@ -152,5 +170,73 @@ describe('SqliteTaskStore on disk', () => {
     } finally {
       store.close();
     }
+  });
+});
+
+describe('SqliteTaskStore group commit', () => {
+  let dir: string;
+  let file: string;
+  let store: SqliteTaskStore;
+  let reader: Database.Database;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'contactor-store-'));
+    file = join(dir, 'tasks.db');
+    store = new SqliteTaskStore({ file });
+    // Another connection sees only what is committed to the file: what a crash would leave.
+    reader = new Database(file, { readonly: true });
+  });
+  afterEach(() => {
+    reader.close();
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const onDisk = (id: string) =>
+    reader.prepare('SELECT state, last_seq AS lastSeq FROM tasks WHERE id = ?').get(id) as
+      { state: string; lastSeq: number } | undefined;
+  const eventsOnDisk = (id: string) =>
+    reader.prepare('SELECT seq FROM events WHERE task_id = ? ORDER BY seq').pluck().all(id) as number[];
+
+  it('holds the writes of one turn until they commit together, and tells afterCommit only then', async () => {
+    const a = makeTask();
+    const b = makeTask();
+    store.create(a, firstEvents(a));
+    store.create(b, firstEvents(b));
+    const seenAtCallback: unknown[] = [];
+    store.afterCommit(() => seenAtCallback.push(onDisk(a.id), onDisk(b.id)));
+    expect(onDisk(a.id)).toBeUndefined();
+    expect(seenAtCallback).toEqual([]);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(seenAtCallback).toEqual([
+      { state: 'submitted', lastSeq: 2 },
+      { state: 'submitted', lastSeq: 2 },
+    ]);
+  });
+
+  it('writes a task created and finished in one turn once, finished, with all its events', () => {
+    const task = makeTask();
+    store.create(task, firstEvents(task));
+    const { task: working, event: toWorking } = moved(task, 'working', 3);
+    store.commit(task.id, [toWorking], working);
+    store.commit(task.id, [chunk(task, 4, 'reply')]);
+    const { task: done, event: toDone } = moved(working, 'completed', 5);
+    store.commit(task.id, [toDone], done);
+    expect(onDisk(task.id)).toBeUndefined();
+    store.flush();
+    expect(onDisk(task.id)).toEqual({ state: 'completed', lastSeq: 5 });
+    expect(eventsOnDisk(task.id)).toEqual([2, 3, 4, 5]);
+  });
+
+  it('commits before every read, so a read never shows what a crash could still lose', () => {
+    const task = makeTask();
+    store.create(task, firstEvents(task));
+    expect(store.get(task.id)?.lastSeq).toBe(2);
+    expect(onDisk(task.id)).toEqual({ state: 'submitted', lastSeq: 2 });
+  });
+
+  it('commits what is pending when closed', () => {
+    const task = makeTask();
+    store.create(task, firstEvents(task));
+    store.close();
+    expect(onDisk(task.id)).toEqual({ state: 'submitted', lastSeq: 2 });
   });
 });

@@ -304,6 +304,74 @@ export function describeTaskStoreContract(
       });
     });
 
+    describe('group commit (afterCommit / flush)', () => {
+      const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+      it('runs each callback once, in order, after the writes made before it, by the end of the turn', async () => {
+        const heard: string[] = [];
+        const task = makeTask();
+        add(task);
+        store.afterCommit?.((lost) => heard.push(`created ${lost ? 'lost' : 'stored'}`));
+        const { task: working, event } = moved(task, 'working', 3);
+        store.commit(task.id, [event], working);
+        store.afterCommit?.((lost) => heard.push(`working ${lost ? 'lost' : 'stored'}`));
+        await nextTurn();
+        expect(heard).toEqual(['created stored', 'working stored']);
+        expect(store.get(task.id)).toEqual({ task: working, lastSeq: 3 });
+      });
+
+      it('runs a callback at once when nothing is waiting to be stored', () => {
+        store.flush?.();
+        const heard: boolean[] = [];
+        store.afterCommit?.((lost) => heard.push(lost === undefined));
+        expect(heard).toEqual([true]);
+      });
+
+      it('flush stores everything written so far and runs its callbacks before it returns', () => {
+        const task = makeTask();
+        add(task);
+        let stored = false;
+        store.afterCommit?.(() => (stored = true));
+        store.flush?.();
+        expect(stored).toBe(true);
+      });
+
+      it('a refused write changes nothing, and the other writes of its group are kept', async () => {
+        const a = makeTask();
+        const b = makeTask();
+        add(a);
+        add(b);
+        expect(() => store.commit(a.id, [chunk(a, 2, 'stale seq')], a)).toThrow(/does not follow/);
+        const { task: bWorking, event } = moved(b, 'working', 3);
+        store.commit(b.id, [event], bWorking);
+        await nextTurn();
+        expect(store.get(a.id)).toEqual({ task: a, lastSeq: 2 });
+        expect(store.get(b.id)).toEqual({ task: bWorking, lastSeq: 3 });
+        expect(store.eventsAfter(b.id, 2)).toEqual([event]);
+      });
+
+      it('keeps what was committed, not what the caller changed afterwards', () => {
+        const task = makeTask();
+        add(task);
+        const { task: working, event } = moved(task, 'working', 3);
+        store.commit(task.id, [event], working);
+        working.status.state = 'failed';
+        event.status.state = 'failed';
+        expect(store.get(task.id)?.task.status.state).toBe('working');
+        expect(store.eventsAfter(task.id, 2)[0]).toMatchObject({ status: { state: 'working' } });
+      });
+
+      it("a replay finds a task created earlier in the same turn, as it is after that turn's changes", () => {
+        const task = makeTask();
+        const key = { scope: 'claude', messageId: 'm-same-turn', payloadHash: 'h' };
+        store.create(task, firstEvents(task), key);
+        const { task: working, event } = moved(task, 'working', 3);
+        store.commit(task.id, [event], working);
+        const again = store.create(makeTask(), [], key);
+        expect(again).toEqual({ stored: { task: working, lastSeq: 3 }, created: false, payloadHash: 'h' });
+      });
+    });
+
     it('can be closed twice', () => {
       store.close();
       expect(() => store.close()).not.toThrow();

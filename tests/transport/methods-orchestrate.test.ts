@@ -3,29 +3,35 @@
  * modes, per-child failures, idempotency and the parameter errors.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  echoAgent,
-  nodeScriptAgent,
-  startPeerBridge,
-  type ChildResult,
-  type PeerBridge,
-} from '../integration/peer-bridge.js';
+import { echoAgent, nodeScriptAgent, startTestBridge, type TestBridge } from '../helpers/bridge.js';
 
-let tb: PeerBridge;
+/** One `agents/orchestrate` result entry. */
+interface ChildResult {
+  agent: string;
+  taskId: string;
+  state: string;
+  text: string;
+  reason?: string;
+  retryable?: boolean;
+}
+
+let tb: TestBridge;
 
 beforeAll(async () => {
-  tb = await startPeerBridge({
-    alpha: echoAgent({ tags: ['review'] }),
-    beta: echoAgent({ skills: [{ id: 'r', name: 'review', description: 'reviews code', tags: ['Review'] }] }),
-    sleepy: nodeScriptAgent('tests/fixtures/cli/sleeper.mjs', { tags: ['review'] }),
-    broken: {
-      ...nodeScriptAgent('tests/fixtures/cli/exit-code.mjs'),
-      command: [process.execPath, 'tests/fixtures/cli/exit-code.mjs', '3', 'boom'],
-      cwd: process.cwd(),
+  tb = await startTestBridge({
+    agents: {
+      alpha: echoAgent({ tags: ['review'] }),
+      beta: echoAgent({ skills: [{ id: 'r', name: 'review', description: 'reviews code', tags: ['Review'] }] }),
+      sleepy: nodeScriptAgent('tests/fixtures/cli/sleeper.mjs', { tags: ['review'] }),
+      broken: {
+        ...nodeScriptAgent('tests/fixtures/cli/exit-code.mjs'),
+        command: [process.execPath, 'tests/fixtures/cli/exit-code.mjs', '3', 'boom'],
+        cwd: process.cwd(),
+      },
     },
   });
 });
-afterAll(() => tb.stop());
+afterAll(() => tb.cleanup());
 
 const orchestrate = (params: Record<string, unknown>) => tb.rpc('agents/orchestrate', params);
 

@@ -6,10 +6,8 @@ import { CliTaskSchema } from '../../schema/cli.js';
 import type { CliContext, Runner } from '../context.js';
 import { delegationFromEnv } from '../delegation-env.js';
 import { CliError, EXIT, exitForState } from '../exit-codes.js';
-import { followTask } from '../follow.js';
+import { followAndPrint } from '../follow-and-print.js';
 import { fanout, isFanout, type FanoutOptions } from './fanout.js';
-import { ProgressLine } from '../progress-line.js';
-import { printOutcome } from '../render-task.js';
 import { collect, parseSeconds, readStdin } from './arguments.js';
 
 interface SendOptions extends FanoutOptions {
@@ -76,17 +74,7 @@ async function send(
     const state = task.status.state;
     return state === 'rejected' || state === 'canceled' ? exitForState(state) : EXIT.completed;
   }
-  const progress = new ProgressLine(cli.out);
-  const task = await followTask(
-    client,
-    { method: 'message/stream', params },
-    { onEvent: progress.onEvent, ...(opts.timeout !== undefined ? { timeoutMs: opts.timeout * 1000 } : {}) },
-  ).finally(() => progress.end());
-  if (cli.json) {
-    cli.out.doc(task);
-    return exitForState(task.status.state);
-  }
-  return printOutcome(cli.out, task);
+  return followAndPrint(cli, client, { method: 'message/stream', params }, opts.timeout);
 }
 
 async function briefText(arg: string | undefined): Promise<string> {

@@ -2,10 +2,9 @@
 import type { Command } from 'commander';
 import { CliTaskSchema } from '../../schema/cli.js';
 import type { CliContext, Runner } from '../context.js';
-import { EXIT, exitForState } from '../exit-codes.js';
-import { followTask, stopsAt } from '../follow.js';
-import { ProgressLine } from '../progress-line.js';
-import { printOutcome } from '../render-task.js';
+import { EXIT } from '../exit-codes.js';
+import { followAndPrint, printTask } from '../follow-and-print.js';
+import { stopsAt } from '../follow.js';
 import { parseSeconds } from './arguments.js';
 
 export function registerTaskVerbs(program: Command, run: Runner): void {
@@ -28,12 +27,9 @@ export function registerTaskVerbs(program: Command, run: Runner): void {
 
 async function get(cli: CliContext, taskId: string): Promise<number> {
   const task = await cli.client().call('tasks/get', { id: taskId }, CliTaskSchema);
-  if (cli.json) {
-    cli.out.doc(task);
-    return exitForState(task.status.state);
-  }
-  cli.out.note(`${task.metadata.agent} · task ${task.id} · ${task.status.state} · context ${task.contextId}`);
-  return printOutcome(cli.out, task);
+  if (!cli.json)
+    cli.out.note(`${task.metadata.agent} · task ${task.id} · ${task.status.state} · context ${task.contextId}`);
+  return printTask(cli, task);
 }
 
 async function answer(
@@ -53,19 +49,8 @@ async function answer(
     else cli.out.line(`answered; task ${answered.id} is ${answered.status.state}`);
     return EXIT.completed;
   }
-  const progress = new ProgressLine(cli.out);
-  const task = stopsAt(answered.status.state)
-    ? answered
-    : await followTask(
-        client,
-        { method: 'tasks/resubscribe', params: { id: taskId } },
-        { onEvent: progress.onEvent, ...(opts.timeout !== undefined ? { timeoutMs: opts.timeout * 1000 } : {}) },
-      ).finally(() => progress.end());
-  if (cli.json) {
-    cli.out.doc(task);
-    return exitForState(task.status.state);
-  }
-  return printOutcome(cli.out, task);
+  if (stopsAt(answered.status.state)) return printTask(cli, answered);
+  return followAndPrint(cli, client, { method: 'tasks/resubscribe', params: { id: taskId } }, opts.timeout);
 }
 
 async function cancel(cli: CliContext, taskId: string): Promise<number> {

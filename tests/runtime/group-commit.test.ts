@@ -1,0 +1,161 @@
+/**
+ * Group commit seen from the runtime: nobody hears of a change (subscriber, sink, blocking send) before
+ * the store says it is durable, and a change the store loses fails its waiters instead of hanging them.
+ */
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { StreamEvent, TaskEvent } from '../../main/domain/events.js';
+import type { Task } from '../../main/domain/task.js';
+import type { IdempotencyKey, StoredTask, TaskPage, TaskQuery, TaskStore } from '../../main/ports.js';
+import { Dispatcher } from '../../main/runtime/dispatcher.js';
+import { EventFeed } from '../../main/runtime/event-feed.js';
+import { AgentRegistry } from '../../main/runtime/registry.js';
+import { InMemoryTaskStore } from '../../main/stores/memory.js';
+import { SqliteTaskStore } from '../../main/stores/sqlite.js';
+import { streaming } from '../fixtures/fake-backends.js';
+import { agentSettings } from './core.js';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0).reverse()) cleanup();
+});
+
+function dispatcherOn(store: TaskStore, heard: (event: TaskEvent) => void): Dispatcher {
+  const registry = new AgentRegistry();
+  registry.add(
+    'talker',
+    streaming(['one ', 'two ', 'three'], { yieldBetween: true }),
+    agentSettings({ appendDecisionContract: false }),
+  );
+  const dispatcher = new Dispatcher({
+    store,
+    registry,
+    feed: new EventFeed(),
+    sinks: [{ publish: heard }],
+    maxDelegationDepth: 3,
+  });
+  cleanups.push(() => dispatcher.shutdown());
+  return dispatcher;
+}
+
+const message = (text: string) => ({
+  kind: 'message' as const,
+  messageId: crypto.randomUUID(),
+  role: 'user' as const,
+  parts: [{ kind: 'text' as const, text }],
+});
+
+describe('with the SQLite store', () => {
+  it('every event a sink or subscriber hears, and the answer of a blocking send, is already on disk', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'contactor-group-'));
+    const file = join(dir, 'tasks.db');
+    const store = new SqliteTaskStore({ file });
+    // A second connection sees what a crash would leave: only committed transactions.
+    const reader = new Database(file, { readonly: true });
+    cleanups.push(
+      () => rmSync(dir, { recursive: true, force: true }),
+      () => store.close(),
+      () => reader.close(),
+    );
+    const onDisk = (event: StreamEvent) =>
+      reader
+        .prepare('SELECT 1 FROM events WHERE task_id = ? AND seq = ?')
+        .get((event as TaskEvent).taskId, event.seq) !== undefined;
+
+    const notOnDisk: StreamEvent[] = [];
+    const dispatcher = dispatcherOn(store, (event) => onDisk(event) || notOnDisk.push(event));
+    const started = await dispatcher.send({
+      agent: 'talker',
+      message: message('go'),
+      idempotent: false,
+      blocking: false,
+      delegation: {},
+    });
+    const streamed: StreamEvent[] = [];
+    dispatcher.subscribe(started.id, 0, (event) => {
+      streamed.push(event);
+      if (!onDisk(event)) notOnDisk.push(event);
+    });
+    const done = await dispatcher.send({
+      agent: 'talker',
+      message: message('again'),
+      idempotent: false,
+      blocking: true,
+      delegation: {},
+    });
+
+    expect(done.status.state).toBe('completed');
+    const row = reader.prepare('SELECT state FROM tasks WHERE id = ?').get(done.id) as { state: string } | undefined;
+    expect(row?.state).toBe('completed');
+    expect(streamed.map((e) => (e.kind === 'status-update' ? e.status.state : e.kind))).toEqual(
+      expect.arrayContaining(['working', 'artifact-update', 'completed']),
+    );
+    expect(notOnDisk).toEqual([]);
+  });
+});
+
+/** A real in-memory store whose group commits can be made to fail, as a full disk would. */
+class LosingStore implements TaskStore {
+  readonly inner = new InMemoryTaskStore();
+  lose = false;
+  private held: ((lost?: Error) => void)[] = [];
+  create(task: Task, events: StreamEvent[], key?: IdempotencyKey) {
+    return this.inner.create(task, events, key);
+  }
+  commit(taskId: string, events: TaskEvent[], task?: Task): void {
+    this.inner.commit(taskId, events, task);
+  }
+  afterCommit(callback: (lost?: Error) => void): void {
+    this.held.push(callback);
+    if (this.held.length === 1) setImmediate(() => this.end());
+  }
+  flush(): void {
+    const lost = this.end();
+    if (lost) throw lost;
+  }
+  get(taskId: string): StoredTask | undefined {
+    return this.inner.get(taskId);
+  }
+  list(query: TaskQuery): TaskPage {
+    return this.inner.list(query);
+  }
+  eventsAfter(taskId: string, afterSeq: number): TaskEvent[] {
+    return this.inner.eventsAfter(taskId, afterSeq);
+  }
+  tasksInStates(states: Task['status']['state'][]): Task[] {
+    return this.inner.tasksInStates(states);
+  }
+  close(): void {}
+  private end(): Error | undefined {
+    const held = this.held;
+    this.held = [];
+    const lost = this.lose ? new Error('disk full') : undefined;
+    for (const callback of held) callback(lost);
+    return lost;
+  }
+}
+
+describe('when the store loses a group', () => {
+  it('a blocking send fails naming the task, and no one hears of the lost changes', async () => {
+    const store = new LosingStore();
+    const heard: TaskEvent[] = [];
+    const dispatcher = dispatcherOn(store, (event) => heard.push(event));
+    store.lose = true;
+    await expect(
+      dispatcher.send({ agent: 'talker', message: message('go'), idempotent: false, blocking: true, delegation: {} }),
+    ).rejects.toThrow(/task .+ could not be stored: disk full/);
+    expect(heard).toEqual([]);
+  });
+
+  it('a send that only waits for its creation fails the same way', async () => {
+    const store = new LosingStore();
+    const dispatcher = dispatcherOn(store, () => undefined);
+    store.lose = true;
+    await expect(
+      dispatcher.send({ agent: 'talker', message: message('go'), idempotent: false, blocking: false, delegation: {} }),
+    ).rejects.toThrow(/disk full/);
+  });
+});
