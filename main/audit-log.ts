@@ -7,7 +7,7 @@
  * per minute with one "suppressed K" entry for the rest, so a flood of bad requests cannot fill the disk
  * or push the task entries out of the kept files.
  */
-import { appendFileSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { createdEntry, eventEntry, type AuditRecord } from './audit-entries.js';
 import type { TaskEvent } from './domain/events.js';
@@ -55,6 +55,10 @@ export class AuditLog implements EventSink {
   private suppressed = 0;
   private suppressedTimer: ReturnType<typeof setTimeout> | undefined;
   private closed = false;
+  /** Lines of this event-loop turn, written together: one write per turn, not one per entry. */
+  private pending: string[] = [];
+  private flushScheduled = false;
+  private fd: number | undefined;
   private readonly maxFileBytes: number;
   private readonly keepFiles: number;
   private readonly refusedPerMinute: number;
@@ -101,10 +105,32 @@ export class AuditLog implements EventSink {
     }
   }
 
-  /** Writes the pending "suppressed" summary; later calls write nothing. */
+  /** Writes the pending "suppressed" summary and every buffered line; later calls write nothing. */
   close(): void {
     this.flushSuppressed();
+    this.flush();
     this.closed = true;
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+
+  /** Writes the buffered lines now (also runs by itself once per event-loop turn). */
+  flush(): void {
+    this.flushScheduled = false;
+    if (this.pending.length === 0) return;
+    const lines = this.pending;
+    this.pending = [];
+    try {
+      for (const line of lines) {
+        const bytes = Buffer.byteLength(line);
+        if (this.size > 0 && this.size + bytes > this.maxFileBytes) this.rotate();
+        this.fd ??= openSync(this.file, 'a', 0o600);
+        writeSync(this.fd, line);
+        this.size += bytes;
+      }
+    } catch (err) {
+      this.opts.onError?.(err);
+    }
   }
 
   private flushSuppressed(): void {
@@ -125,17 +151,20 @@ export class AuditLog implements EventSink {
     if (this.closed) return;
     try {
       const entry = redactDeep({ at: new Date(this.now()).toISOString(), ...record }, this.opts.secrets());
-      const line = `${JSON.stringify(entry)}\n`;
-      const bytes = Buffer.byteLength(line);
-      if (this.size > 0 && this.size + bytes > this.maxFileBytes) this.rotate();
-      appendFileSync(this.file, line, { mode: 0o600 });
-      this.size += bytes;
+      this.pending.push(`${JSON.stringify(entry)}\n`);
     } catch (err) {
       this.opts.onError?.(err);
+      return;
+    }
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => this.flush());
     }
   }
 
   private rotate(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
     rmSync(`${this.file}.${this.keepFiles}`, { force: true });
     for (let i = this.keepFiles - 1; i >= 1; i -= 1) renameQuiet(`${this.file}.${i}`, `${this.file}.${i + 1}`);
     renameQuiet(this.file, `${this.file}.1`);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import pino, { type Logger } from 'pino';
 
 const CREDENTIAL_PATTERNS: RegExp[] = [
-  /\b(sk|pk|rk)-[A-Za-z0-9_-]{16,}\b/g, // OpenAI / Anthropic-style API keys
+  /\b(?:sk|pk|rk)-[A-Za-z0-9_-]{16,}\b/g, // OpenAI / Anthropic-style API keys
   /\bgh[pousr]_[A-Za-z0-9]{20,}\b/g, // GitHub tokens
   /\bxox[abpr]-[A-Za-z0-9-]{10,}\b/g, // Slack tokens
   /\bAKIA[0-9A-Z]{16}\b/g, // AWS access key ids
@@ -17,9 +17,13 @@ const CREDENTIAL_PATTERNS: RegExp[] = [
 ];
 
 /** Replaces credentials in a string; `secrets` are exact values (the bridge token) to remove too. */
+/** One pass that says whether any pattern could match: most strings have no credential at all. */
+const ANY_CREDENTIAL = new RegExp(CREDENTIAL_PATTERNS.map((p) => `(?:${p.source})`).join('|'), 'i');
+
 export function redact(text: string, secrets: readonly string[] = []): string {
   let out = text;
-  for (const secret of secrets) if (secret) out = out.split(secret).join('[REDACTED]');
+  for (const secret of secrets) if (secret && out.includes(secret)) out = out.split(secret).join('[REDACTED]');
+  if (!ANY_CREDENTIAL.test(out)) return out;
   for (const pattern of CREDENTIAL_PATTERNS) {
     out = out.replace(pattern, (match, prefix: unknown) =>
       typeof prefix === 'string' && match.startsWith(prefix) ? `${prefix}[REDACTED]` : '[REDACTED]',
