@@ -67,7 +67,8 @@ const RULES: Record<Layer, Rule> = {
     typeImports: ['runtime', 'ports'],
     packages: [
       { name: 'koa', only: ['transport/http.ts'] },
-      { name: 'raw-body', only: ['transport/http.ts'] },
+      // raw-body: the request body, read by the Koa adapter and by the plain JSON-RPC POST fast path.
+      { name: 'raw-body', only: ['transport/http.ts', 'transport/rpc-post.ts'] },
     ],
     typePackages: ['zod'],
     node: true,

@@ -12,8 +12,8 @@ import { resolvePermissionAnswer } from './permission-answers.js';
 import { PermissionDesk } from './permission-desk.js';
 import { recordQuestion, type QuestionRecord } from './question-log.js';
 import type { AgentEntry, AgentRegistry } from './registry.js';
+import { newTask } from './new-task.js';
 import { KeyedChain } from './shards.js';
-import { timeOrderedId } from './task-ids.js';
 import { runTurn } from './turn-runner.js';
 
 export interface SendRequest {
@@ -101,7 +101,7 @@ export class Dispatcher {
     const rejection = loopGuardVerdict(entry.name, chain, this.opts.maxDelegationDepth);
     const unreserve = rejection ? undefined : this.reserveRoom(entry, req);
 
-    const task = this.newTask(req, chain, rejection);
+    const task = newTask(req, chain, rejection);
     const hash = payloadHash({ agent: entry.name, parts: req.message.parts, contextId: req.message.contextId });
     const key = req.idempotent ? { scope: entry.name, messageId: req.message.messageId, payloadHash: hash } : undefined;
     const { stored, created, payloadHash: storedHash } = this.opts.store.create(task, [], key);
@@ -360,45 +360,6 @@ export class Dispatcher {
     const live = this.live.get(taskId);
     if (live && blocking) await live.settled();
     return this.get(taskId);
-  }
-
-  private newTask(req: SendRequest, chain: { depth: number; visited: string[] }, rejection: string | undefined): Task {
-    const now = new Date().toISOString();
-    // Time-ordered, so the store's indexes grow at one end (see task-ids.ts).
-    const id = timeOrderedId();
-    const contextId = req.message.contextId ?? timeOrderedId();
-    const agent = req.agent;
-    return {
-      kind: 'task',
-      id,
-      contextId,
-      status: rejection
-        ? {
-            state: 'rejected',
-            timestamp: now,
-            message: {
-              kind: 'message',
-              messageId: crypto.randomUUID(),
-              role: 'agent',
-              parts: [{ kind: 'text', text: rejection }],
-              taskId: id,
-              contextId,
-            },
-          }
-        : { state: 'submitted', timestamp: now },
-      history: [{ ...req.message, taskId: id, contextId }],
-      artifacts: [],
-      metadata: {
-        agent,
-        requiresReview: true,
-        createdAt: now,
-        delegationDepth: chain.depth,
-        visitedAgents: rejection ? chain.visited : [...chain.visited, agent],
-        ...(req.cwd ? { cwd: req.cwd } : {}),
-        // A fan-out child says which fan-out it belongs to, so tasks/list can group them.
-        ...(req.message.metadata?.orchestration ? { orchestration: req.message.metadata.orchestration } : {}),
-      },
-    };
   }
 
   /**
