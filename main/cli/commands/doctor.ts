@@ -164,7 +164,7 @@ async function checkBridge(cli: CliContext, checks: Check[]): Promise<void> {
   checks.push({
     name: 'bridge',
     status: 'ok',
-    detail: `contactor ${health.version} at ${url}, ${health.agents} agents`,
+    detail: `contactor ${health.version} at ${url}, ${health.agents} agent${health.agents === 1 ? '' : 's'}`,
   });
   try {
     await client.call('agents/list', {}, AgentListSchema);
