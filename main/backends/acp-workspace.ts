@@ -4,7 +4,7 @@
  * speak Linux paths), resolved through symlinks, and refused unless it stays inside the root.
  */
 import { RequestError } from '@agentclientprotocol/sdk';
-import { mkdir, realpath } from 'node:fs/promises';
+import { lstat, mkdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { AgentPlatform } from './acp-launch.js';
 import { windowsToWsl, wslToWindows } from './wsl-paths.js';
@@ -84,6 +84,11 @@ export class Workspace {
         return target;
       } catch (err) {
         if (err instanceof RequestError) throw err;
+        // realpath fails on a dangling symlink too, and writing through it would create its target
+        // wherever it points.
+        if ((await lstat(probe).catch(() => undefined))?.isSymbolicLink()) {
+          throw outside(agentPath, this.agentRoot, 'it is a symlink to a missing target');
+        }
         const parent = path.dirname(probe);
         if (parent === probe) throw outside(agentPath, this.agentRoot, 'no part of it exists');
         missing.unshift(path.basename(probe));

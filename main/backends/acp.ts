@@ -160,6 +160,8 @@ export class AcpBackend implements AgentBackend {
       throw new StartFailure('the bridge is shutting down', true);
     }
     this.connection = conn;
+    // The turn that started it may have been aborted meanwhile and found no connection to idle out.
+    if (this.inFlight === 0) this.armIdleTimer();
     return conn;
   }
 

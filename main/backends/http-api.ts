@@ -129,7 +129,16 @@ export class HttpApiBackend implements AgentBackend {
       if (contentType.includes('text/event-stream') && res.body) {
         read = await readChatStream(res.body, onText);
       } else {
-        read = readChatDocument(await res.text(), onText);
+        // A connection cut mid-body rejects here (undici "terminated"): a failed turn, not a throw.
+        const body = await res.text().catch((err: unknown) => {
+          if (abort.signal.aborted || isAbort(err)) throw err;
+          return new Error(`the reply from ${endpoint} broke off: ${describeCause(err)}`);
+        });
+        if (body instanceof Error) {
+          report.receipt({ streamBroken: true });
+          return { kind: 'failed', retryable: true, reason: redact(body.message) };
+        }
+        read = readChatDocument(body, onText);
       }
       report.receipt({
         durationMs: Date.now() - startedAt,

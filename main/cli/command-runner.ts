@@ -54,6 +54,9 @@ export const runCommand: CommandRunner = (program, args, options = {}) =>
     const timer = setTimeout(() => {
       timedOut = true;
       child.kill('SIGKILL');
+      // 'close' waits for the pipes, which a grandchild (a daemon it started) may hold open forever.
+      child.stdout.destroy();
+      child.stderr.destroy();
     }, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const finish = (code: number | null, error?: NodeJS.ErrnoException) => {
       clearTimeout(timer);

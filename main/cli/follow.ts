@@ -50,6 +50,12 @@ export async function followTask(client: BridgeClient, start: FollowStart, opts:
       }
       // Before the first event the task may not exist, and re-sending could run it twice.
       const resumable = err instanceof StreamDropped || (err instanceof CliError && err.exitCode === EXIT.unreachable);
+      if (resumable && taskId === undefined && err instanceof StreamDropped) {
+        throw new CliError(
+          `the bridge at ${client.address.url} dropped the stream before its first event (${err.message}); check it with \`contactor status\`, then repeat the command (a send with the same --message-id)`,
+          EXIT.unreachable,
+        );
+      }
       if (!resumable || taskId === undefined) throw err;
       const delay = RESUME_DELAYS_MS[attempt];
       if (delay === undefined) throw unreachable(client.address.url, err);

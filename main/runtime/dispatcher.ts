@@ -102,9 +102,21 @@ export class Dispatcher {
     const unreserve = rejection ? undefined : this.reserveRoom(entry, req);
 
     const task = newTask(req, chain, rejection);
-    const hash = payloadHash({ agent: entry.name, parts: req.message.parts, contextId: req.message.contextId });
+    const hash = payloadHash({
+      agent: entry.name,
+      parts: req.message.parts,
+      contextId: req.message.contextId,
+      cwd: req.cwd,
+    });
     const key = req.idempotent ? { scope: entry.name, messageId: req.message.messageId, payloadHash: hash } : undefined;
-    const { stored, created, payloadHash: storedHash } = this.opts.store.create(task, [], key);
+    let outcome: ReturnType<TaskStore['create']>;
+    try {
+      outcome = this.opts.store.create(task, [], key);
+    } catch (err) {
+      unreserve?.(); // a failed insert must not hold a queue place forever
+      throw err;
+    }
+    const { stored, created, payloadHash: storedHash } = outcome;
     if (!created) {
       unreserve?.();
       if (storedHash !== hash) {
@@ -122,6 +134,9 @@ export class Dispatcher {
     }
 
     const live = this.adopt(stored.task, stored.lastSeq);
+    // Its creation may be its only write in this group (queued behind its conversation): losing it must
+    // fail the task too, or a blocking send waits forever on a task that is nowhere.
+    this.opts.store.afterCommit?.((lost) => lost && live.lose(lost));
     this.schedule(
       live,
       entry,

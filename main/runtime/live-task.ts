@@ -158,11 +158,15 @@ export class LiveTask {
     for (const waiter of waking) waiter.resolve();
   }
 
-  /** The store could not keep a change: nobody hears of it, waiters fail, and the task stops here. */
-  private lose(err: Error): void {
+  /**
+   * The store could not keep a change (or the task's creation): nobody hears of it, waiters fail, and
+   * the task stops here — its agent turn too, so no agent works on for a task its caller was told failed.
+   */
+  lose(err: Error): void {
     if (this.lost) return;
     this.lost = new Error(`task ${this.task.id} could not be stored: ${err.message}`, { cause: err });
     this.frozen = true;
+    this.abort.abort();
     const waiters = this.settleWaiters;
     this.settleWaiters = [];
     for (const waiter of waiters) waiter.reject(this.lost);

@@ -111,7 +111,8 @@ export async function handleRpcPost(
     if (!writeSseEvent(res, { jsonrpc: '2.0', id: outcome.id, result }, { id: seq })) stopStream();
   }, stopStream);
   if (handle.ended) handle.stop();
-  req.on('close', stopStream);
+  // `res`, not `req`: Node emits the request's 'close' once its body is read, long before a disconnect.
+  res.on('close', stopStream);
 }
 
 /** Like Koa's default: an unexpected throw is a bare 500 (details never leave the process). */

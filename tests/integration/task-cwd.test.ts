@@ -41,6 +41,15 @@ describe('task working directory', () => {
     expect(bad.error?.message).toContain('cwd');
   });
 
+  it('counts the cwd as part of the request: the same messageId with another cwd is a conflict', async () => {
+    const messageId = crypto.randomUUID();
+    const first = await b.rpc('message/send', { agent: 'here', text: 'where?', messageId, cwd: requested });
+    const replay = await b.rpc('message/send', { agent: 'here', text: 'where?', messageId, cwd: requested });
+    expect(replay.result.id).toBe(first.result.id);
+    const other = await b.rpc('message/send', { agent: 'here', text: 'where?', messageId, cwd: configured });
+    expect(other.error?.code).toBe(-32061);
+  });
+
   it('contactor send --cwd resolves the path and the agent runs there', async () => {
     const run = await runCli(['send', 'here', 'where?', '--cwd', requested], { env: bridgeEnv(b) });
     expect(run.code).toBe(0);

@@ -1,0 +1,34 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCommand } from '../../main/cli/command-runner.js';
+
+const dirs: string[] = [];
+const pids: number[] = [];
+afterEach(() => {
+  for (const pid of pids.splice(0)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe.skipIf(process.platform === 'win32')('runCommand review', () => {
+  it('ends at its timeout even when a background child keeps the output pipe open', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'contactor-runner-'));
+    dirs.push(dir);
+    const pidFile = path.join(dir, 'bg.pid');
+    // Like a helper that starts a daemon: it exits at once, the daemon inherits stdout and stays.
+    const pending = runCommand('sh', ['-c', `echo started; sleep 60 & echo $! > ${pidFile}; exec sleep 60`], {
+      timeoutMs: 300,
+    });
+    const result = await pending;
+    pids.push(Number(readFileSync(pidFile, 'utf8')));
+    expect(result.timedOut).toBe(true);
+    expect(result.stdout.toString()).toContain('started');
+  }, 10_000);
+});
