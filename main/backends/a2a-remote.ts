@@ -73,7 +73,7 @@ export class A2aRemoteBackend implements AgentBackend {
   run(turn: Turn, report: TurnReporter): Promise<TurnOutcome> {
     if (this.closed)
       return Promise.resolve({ kind: 'undelivered', retryable: true, reason: 'the bridge is shutting down' });
-    const work = this.runTurn(turn, report);
+    const work = this.runTurn(turn, report).then((outcome) => this.withoutToken(outcome));
     this.inFlight.add(work);
     void work.finally(() => this.inFlight.delete(work)).catch(() => undefined);
     return work;
@@ -83,6 +83,13 @@ export class A2aRemoteBackend implements AgentBackend {
     this.closed = true;
     for (const abort of this.running) abort.abort();
     await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** A peer may echo what it was sent (our bearer token included) in its errors: never pass that on. */
+  private withoutToken(outcome: TurnOutcome): TurnOutcome {
+    const token = this.token();
+    if (!token || !('reason' in outcome) || !outcome.reason.includes(token)) return outcome;
+    return { ...outcome, reason: outcome.reason.split(token).join('[REDACTED]') };
   }
 
   private async runTurn(turn: Turn, report: TurnReporter): Promise<TurnOutcome> {
