@@ -7,13 +7,13 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { CHROMIUM, hasChromium, launchChromium } from '../helpers/chromium.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApprovalIpc } from '../../main/shell/approval-ipc.js';
 import { createBridge, type Bridge } from '../../main/wiring.js';
 import { desktopConfig, rpc, testEnv, type DesktopConfig } from '../shell/desktop-config.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const PAGE = path.join(ROOT, 'out', 'renderer', 'index.html');
 const SCREENSHOT = path.join(ROOT, 'docs', 'approval-window.png');
@@ -28,10 +28,10 @@ interface PageGlobals {
   __contactorAnswer(taskId: string, answer: string): Promise<unknown>;
 }
 
-if (!existsSync(CHROMIUM))
+if (!hasChromium())
   console.warn(`skipping the approval-window e2e tests: no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
 
-describe.skipIf(!existsSync(CHROMIUM))('approval window (Chromium)', () => {
+describe.skipIf(!hasChromium())('approval window (Chromium)', () => {
   let cfg: DesktopConfig;
   let bridge: Bridge;
   let browser: Browser;
@@ -50,17 +50,7 @@ describe.skipIf(!existsSync(CHROMIUM))('approval window (Chromium)', () => {
     await bridge.start();
     const ipc = createApprovalIpc({ pageUrl: pathToFileURL(PAGE).href, dispatcher: () => bridge.server.dispatcher });
 
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 440, height: 600 }, colorScheme: 'dark' });
     page.on('pageerror', (err) => console.error('renderer error:', err));
     // The preload's three functions, backed by the main-process handlers; the sender is the page's real URL.

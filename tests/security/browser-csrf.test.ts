@@ -8,13 +8,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postRaw, rawRequest } from '../integration/http-raw.js';
 import { startTestBridge, tempDir, type TestBridge } from '../helpers/bridge.js';
 import { nodeFixture } from './attack-agents.js';
 
-const CHROMIUM = process.env.CONTACTOR_CHROMIUM ?? '/usr/bin/chromium';
 let tb: TestBridge;
 let port: string;
 const runLog = () => path.join(tb.dir, 'runs.log');
@@ -129,20 +129,11 @@ describe('a real page in headless Chromium', () => {
     });
     await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
     pageUrl = `http://localhost:${(page.address() as AddressInfo).port}/`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--no-proxy-server',
-        // DNS rebinding without a DNS server: this name resolves to the bridge's loopback address.
-        '--host-resolver-rules=MAP rebind.test 127.0.0.1',
-      ],
-    });
+    browser = await launchChromium([
+      '--no-proxy-server',
+      // DNS rebinding without a DNS server: this name resolves to the bridge's loopback address.
+      '--host-resolver-rules=MAP rebind.test 127.0.0.1',
+    ]);
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
