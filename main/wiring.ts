@@ -46,6 +46,8 @@ export interface Bridge {
   readonly url: string;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** Logs (redacted) a failure nothing else caught, so the host process can keep serving. */
+  reportInternal(err: unknown): void;
 }
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -146,6 +148,7 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       get url() {
         return server.url || url;
       },
+      reportInternal: (err) => log.error({ err }, 'unhandled failure (the bridge keeps running)'),
       start: async () => {
         await server.start();
         pruning ??= startHistoryPruning({

@@ -85,10 +85,14 @@ export function agentStdioStream(
       stdout.destroy();
     },
   });
+  // A message to an agent whose stdin is gone (it exited, or was stopped to cancel) is dropped, never
+  // rejected: the SDK does not await every write, so a rejection here would surface as an unhandled
+  // rejection and take the bridge down. The agent's exit is reported once, by the connection.
   const writable = new WritableStream<AnyMessage>({
     write(message) {
-      return new Promise((resolve, reject) => {
-        stdin.write(`${JSON.stringify(message)}\n`, (err) => (err ? reject(err) : resolve()));
+      if (stdin.writableEnded || stdin.destroyed) return Promise.resolve();
+      return new Promise((resolve) => {
+        stdin.write(`${JSON.stringify(message)}\n`, () => resolve());
       });
     },
   });

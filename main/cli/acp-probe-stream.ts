@@ -51,9 +51,11 @@ export function probeStream(stdin: Writable, stdout: Readable, onNoise: (line: s
     },
   });
   const writable = new WritableStream<AnyMessage>({
+    // Dropped, never rejected, once the agent's stdin is gone: its exit is what the probe reports.
     write(message) {
-      return new Promise((resolve, reject) => {
-        stdin.write(`${JSON.stringify(message)}\n`, (err) => (err ? reject(err) : resolve()));
+      if (stdin.writableEnded || stdin.destroyed) return Promise.resolve();
+      return new Promise((resolve) => {
+        stdin.write(`${JSON.stringify(message)}\n`, () => resolve());
       });
     },
   });

@@ -29,10 +29,14 @@ export async function serve(cli: CliContext, opts: { port?: number; host?: strin
     cli.out.line(
       `contactor bridge on ${bridge.url} — ${names.length} agent${names.length === 1 ? '' : 's'} (${names.join(', ') || 'none'})`,
     );
+  // A stray rejection in an agent's plumbing must not take down every other agent's work.
+  const report = (err: unknown): void => bridge?.reportInternal(err);
+  process.on('unhandledRejection', report);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
+  process.off('unhandledRejection', report);
   await bridge.stop();
   return EXIT.completed;
 }
