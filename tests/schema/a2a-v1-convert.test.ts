@@ -91,7 +91,15 @@ function sampleTask(): Task {
 
 // ───────────────────────── arbitraries ─────────────────────────
 
-const metadataArb = fc.option(fc.dictionary(fc.string({ minLength: 1, maxLength: 5 }), fc.integer()), {
+/**
+ * Object keys for the properties below. `__proto__` is left out on purpose: a JSON `"__proto__"` member is
+ * dropped where objects are rebuilt (zod's record parsing, spreads into new objects) — the safe outcome
+ * against prototype pollution, so it cannot round-trip and is not asked to.
+ */
+const keyArb = (constraints: { minLength?: number; maxLength?: number } = {}) =>
+  fc.string(constraints).filter((k) => k !== '__proto__');
+
+const metadataArb = fc.option(fc.dictionary(keyArb({ minLength: 1, maxLength: 5 }), fc.integer()), {
   nil: undefined,
 });
 const partArb: fc.Arbitrary<Part> = fc.oneof(
@@ -121,7 +129,7 @@ const partArb: fc.Arbitrary<Part> = fc.oneof(
     { requiredKeys: ['kind', 'file'] },
   ),
   fc.record(
-    { kind: fc.constant('data' as const), data: fc.dictionary(fc.string(), fc.jsonValue()), metadata: metadataArb },
+    { kind: fc.constant('data' as const), data: fc.dictionary(keyArb(), fc.jsonValue()), metadata: metadataArb },
     { requiredKeys: ['kind', 'data'] },
   ),
 );
@@ -134,7 +142,7 @@ const messageArb: fc.Arbitrary<Message> = fc.record(
     contextId: fc.uuid(),
     taskId: fc.uuid(),
     referenceTaskIds: fc.array(fc.uuid(), { minLength: 1, maxLength: 2 }),
-    metadata: fc.dictionary(fc.string({ minLength: 1 }), fc.string()),
+    metadata: fc.dictionary(keyArb({ minLength: 1 }), fc.string()),
   },
   { requiredKeys: ['kind', 'messageId', 'role', 'parts'] },
 );
