@@ -4,21 +4,24 @@
  * store is where it can be seen — once the insert is durable (see `afterCommit`), never for a replayed
  * messageId.
  */
-import type { StreamEvent, TaskEvent } from './domain/events.js';
-import type { Task, TaskState } from './domain/task.js';
-import type { IdempotencyKey, StoredTask, TaskPage, TaskQuery, TaskStore } from './ports.js';
+import type { StreamEvent } from './domain/events.js';
+import type { Task } from './domain/task.js';
+import type { IdempotencyKey, StoredTask, TaskStore } from './ports.js';
+import { DelegatingTaskStore } from './stores/delegating-store.js';
 
 export interface CreationWitness {
   taskCreated(task: Task): void;
 }
 
-export class AuditedTaskStore implements TaskStore {
+export class AuditedTaskStore extends DelegatingTaskStore {
   constructor(
-    private readonly inner: TaskStore,
+    inner: TaskStore,
     private readonly witness: CreationWitness,
-  ) {}
+  ) {
+    super(inner);
+  }
 
-  create(
+  override create(
     task: Task,
     events: StreamEvent[],
     key?: IdempotencyKey,
@@ -33,38 +36,5 @@ export class AuditedTaskStore implements TaskStore {
       });
     } else this.witness.taskCreated(created);
     return result;
-  }
-
-  commit(taskId: string, events: TaskEvent[], task?: Task): void {
-    this.inner.commit(taskId, events, task);
-  }
-
-  get(taskId: string): StoredTask | undefined {
-    return this.inner.get(taskId);
-  }
-
-  list(query: TaskQuery): TaskPage {
-    return this.inner.list(query);
-  }
-
-  eventsAfter(taskId: string, afterSeq: number): TaskEvent[] {
-    return this.inner.eventsAfter(taskId, afterSeq);
-  }
-
-  tasksInStates(states: TaskState[]): Task[] {
-    return this.inner.tasksInStates(states);
-  }
-
-  afterCommit(callback: (lost?: Error) => void): void {
-    if (this.inner.afterCommit) this.inner.afterCommit(callback);
-    else callback();
-  }
-
-  flush(): void {
-    this.inner.flush?.();
-  }
-
-  close(): void {
-    this.inner.close();
   }
 }

@@ -96,9 +96,9 @@ const RULES: Record<Layer, Rule> = {
   shell: { imports: ['shell', 'wiring', 'server', 'schema/ipc.ts', 'domain'], packages: ['electron'], node: true },
   cli: {
     // data-dir: the CLI reads the discovery file and the token the bridge wrote.
-    // backends/acp-launch + child-process + win32-command: `doctor` / `probe` start an ACP agent exactly as
-    // the ACP backend does (same npm-shim probe), run `initialize` only and stop its tree — an explicit
-    // allowance for cli/acp-probe.ts alone.
+    // backends/acp-launch, child-process, win32-command, acp-stdio-stream: `doctor` / `probe` start an ACP
+    // agent exactly as the ACP backend does (same npm-shim probe, same stdio stream), run `initialize` only
+    // and stop its tree — an explicit allowance for cli/acp-probe.ts alone.
     imports: [
       'cli',
       'schema',
@@ -109,6 +109,7 @@ const RULES: Record<Layer, Rule> = {
       'backends/acp-launch.ts',
       'backends/child-process.ts',
       'backends/win32-command.ts',
+      'backends/acp-stdio-stream.ts',
     ],
     onlyFrom: { wiring: ['cli/commands/serve.ts'], backends: ['cli/acp-probe.ts'] },
     // yaml: `contactor setup` writes config entries; reading config goes through config.ts.
@@ -124,7 +125,8 @@ const RULES: Record<Layer, Rule> = {
   },
   'data-dir': { imports: [], typeImports: ['schema'], node: true },
   logging: { imports: [], packages: ['pino'], node: true },
-  audit: { imports: ['audit', 'logging', 'ports', 'domain', 'schema'], node: true },
+  // stores/delegating-store.ts: the audited store is a delegating store that adds the creation witness.
+  audit: { imports: ['audit', 'logging', 'ports', 'domain', 'schema', 'stores/delegating-store.ts'], node: true },
 };
 
 /** The layer of a file under main/ (path relative to main/, forward slashes). */

@@ -5,12 +5,19 @@
  * No session is opened, so no model is called and nothing is written.
  */
 import { statSync } from 'node:fs';
-import { client, methods, PROTOCOL_VERSION, RequestError, type InitializeResponse } from '@agentclientprotocol/sdk';
+import {
+  client,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  methods,
+  PROTOCOL_VERSION,
+  RequestError,
+  type InitializeResponse,
+} from '@agentclientprotocol/sdk';
 import { describeLaunch, planLaunch, spawnPlan, type LaunchPlan } from '../backends/acp-launch.js';
 import { exited, pipesClosed, started, StderrTail, stopProcessTree } from '../backends/child-process.js';
 import { nodeWin32Probe } from '../backends/win32-command.js';
 import type { AcpAgentConfig } from '../schema/config.js';
-import { probeStream } from './acp-probe-stream.js';
+import { agentStdioStream } from '../backends/acp-stdio-stream.js';
 import { inheritedAgentEnv } from '../config.js';
 
 export const PROBE_TIMEOUT_MS = 10_000;
@@ -99,7 +106,13 @@ export async function probeAcpAgent(input: AcpProbeInput): Promise<AcpProbeResul
     const kind = spawnError.code === 'ENOENT' ? 'missing' : spawnError.code === 'EACCES' ? 'denied' : 'exited';
     return fail(`could not start ${launch}: ${spawnError.message}`, fixFor(name, kind, plan));
   }
-  const conn = client({ name: 'contactor' }).connect(probeStream(child.stdin, child.stdout, (l) => noise.push(l)));
+  // The bridge's own stdio stream: stdout lines that are not JSON-RPC are set aside and kept — a banner on
+  // stdout is often exactly why an agent "does not answer".
+  const stream = agentStdioStream(child.stdin, child.stdout, DEFAULT_MAX_MESSAGE_BYTES, {
+    onNoise: (line) => noise.push(line),
+    onTooLarge: (max) => noise.push(`a line of more than ${max} bytes without a line end`),
+  });
+  const conn = client({ name: 'contactor' }).connect(stream);
   try {
     let answer = await answerOrExit(
       conn.agent.request(methods.agent.initialize, {

@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StreamEvent, TaskEvent } from '../../main/domain/events.js';
-import type { Task } from '../../main/domain/task.js';
-import type { IdempotencyKey, StoredTask, TaskPage, TaskQuery, TaskStore } from '../../main/ports.js';
+import type { TaskStore } from '../../main/ports.js';
 import { Dispatcher } from '../../main/runtime/dispatcher.js';
 import { EventFeed } from '../../main/runtime/event-feed.js';
 import { AgentRegistry } from '../../main/runtime/registry.js';
+import { DelegatingTaskStore } from '../../main/stores/delegating-store.js';
 import { InMemoryTaskStore } from '../../main/stores/memory.js';
 import { SqliteTaskStore } from '../../main/stores/sqlite.js';
 import { streaming } from '../fixtures/fake-backends.js';
@@ -98,37 +98,20 @@ describe('with the SQLite store', () => {
 });
 
 /** A real in-memory store whose group commits can be made to fail, as a full disk would. */
-class LosingStore implements TaskStore {
-  readonly inner = new InMemoryTaskStore();
+class LosingStore extends DelegatingTaskStore {
   lose = false;
   private held: ((lost?: Error) => void)[] = [];
-  create(task: Task, events: StreamEvent[], key?: IdempotencyKey) {
-    return this.inner.create(task, events, key);
+  constructor() {
+    super(new InMemoryTaskStore());
   }
-  commit(taskId: string, events: TaskEvent[], task?: Task): void {
-    this.inner.commit(taskId, events, task);
-  }
-  afterCommit(callback: (lost?: Error) => void): void {
+  override afterCommit(callback: (lost?: Error) => void): void {
     this.held.push(callback);
     if (this.held.length === 1) setImmediate(() => this.end());
   }
-  flush(): void {
+  override flush(): void {
     const lost = this.end();
     if (lost) throw lost;
   }
-  get(taskId: string): StoredTask | undefined {
-    return this.inner.get(taskId);
-  }
-  list(query: TaskQuery): TaskPage {
-    return this.inner.list(query);
-  }
-  eventsAfter(taskId: string, afterSeq: number): TaskEvent[] {
-    return this.inner.eventsAfter(taskId, afterSeq);
-  }
-  tasksInStates(states: Task['status']['state'][]): Task[] {
-    return this.inner.tasksInStates(states);
-  }
-  close(): void {}
   private end(): Error | undefined {
     const held = this.held;
     this.held = [];

@@ -6,12 +6,12 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { StreamEvent, TaskEvent } from '../../main/domain/events.js';
+import type { TaskEvent } from '../../main/domain/events.js';
 import type { Task } from '../../main/domain/task.js';
-import type { IdempotencyKey, StoredTask, TaskPage, TaskQuery, TaskStore } from '../../main/ports.js';
 import { Dispatcher } from '../../main/runtime/dispatcher.js';
 import { EventFeed } from '../../main/runtime/event-feed.js';
 import { AgentRegistry } from '../../main/runtime/registry.js';
+import { DelegatingTaskStore } from '../../main/stores/delegating-store.js';
 import { InMemoryTaskStore } from '../../main/stores/memory.js';
 import { createBridge } from '../../main/wiring.js';
 import { AskingBackend, outcome, permissionRequest, scripted } from '../fixtures/fake-backends.js';
@@ -21,38 +21,24 @@ import { nodeFixture } from './attack-agents.js';
 import { rpc, startBridgeProcess, stopBridgeProcess } from './kill-harness.js';
 
 /** A real store that keeps a log of every call that reached it, and can be told to fail the next commit. */
-class WitnessStore implements TaskStore {
-  readonly inner = new InMemoryTaskStore();
+class WitnessStore extends DelegatingTaskStore {
   readonly log: { kind: 'commit'; events: TaskEvent[]; snapshot?: Task }[] = [];
   failNextCommit = false;
-  create(task: Task, events: StreamEvent[], key?: IdempotencyKey) {
-    return this.inner.create(task, events, key);
+  constructor() {
+    super(new InMemoryTaskStore());
   }
-  commit(taskId: string, events: TaskEvent[], task?: Task): void {
+  override commit(taskId: string, events: TaskEvent[], task?: Task): void {
     if (this.failNextCommit) {
       this.failNextCommit = false;
       throw new Error('disk full');
     }
-    this.inner.commit(taskId, events, task);
+    super.commit(taskId, events, task);
     this.log.push({
       kind: 'commit',
       events: structuredClone(events),
       ...(task ? { snapshot: structuredClone(task) } : {}),
     });
   }
-  get(taskId: string): StoredTask | undefined {
-    return this.inner.get(taskId);
-  }
-  list(query: TaskQuery): TaskPage {
-    return this.inner.list(query);
-  }
-  eventsAfter(taskId: string, afterSeq: number): TaskEvent[] {
-    return this.inner.eventsAfter(taskId, afterSeq);
-  }
-  tasksInStates(states: Task['status']['state'][]): Task[] {
-    return this.inner.tasksInStates(states);
-  }
-  close(): void {}
 }
 
 let dirs: string[] = [];
