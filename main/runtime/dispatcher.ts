@@ -401,6 +401,22 @@ export class Dispatcher {
     turn: { messageId: string; text: string; attachments: Part[] },
     unreserve?: () => void,
   ): void {
+    // The agent starts only once what led to this turn is durable: killed in between, the bridge would
+    // leave work done that no stored task accounts for, and a replayed messageId would run it again.
+    const { store } = this.opts;
+    if (store.afterCommit) {
+      store.afterCommit((lost) => (lost ? unreserve?.() : this.start(live, entry, turn, unreserve)));
+    } else {
+      this.start(live, entry, turn, unreserve);
+    }
+  }
+
+  private start(
+    live: LiveTask,
+    entry: AgentEntry,
+    turn: { messageId: string; text: string; attachments: Part[] },
+    unreserve?: () => void,
+  ): void {
     const key = contextKey(entry.name, live.task.contextId);
     const contract = entry.settings.appendDecisionContract;
     void this.contexts.run(key, () => {

@@ -15,7 +15,7 @@ import { AgentRegistry } from '../../main/runtime/registry.js';
 import { DelegatingTaskStore } from '../../main/stores/delegating-store.js';
 import { InMemoryTaskStore } from '../../main/stores/memory.js';
 import { SqliteTaskStore } from '../../main/stores/sqlite.js';
-import { streaming } from '../fixtures/fake-backends.js';
+import { scripted, streaming } from '../fixtures/fake-backends.js';
 import { agentSettings } from './core.js';
 
 const cleanups: (() => void)[] = [];
@@ -97,22 +97,27 @@ describe('with the SQLite store', () => {
   });
 });
 
-/** A real in-memory store whose group commits can be made to fail, as a full disk would. */
+/**
+ * A real in-memory store whose group commits can be held back (a crash may fall before the commit) or
+ * made to fail, as a full disk would.
+ */
 class LosingStore extends DelegatingTaskStore {
   lose = false;
+  /** While true, a group commits only on `end()` (or a flush). */
+  hold = false;
   private held: ((lost?: Error) => void)[] = [];
   constructor() {
     super(new InMemoryTaskStore());
   }
   override afterCommit(callback: (lost?: Error) => void): void {
     this.held.push(callback);
-    if (this.held.length === 1) setImmediate(() => this.end());
+    if (this.held.length === 1 && !this.hold) setImmediate(() => this.end());
   }
   override flush(): void {
     const lost = this.end();
     if (lost) throw lost;
   }
-  private end(): Error | undefined {
+  end(): Error | undefined {
     const held = this.held;
     this.held = [];
     const lost = this.lose ? new Error('disk full') : undefined;
@@ -120,6 +125,64 @@ class LosingStore extends DelegatingTaskStore {
     return lost;
   }
 }
+
+const aFewTurnsOfTheLoop = async () => {
+  for (let i = 0; i < 5; i += 1) await new Promise((r) => setImmediate(r));
+};
+
+describe('the agent starts only on a durable task', () => {
+  it('no turn starts before the task is committed: a crash in between leaves no work done for a task nobody stored', async () => {
+    const store = new LosingStore();
+    store.hold = true;
+    const registry = new AgentRegistry();
+    const agent = scripted(['hi']);
+    registry.add('talker', agent, agentSettings());
+    const dispatcher = new Dispatcher({ store, registry, feed: new EventFeed(), maxDelegationDepth: 3 });
+    cleanups.push(() => dispatcher.shutdown());
+
+    const sending = dispatcher.send({
+      agent: 'talker',
+      message: message('go'),
+      idempotent: true,
+      blocking: false,
+      delegation: {},
+    });
+    await aFewTurnsOfTheLoop();
+    expect(agent.turns).toEqual([]);
+
+    store.hold = false;
+    store.end();
+    const task = await sending;
+    await agent.started(1);
+    expect(agent.turns[0]!.taskId).toBe(task.id);
+  });
+
+  it('a task whose creation is lost never reaches its agent', async () => {
+    const store = new LosingStore();
+    const registry = new AgentRegistry();
+    const agent = scripted(['hi']);
+    registry.add('talker', agent, agentSettings());
+    const dispatcher = new Dispatcher({ store, registry, feed: new EventFeed(), maxDelegationDepth: 3 });
+    cleanups.push(() => dispatcher.shutdown());
+    store.lose = true;
+
+    await expect(
+      dispatcher.send({ agent: 'talker', message: message('go'), idempotent: false, blocking: false, delegation: {} }),
+    ).rejects.toThrow(/disk full/);
+    await aFewTurnsOfTheLoop();
+    expect(agent.turns).toEqual([]);
+    // Its queue place was given back: the agent takes new work as before.
+    store.lose = false;
+    await dispatcher.send({
+      agent: 'talker',
+      message: message('next'),
+      idempotent: false,
+      blocking: true,
+      delegation: {},
+    });
+    expect(agent.turns.map((t) => t.text)).toEqual([expect.stringContaining('next')]);
+  });
+});
 
 describe('when the store loses a group', () => {
   it('a blocking send fails naming the task, and no one hears of the lost changes', async () => {
