@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { openDirectAgent } from './lib/acp-direct.js';
+import { HEADLESS_NODE_FLAGS } from '../main/cli/node-flags.js';
 import { startBridgeChild } from './lib/bridge-child.js';
 import { BENCH_DIR, REPO_ROOT, bundleServers, rssMb, startChild } from './lib/children.js';
 import { markdownTable, ms, perS, textTable, type Row } from './lib/report.js';
@@ -87,6 +88,7 @@ try {
     const contactor = await startChild<{ ready: boolean; port: number; token: string }>(
       path.join(buildDir, 'contactor-echo.mjs'),
       [dataDir],
+      { nodeFlags: HEADLESS_NODE_FLAGS },
     );
     const reference = await startChild<{ ready: boolean; port: number }>(path.join(buildDir, 'reference-echo.mjs'));
     try {

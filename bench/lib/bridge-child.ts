@@ -7,6 +7,7 @@ import { request } from 'node:http';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { stringify } from 'yaml';
+import { HEADLESS_NODE_FLAGS } from '../../main/cli/node-flags.js';
 import { startChild, type RunningChild } from './children.js';
 
 /** The per-caller rate limit stays in the request path but never trips: the load is the point. */
@@ -34,7 +35,11 @@ export async function startBridgeChild(opts: {
       ...opts.config,
     }),
   );
-  return startChild(path.join(opts.buildDir, 'bridge-serve.mjs'), [configPath], { timeoutMs: 60_000 });
+  // Started the way `contactor up` starts a headless bridge.
+  return startChild(path.join(opts.buildDir, 'bridge-serve.mjs'), [configPath], {
+    timeoutMs: 60_000,
+    nodeFlags: HEADLESS_NODE_FLAGS,
+  });
 }
 
 export function freePort(): Promise<number> {

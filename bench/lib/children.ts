@@ -43,10 +43,10 @@ export interface RunningChild<T> {
 export function startChild<T extends { ready: boolean }>(
   file: string,
   args: string[] = [],
-  opts: { env?: Record<string, string | undefined>; timeoutMs?: number } = {},
+  opts: { env?: Record<string, string | undefined>; timeoutMs?: number; nodeFlags?: readonly string[] } = {},
 ): Promise<RunningChild<T>> {
   const prof = process.env.BENCH_CPU_PROF;
-  const nodeArgs = prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : [];
+  const nodeArgs = [...(opts.nodeFlags ?? []), ...(prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : [])];
   const started = performance.now();
   const child = spawn(process.execPath, [...nodeArgs, file, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -10,6 +10,7 @@ import { BridgeClient } from './bridge-client.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { cliEntry, resourcesDir } from './install-paths.js';
 import { chooseLaunch, type LaunchChoice } from './launch-mode.js';
+import { headlessNodeFlags } from './node-flags.js';
 import { locateBridge, readDiscovery, type BridgeAddress } from './locate.js';
 import { isAlive } from './pid.js';
 import type { GlobalOptions } from './settings.js';
@@ -61,6 +62,7 @@ export async function ensureBridge(
     ...(opts.dataDir ? { dataDirFlag: true } : {}),
     ...(opts.config ? { configPath: path.resolve(opts.config) } : {}),
     serveArgs: [
+      ...headlessNodeFlags(),
       cliEntry(),
       'serve',
       ...(opts.config ? ['--config', path.resolve(opts.config)] : []),

@@ -1,8 +1,9 @@
 /** `up` / `down` / `serve` for real: a detached bridge on a temp data dir and a free port. */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HEADLESS_NODE_FLAGS, headlessNodeFlags } from '../../main/cli/node-flags.js';
 import { REPO_ROOT } from '../helpers/bridge.js';
 import { cleanEnv, closedPort, runCli } from './run-cli.js';
 
@@ -31,6 +32,12 @@ describe('up and down', () => {
     expect(up.code).toBe(0);
     const started = up.json<{ started: boolean; url: string; pid: number }>();
     expect(started.started).toBe(true);
+    // Started as a headless bridge is: with the memory-capping Node flags (what the benchmark measures).
+    if (process.platform === 'linux') {
+      const argv = readFileSync(`/proc/${started.pid}/cmdline`, 'utf8').split('\0');
+      for (const flag of HEADLESS_NODE_FLAGS) expect(argv).toContain(flag);
+      expect(argv.indexOf(HEADLESS_NODE_FLAGS[0]!)).toBeLessThan(argv.indexOf('serve'));
+    }
 
     const again = await runCli(['up', '-c', config], { env });
     expect(again.code).toBe(0);
@@ -55,6 +62,13 @@ describe('up and down', () => {
     const run = await runCli(['up', '-c', broken], { env });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`${broken}:2: port:`);
+  });
+});
+
+describe('headless Node flags', () => {
+  it('are given to Node, and not to Electron in Node mode (its V8 flags go another way)', () => {
+    expect(headlessNodeFlags({})).toEqual([...HEADLESS_NODE_FLAGS]);
+    expect(headlessNodeFlags({ electron: '45.0.0' })).toEqual([]);
   });
 });
 
