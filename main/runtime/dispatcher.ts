@@ -42,8 +42,8 @@ export interface Subscription {
   unsubscribe(): void;
 }
 
-const RESTART_REASON =
-  'the bridge restarted while this task was running; re-send it (the same messageId is safe to reuse)';
+// A replay of the old messageId returns this failed task; a new id runs the work again.
+const RESTART_REASON = 'the bridge restarted while this task was running; re-send it under a new messageId';
 
 /**
  * Orchestration: accepts sends, runs them through per-agent shards, settles answers and cancels, and
@@ -57,6 +57,8 @@ export class Dispatcher {
   private readonly desk = new PermissionDesk();
   private readonly clock = new PendingClock();
   private readonly sinks: EventSink[];
+  /** Tasks whose failure is being recorded after the store lost one of their changes. */
+  private readonly recordingLoss = new Set<string>();
 
   constructor(private readonly opts: DispatcherOptions) {
     this.sinks = [opts.feed, ...(opts.sinks ?? [])];
@@ -451,12 +453,43 @@ export class Dispatcher {
   }
 
   private adopt(task: Task, lastSeq: number): LiveTask {
-    const live = new LiveTask({ task, lastSeq }, this.opts.store, this.sinks, () => this.live.delete(task.id));
+    const live = new LiveTask({ task, lastSeq }, this.opts.store, this.sinks, (err) => this.afterLoss(task.id, err));
     this.live.set(task.id, live);
     live.listen((event) => {
       if (event.kind === 'status-update' && isTerminal(event.status.state)) this.live.delete(task.id);
     });
     return live;
+  }
+
+  /**
+   * The store lost a change of this task (the group's commit failed; its agent turn is already stopped).
+   * What is stored is its last durable state, which may say "working" for good: record it as failed
+   * (retryable) in a later group. When that is lost too (the disk is still full), the next start's
+   * recovery settles it; one try, so a full disk never turns into a loop.
+   */
+  private afterLoss(taskId: string, err: Error): void {
+    this.live.delete(taskId);
+    this.desk.cancelAll(taskId);
+    this.clock.clear(taskId);
+    if (this.recordingLoss.delete(taskId)) return;
+    const cause = err.cause instanceof Error ? err.cause : err;
+    try {
+      const stored = this.opts.store.get(taskId);
+      if (!stored || isTerminal(stored.task.status.state)) return;
+      this.recordingLoss.add(taskId);
+      const live = this.adopt(stored.task, stored.lastSeq);
+      live.patchMetadata({ pending: undefined, retryable: true });
+      live.setStatus(
+        'failed',
+        `the bridge could not store this task's progress (${cause.message}); re-send it under a new messageId`,
+      );
+      const { store } = this.opts;
+      if (store.afterCommit) store.afterCommit((lost) => lost || this.recordingLoss.delete(taskId));
+      else this.recordingLoss.delete(taskId);
+    } catch {
+      // The store cannot even be read now: the next start's recovery settles the task.
+      this.recordingLoss.delete(taskId);
+    }
   }
 
   /** A stored, unfinished task brought back under management (after a restart). */

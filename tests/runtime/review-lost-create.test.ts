@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, expect, it, vi } from 'vitest';
 import type { Task } from '../../main/domain/task.js';
 import { Dispatcher } from '../../main/runtime/dispatcher.js';
 import { EventFeed } from '../../main/runtime/event-feed.js';
@@ -37,7 +37,7 @@ const send = (dispatcher: Dispatcher, text: string, blocking: boolean): Promise<
     delegation: {},
   });
 
-function sabotagedStore(): SqliteTaskStore {
+function sabotagedStore(): { store: SqliteTaskStore; file: string } {
   const dir = mkdtempSync(join(tmpdir(), 'contactor-review-lost-'));
   const file = join(dir, 'tasks.db');
   const store = new SqliteTaskStore({ file });
@@ -46,17 +46,23 @@ function sabotagedStore(): SqliteTaskStore {
   saboteur.exec(`CREATE TRIGGER lose_marked BEFORE INSERT ON tasks WHEN NEW.task_json LIKE '%lose-me%'
                  BEGIN SELECT RAISE(ABORT, 'disk full'); END;
                  CREATE TRIGGER lose_marked_output BEFORE INSERT ON events WHEN NEW.event_json LIKE '%lose-this%'
+                 BEGIN SELECT RAISE(ABORT, 'disk full'); END;
+                 -- A row here makes every task write fail, as a disk that stays full would.
+                 CREATE TABLE disk_full (since TEXT);
+                 CREATE TRIGGER full_on_update BEFORE UPDATE ON tasks WHEN EXISTS (SELECT 1 FROM disk_full)
+                 BEGIN SELECT RAISE(ABORT, 'disk full'); END;
+                 CREATE TRIGGER full_on_event BEFORE INSERT ON events WHEN EXISTS (SELECT 1 FROM disk_full)
                  BEGIN SELECT RAISE(ABORT, 'disk full'); END`);
   saboteur.close();
   cleanups.push(
     () => rmSync(dir, { recursive: true, force: true }),
     () => store.close(),
   );
-  return store;
+  return { store, file };
 }
 
 it('a running turn whose task was lost is stopped: no agent works on for a task its caller was told failed', async () => {
-  const store = sabotagedStore();
+  const { store } = sabotagedStore();
   let stopped!: () => void;
   const agentStopped = new Promise<string>((resolve) => (stopped = () => resolve('stopped')));
   // Its first output is a write the store cannot keep; then it works on until told to stop.
@@ -85,7 +91,7 @@ it('a running turn whose task was lost is stopped: no agent works on for a task 
 });
 
 it('a task whose creation was lost never reaches its agent', async () => {
-  const store = sabotagedStore();
+  const { store } = sabotagedStore();
   const backend = new GatedBackend();
   const registry = new AgentRegistry();
   registry.add('gated', backend, agentSettings({ appendDecisionContract: false }));
@@ -99,7 +105,7 @@ it('a task whose creation was lost never reaches its agent', async () => {
 });
 
 it('a blocking send whose creation was lost fails instead of waiting forever, and leaves no phantom task', async () => {
-  const store = sabotagedStore();
+  const { store } = sabotagedStore();
   const registry = new AgentRegistry();
   const backend = new GatedBackend();
   registry.add('gated', backend, agentSettings({ appendDecisionContract: false }));
@@ -129,3 +135,75 @@ it('a blocking send whose creation was lost fails instead of waiting forever, an
   expect(dispatcher.list({ pageSize: 10, includeArtifacts: false }).tasks.map((t) => t.id)).toEqual([first.id]);
   expect(backend.turns).toHaveLength(1);
 });
+
+it('a task whose progress was lost with another task’s group ends failed (retryable), not "working" for good', async () => {
+  const { store, file } = sabotagedStore();
+  const backend = new GatedBackend();
+  const registry = new AgentRegistry();
+  registry.add('gated', backend, agentSettings({ appendDecisionContract: false }));
+  const dispatcher = new Dispatcher({ store, registry, feed: new EventFeed(), maxDelegationDepth: 3 });
+  cleanups.push(() => dispatcher.shutdown());
+
+  const first = await send(dispatcher, 'first', false);
+  await backend.started(1);
+  await new Promise((resolve) => setImmediate(resolve));
+  // One group: `first`'s reply and completion, and a creation that cannot be stored.
+  backend.finish(0, 'the reply that is lost');
+  await expect(send(dispatcher, 'lose-me', false)).rejects.toThrow(/disk full/);
+  await new Promise((resolve) => setImmediate(resolve));
+
+  const after = dispatcher.get(first.id);
+  expect(after.status.state).toBe('failed');
+  expect(after.metadata.retryable).toBe(true);
+  expect(JSON.stringify(after.status.message)).toMatch(/could not store this task's progress \(disk full\)/);
+  expect(after.artifacts).toEqual([]);
+  // As stored, not only as shown: a second connection reads the committed row.
+  const reader = new Database(file, { readonly: true });
+  cleanups.push(() => reader.close());
+  const row = reader.prepare('SELECT state FROM tasks WHERE id = ?').get(first.id) as { state: string };
+  expect(row.state).toBe('failed');
+});
+
+it('while the disk stays full, that failure is tried once, then left to the next start: no retry loop', async () => {
+  const { store, file } = sabotagedStore();
+  const backend = new GatedBackend();
+  const registry = new AgentRegistry();
+  registry.add('gated', backend, agentSettings({ appendDecisionContract: false }));
+  const dispatcher = new Dispatcher({ store, registry, feed: new EventFeed(), maxDelegationDepth: 3 });
+  cleanups.push(() => dispatcher.shutdown());
+  const first = await send(dispatcher, 'first', false);
+  await backend.started(1);
+  await aFewTurnsOfTheLoop();
+
+  const setDiskFull = (full: boolean) => {
+    const admin = new Database(file);
+    admin.exec(full ? "INSERT INTO disk_full VALUES ('now')" : 'DELETE FROM disk_full');
+    admin.close();
+  };
+  setDiskFull(true);
+  const writes = vi.spyOn(store, 'commit');
+  backend.finish(0);
+  await aFewTurnsOfTheLoop();
+  const tried = writes.mock.calls.length;
+  expect(tried).toBeGreaterThan(0);
+  await aFewTurnsOfTheLoop();
+  expect(writes.mock.calls.length).toBe(tried);
+  expect(dispatcher.get(first.id).status.state).toBe('working');
+
+  // The next start settles it.
+  dispatcher.shutdown();
+  store.close();
+  setDiskFull(false);
+  const reopened = new SqliteTaskStore({ file });
+  cleanups.push(() => reopened.close());
+  const restarted = new Dispatcher({ store: reopened, registry, feed: new EventFeed(), maxDelegationDepth: 3 });
+  cleanups.push(() => restarted.shutdown());
+  restarted.recover();
+  const settled = restarted.get(first.id);
+  expect(settled.status.state).toBe('failed');
+  expect(settled.metadata.retryable).toBe(true);
+});
+
+async function aFewTurnsOfTheLoop(): Promise<void> {
+  for (let i = 0; i < 5; i += 1) await new Promise((resolve) => setImmediate(resolve));
+}
