@@ -37,6 +37,12 @@ export interface Turn {
   /** True when an earlier turn of this contextId ran on this agent (multiTurn backends reuse it). */
   followUp: boolean;
   /**
+   * For a follow-up whose `text` counts on the agent remembering the conversation (an answered decision
+   * sends only the choice): what to send instead when the backend finds it no longer does — its session,
+   * process or history is gone (idle timeout, crash, eviction).
+   */
+  cold?: { text: string; attachments: Part[] };
+  /**
    * The working directory the requester named for this task (absolute, as the requester wrote it);
    * backends that run somewhere use it instead of their configured cwd. Undefined: the configured one.
    */

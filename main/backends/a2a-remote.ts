@@ -214,7 +214,9 @@ export class A2aRemoteBackend implements AgentBackend {
   }
 
   private outgoing(turn: Turn, convo: PeerConversation, peer: PeerEndpoint): Message {
-    let text = turn.text;
+    // A follow-up whose conversation with the peer is gone (evicted): tell the peer everything again.
+    const told = turn.followUp && !convo.peerContextId && turn.cold ? turn.cold : turn;
+    let text = told.text;
     // A contactor peer appends its own contract; sending ours too would only repeat it.
     if (peer.contactor && text.endsWith(DECISION_CONTRACT)) text = text.slice(0, -DECISION_CONTRACT.length);
     const parked = turn.followUp ? convo.parked : undefined;
@@ -223,7 +225,7 @@ export class A2aRemoteBackend implements AgentBackend {
       kind: 'message',
       messageId: turn.messageId,
       role: 'user',
-      parts: [{ kind: 'text', text }, ...turn.attachments],
+      parts: [{ kind: 'text', text }, ...told.attachments],
       ...(convo.peerContextId ? { contextId: convo.peerContextId } : {}),
       ...(parked ? { taskId: parked.taskId } : {}),
       metadata: {

@@ -31,6 +31,12 @@ export const MAX_NOISE_LINES = 50;
 const STDERR_TAIL_LINES = 20;
 /** How long to wait for the exit status after the connection dropped, to name the cause. */
 const EXIT_NOTICE_MS = 2000;
+/**
+ * Sessions one process keeps. An agent holds each session's conversation in memory, and a long-lived
+ * process would otherwise keep one per context it ever served; beyond this the least recently used idle
+ * session is let go (a later follow-up in its context starts a new session and is told everything again).
+ */
+export const MAX_SESSIONS = 32;
 
 export interface ConnectionSpec {
   agent: string;
@@ -72,6 +78,7 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
 }
 
 export class AcpConnection {
+  /** Least recently used first. */
   readonly sessions = new Map<string, AcpSession>();
   readonly byContext = new Map<string, AcpSession>();
   init: InitializeResponse | undefined;
@@ -184,14 +191,44 @@ export class AcpConnection {
       mcpServers: [],
     });
     const session = new AcpSession(sessionId, contextId, workspace);
+    const replaced = this.byContext.get(contextId);
     this.sessions.set(sessionId, session);
     this.byContext.set(contextId, session);
+    if (replaced && !replaced.busy) this.retire(replaced);
+    this.makeRoom(session);
+    return session;
+  }
+
+  /** The live session of a context, marked as just used. */
+  sessionOf(contextId: string): AcpSession | undefined {
+    const session = this.byContext.get(contextId);
+    if (session) {
+      this.sessions.delete(session.sessionId);
+      this.sessions.set(session.sessionId, session);
+    }
     return session;
   }
 
   forget(session: AcpSession): void {
     this.sessions.delete(session.sessionId);
     if (this.byContext.get(session.contextId) === session) this.byContext.delete(session.contextId);
+  }
+
+  /** Lets go of the least recently used idle sessions beyond MAX_SESSIONS (never `made`, about to run). */
+  private makeRoom(made: AcpSession): void {
+    for (const session of this.sessions.values()) {
+      if (this.sessions.size <= MAX_SESSIONS) return;
+      if (session !== made && !session.busy) this.retire(session);
+    }
+  }
+
+  /** Forgets a session and, when the agent supports `session/close`, lets it free what it holds. */
+  private retire(session: AcpSession): void {
+    this.forget(session);
+    void session.terminals.releaseAll().catch(() => undefined);
+    if (this.init?.agentCapabilities?.sessionCapabilities?.close) {
+      this.agent.request(methods.agent.session.close, { sessionId: session.sessionId }).catch(() => undefined);
+    }
   }
 
   /**

@@ -1,5 +1,6 @@
 /**
- * One ACP session, bound to one A2A contextId for the life of the agent's process.
+ * One ACP session, bound to one A2A contextId for the life of the agent's process (or until the
+ * connection closes it to make room, see AcpConnection).
  */
 import type { TurnContext } from './acp-turn-context.js';
 import { TerminalSet } from './acp-terminals.js';
@@ -10,6 +11,7 @@ export class AcpSession {
   /** The turn whose prompt is in flight; updates and requests for this session go to it. */
   turn: TurnContext | undefined;
   private tail: Promise<unknown> = Promise.resolve();
+  private queued = 0;
 
   constructor(
     readonly sessionId: string,
@@ -24,8 +26,14 @@ export class AcpSession {
    * on one session, which ACP does not allow and which would mix both turns' updates.
    */
   exclusive<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.tail.then(work, work);
+    this.queued += 1;
+    const run = this.tail.then(work, work).finally(() => (this.queued -= 1));
     this.tail = run.catch(() => undefined);
     return run;
+  }
+
+  /** A turn runs or waits on this session: it must not be closed. */
+  get busy(): boolean {
+    return this.queued > 0;
   }
 }

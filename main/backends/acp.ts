@@ -66,14 +66,17 @@ export class AcpBackend implements AgentBackend {
       report.receipt({ requestedForm: 'acp' });
       const conn = await this.connect(turn, report);
       if (!(conn instanceof AcpConnection)) return conn;
+      const held = conn.sessionOf(turn.contextId);
       const session = await this.session(conn, turn, report);
       if (!('sessionId' in session)) return session;
+      // A follow-up whose session is gone (the process idled out or crashed): tell the agent everything again.
+      const told = turn.followUp && session !== held && turn.cold ? { ...turn, ...turn.cold } : turn;
       return await session.exclusive(() =>
         runPromptTurn({
           agent: this.options.name,
           conn,
           session,
-          turn,
+          turn: told,
           report,
           graceMs: this.graceMs,
           escalate: () => this.abandon(conn, STOPPED_FOR_CANCEL),
@@ -172,7 +175,7 @@ export class AcpBackend implements AgentBackend {
   }
 
   private async session(conn: AcpConnection, turn: Turn, report: TurnReporter): Promise<AcpSession | TurnOutcome> {
-    const existing = conn.byContext.get(turn.contextId);
+    const existing = conn.sessionOf(turn.contextId);
     if (existing && turn.followUp) {
       report.receipt({ sessionId: existing.sessionId, sessionReused: true });
       return existing;

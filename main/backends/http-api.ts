@@ -67,8 +67,10 @@ export class HttpApiBackend implements AgentBackend {
     const key = this.apiKey();
     if (key instanceof Error) return { kind: 'undelivered', retryable: false, reason: key.message };
 
-    const userText = withAttachments(turn.text, turn.attachments);
     const history = this.conversations.history(turn.contextId);
+    // A follow-up whose history is gone (evicted, or the bridge restarted): tell the model everything again.
+    const told = turn.followUp && history.length === 0 && turn.cold ? turn.cold : turn;
+    const userText = withAttachments(told.text, told.attachments);
     const messages: ChatMessage[] = [
       ...(config.system_prompt ? [{ role: 'system', content: config.system_prompt } as const] : []),
       ...history,

@@ -42,6 +42,14 @@ export interface Subscription {
   unsubscribe(): void;
 }
 
+/** A turn as the dispatcher plans it, before the decision contract is appended. */
+interface PlannedTurn {
+  messageId: string;
+  text: string;
+  attachments: Part[];
+  cold?: { text: string; attachments: Part[] };
+}
+
 // A replay of the old messageId returns this failed task; a new id runs the work again.
 const RESTART_REASON = 'the bridge restarted while this task was running; re-send it under a new messageId';
 
@@ -287,15 +295,16 @@ export class Dispatcher {
     live.setStatus('working');
     announce();
     const warm = entry.backend.traits.multiTurn && this.warmContexts.has(contextKey(entry.name, live.task.contextId));
-    const original = textOf(live.task.history[0]?.parts ?? []);
+    const decision = { question: pending.question, choice };
+    const first = live.task.history[0]?.parts ?? [];
+    // The whole request again with the choice: what an agent that no longer holds the conversation needs.
+    const cold = { text: decisionFollowUp(decision, textOf(first)), attachments: nonTextParts(first) };
     this.schedule(
       live,
       entry,
-      {
-        messageId: crypto.randomUUID(),
-        text: decisionFollowUp({ question: pending.question, choice }, warm ? undefined : original),
-        attachments: warm ? [] : nonTextParts(live.task.history[0]?.parts ?? []),
-      },
+      warm
+        ? { messageId: crypto.randomUUID(), text: decisionFollowUp(decision), attachments: [], cold }
+        : { messageId: crypto.randomUUID(), ...cold },
       unreserve,
     );
     return this.view(live);
@@ -397,12 +406,7 @@ export class Dispatcher {
     }
   }
 
-  private schedule(
-    live: LiveTask,
-    entry: AgentEntry,
-    turn: { messageId: string; text: string; attachments: Part[] },
-    unreserve?: () => void,
-  ): void {
+  private schedule(live: LiveTask, entry: AgentEntry, turn: PlannedTurn, unreserve?: () => void): void {
     // The agent starts only once what led to this turn is durable: killed in between, the bridge would
     // leave work done that no stored task accounts for, and a replayed messageId would run it again.
     const { store } = this.opts;
@@ -413,12 +417,7 @@ export class Dispatcher {
     }
   }
 
-  private start(
-    live: LiveTask,
-    entry: AgentEntry,
-    turn: { messageId: string; text: string; attachments: Part[] },
-    unreserve?: () => void,
-  ): void {
+  private start(live: LiveTask, entry: AgentEntry, turn: PlannedTurn, unreserve?: () => void): void {
     const key = contextKey(entry.name, live.task.contextId);
     const contract = entry.settings.appendDecisionContract;
     void this.contexts.run(key, () => {
@@ -435,6 +434,14 @@ export class Dispatcher {
                 messageId: turn.messageId,
                 text: contract ? withDecisionContract(turn.text) : turn.text,
                 attachments: turn.attachments,
+                ...(turn.cold
+                  ? {
+                      cold: {
+                        text: contract ? withDecisionContract(turn.cold.text) : turn.cold.text,
+                        attachments: turn.cold.attachments,
+                      },
+                    }
+                  : {}),
                 followUp,
                 contractApplied: contract,
                 release,

@@ -16,6 +16,8 @@ export interface TurnPlan {
   text: string;
   attachments: Part[];
   followUp: boolean;
+  /** See Turn.cold. */
+  cold?: { text: string; attachments: Part[] };
   /** Whether the decision contract was appended to `text`, so the reply may end with a decision. */
   contractApplied: boolean;
   /** Hands the agent's shard slot back (the task is parked or finished). */
@@ -80,6 +82,7 @@ export async function runTurn(
     delegationDepth: live.task.metadata.delegationDepth,
     visitedAgents: live.task.metadata.visitedAgents,
     followUp: plan.followUp,
+    ...(plan.cold ? { cold: plan.cold } : {}),
     ...(live.task.metadata.cwd ? { cwd: live.task.metadata.cwd } : {}),
     signal: turnAbort.signal,
   };

@@ -140,6 +140,18 @@ describe('a2a backend: streams, credentials and bad peers', () => {
     expect(second.receipt().peerTaskId).not.toBe(parked);
   });
 
+  it('a follow-up whose conversation with the peer is gone sends its cold text (the whole request)', async () => {
+    // A fresh backend holds no conversation: as after the 500 most recent ones pushed it out.
+    const rec = recorder();
+    const cold = { text: 'pick a colour, then: green', attachments: [] };
+    const outcome = await backend(peer.url).run(
+      makeTurn({ contextId: 'ctx-evicted', text: 'green', followUp: true, cold }),
+      rec.reporter,
+    );
+    expect(outcome).toEqual({ kind: 'completed' });
+    expect(rec.text()).toBe('echo: pick a colour, then: green');
+  });
+
   it('pins the protocol when config says so', async () => {
     const dual = await startSdkEchoServer({ protocol: '1.0', streaming: false });
     try {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_SESSIONS } from '../../main/backends/acp-connection.js';
 import { Harness, makeTurn, RecordingReporter } from '../fixtures/acp/harness.js';
 
 const h = new Harness();
@@ -79,6 +80,27 @@ describe('AcpBackend turns', () => {
     expect(second.facts).toMatchObject({ sessionReused: true, processReused: true, pid: first.facts.pid });
     expect(other.output).toBe('session=s-2 turn=1');
     expect(other.facts).toMatchObject({ sessionReused: false, processReused: true });
+  });
+
+  it('keeps at most MAX_SESSIONS sessions: the least recently used idle one is closed at the agent', async () => {
+    const backend = h.backend(['--close-sessions']);
+    const run = async (contextId: string, text: string, followUp = false): Promise<RecordingReporter> => {
+      const rec = new RecordingReporter();
+      await backend.run(makeTurn(text, { contextId, followUp }), rec);
+      return rec;
+    };
+    for (let i = 1; i <= MAX_SESSIONS; i += 1) await run(`c${i}`, 'count');
+    await run('c1', 'count', true); // c1 used again: c2 is now the least recently used
+    const over = await run('c-new', 'sessions');
+
+    const open = over.output.replace('open=', '').split(',');
+    expect(open).toHaveLength(MAX_SESSIONS);
+    expect(open).toContain('s-1');
+    expect(open).not.toContain('s-2');
+    // A follow-up in the closed context gets a new session (and says so), not an error.
+    const back = await run('c2', 'count', true);
+    expect(back.output).toBe(`session=s-${MAX_SESSIONS + 2} turn=1`);
+    expect(back.facts).toMatchObject({ sessionReused: false, earlierSessionLost: true });
   });
 
   it('fails with the agent message when the prompt errors, and keeps working', async () => {

@@ -88,6 +88,23 @@ describe('http_api backend against a streaming mock server', () => {
     expect(messages[2]!.content).toBe(withDecisionContract('and now?'));
   });
 
+  it('a follow-up whose conversation is gone sends its cold text (the whole request); with history, the warm one', async () => {
+    const b = backend({}, { maxContexts: 1 });
+    const cold = { text: 'pick a format\n---\nThe requester chose: TOML', attachments: [] };
+    await b.run(makeTurn({ contextId: 'kept', text: 'pick a format' }), recorder().reporter);
+    await b.run(
+      makeTurn({ contextId: 'kept', text: 'The requester chose: TOML', followUp: true, cold }),
+      recorder().reporter,
+    );
+    expect(mock.requests.at(-1)!.body.messages.at(-1)).toEqual({ role: 'user', content: 'The requester chose: TOML' });
+
+    await b.run(makeTurn({ contextId: 'evicts-it', text: 'something else' }), recorder().reporter);
+    const rec = recorder();
+    await b.run(makeTurn({ contextId: 'kept', text: 'The requester chose: TOML', followUp: true, cold }), rec.reporter);
+    expect(mock.requests.at(-1)!.body.messages).toEqual([{ role: 'user', content: cold.text }]);
+    expect(rec.receipt()).toMatchObject({ conversationLost: true });
+  });
+
   it('bounds the memory: old contexts are forgotten and long histories trimmed by whole exchanges', async () => {
     const b = backend({}, { maxContexts: 2, maxMessages: 4 });
     for (const ctx of ['c1', 'c2', 'c3'])

@@ -1,6 +1,7 @@
 /**
  * The ACP path end to end: a real bridge, a fake ACP agent (SDK agent side) as a child process, and the
- * permission → input-required → answer round trip over HTTP, including a restart while it waits.
+ * permission → input-required → answer round trip over HTTP, including a restart while it waits, and a
+ * decision answered after the agent's process idled out.
  */
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -123,3 +124,52 @@ describe('ACP agent through the bridge', () => {
     expect(answer.error?.message).toContain('re-send');
   });
 });
+
+describe('a decision answered after the agent idled out', () => {
+  const deciding = { ...acpAgent, append_decision_contract: true };
+
+  async function decide(b: TestBridge): Promise<RpcResponse['result']> {
+    const sent = await b.rpc('message/send', { agent: 'fake', text: 'decide the settings format' });
+    expect(sent.result.status.state).toBe('input-required');
+    expect(sent.result.metadata.pending).toMatchObject({ kind: 'decision', options: ['YAML', 'TOML'] });
+    return sent.result;
+  }
+
+  const lastReply = (task: RpcResponse['result']): string =>
+    task.artifacts
+      .at(-1)
+      .parts.map((p: { text: string }) => p.text)
+      .join('');
+
+  it('goes to a fresh session with the whole request again, so the agent knows what the choice is for', async () => {
+    const b = await start({ agents: { fake: { ...deciding, idle_timeout_s: 0.2 } } });
+    const first = await decide(b);
+    const pid = first.metadata.receipt.pid as number;
+    await expect.poll(() => isRunning(pid), { timeout: 10_000, interval: 50 }).toBe(false);
+
+    await b.rpc('tasks/answer', { taskId: first.id, answer: 'TOML' });
+    const done = await waitForState(b, first.id, 'completed');
+    // "decide …" reached the new process again, with the answer: it went on instead of echoing.
+    expect(lastReply(done)).toBe('going with TOML');
+    expect(done.metadata.receipt.earlierSessionLost).toBe(true);
+    expect(done.metadata.receipt.pid).not.toBe(pid);
+  });
+
+  it('while the session lives, only the choice is sent: the agent remembers the rest', async () => {
+    const b = await start({ agents: { fake: deciding } });
+    const first = await decide(b);
+    await b.rpc('tasks/answer', { taskId: first.id, answer: 'TOML' });
+    const done = await waitForState(b, first.id, 'completed');
+    expect(lastReply(done)).toMatch(/^echo: You asked: .*\nThe requester chose: TOML\n/s);
+    expect(done.metadata.receipt.sessionReused).toBe(true);
+  });
+});
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
