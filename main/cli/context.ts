@@ -32,18 +32,22 @@ export class CliContext {
 export type Action<A extends unknown[]> = (cli: CliContext, ...args: A) => Promise<number>;
 export type Runner = <A extends unknown[]>(action: Action<A>) => (...args: unknown[]) => Promise<void>;
 
-/** Wraps actions so each one's exit code lands in `state`. */
-export function createRunner(state: { exitCode: number; json: boolean }, env: NodeJS.ProcessEnv): Runner {
+/** What a run leaves for the entry point: its exit code, and the output its command wrote to. */
+export interface RunState {
+  exitCode: number;
+  json: boolean;
+  out?: Output;
+}
+
+/** Wraps actions so each one's exit code (and output) lands in `state`. */
+export function createRunner(state: RunState, env: NodeJS.ProcessEnv): Runner {
   return <A extends unknown[]>(action: Action<A>) =>
     async (...args: unknown[]) => {
       const command = args.at(-1) as Command;
       const opts = command.optsWithGlobals<GlobalOptions>();
       state.json = opts.json === true;
-      const cli = new CliContext(
-        opts,
-        new Output(state.json, { stdout: process.stdout, stderr: process.stderr, env }),
-        env,
-      );
+      state.out = new Output(state.json, { stdout: process.stdout, stderr: process.stderr, env });
+      const cli = new CliContext(opts, state.out, env);
       state.exitCode = await action(cli, ...(args.slice(0, -1) as A));
     };
 }

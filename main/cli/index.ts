@@ -3,41 +3,21 @@
  * becomes one clear line on stderr (and, with --json, an `{error}` document on stdout).
  */
 import { cliVersion } from './version.js';
-import { CommanderError } from 'commander';
-import { createRunner } from './context.js';
-import { CliError, EXIT } from './exit-codes.js';
+import { createRunner, type RunState } from './context.js';
 import { Output } from './output.js';
 import { buildProgram } from './program.js';
+import { reportFailure } from './report-failure.js';
 
 export async function main(argv: string[] = process.argv): Promise<number> {
-  const state = { exitCode: 0, json: argv.includes('--json') };
+  const state: RunState = { exitCode: 0, json: argv.includes('--json') };
   const program = buildProgram(createRunner(state, process.env), cliVersion());
   try {
     await program.parseAsync(argv);
     return state.exitCode;
   } catch (err) {
-    return report(err, state.json);
+    // The command's own output, when it got that far: it knows whether its document is out already.
+    return reportFailure(err, state.out ?? new Output(state.json));
   }
-}
-
-function report(err: unknown, json: boolean): number {
-  if (err instanceof CommanderError) {
-    if (err.exitCode === 0) return EXIT.completed;
-    if (json) new Output(true).doc({ error: { message: err.message, exitCode: EXIT.usage } });
-    return EXIT.usage;
-  }
-  const out = new Output(json);
-  const cliError = err instanceof CliError ? err : undefined;
-  const exitCode = cliError?.exitCode ?? EXIT.failed;
-  const message = cliError
-    ? cliError.message
-    : `unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`;
-  out.error(message);
-  if (json)
-    out.doc({
-      error: { message, exitCode, ...(cliError?.rpc ? { code: cliError.rpc.code, data: cliError.rpc.data } : {}) },
-    });
-  return exitCode;
 }
 
 /** Ends the process once stdout and stderr have drained, so a piped reader gets everything. */
