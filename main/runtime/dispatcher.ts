@@ -1,20 +1,20 @@
-import { decisionFollowUp, resolveDecisionAnswer, withDecisionContract } from '../domain/decision-contract.js';
+import { decisionFollowUp, resolveDecisionAnswer } from '../domain/decision-contract.js';
 import { BridgeError } from '../domain/errors.js';
 import type { StreamEvent } from '../domain/events.js';
 import { isTerminal, textOf, type Message, type Part, type Task } from '../domain/task.js';
 import type { EventSink, TaskPage, TaskQuery, TaskStore } from '../ports.js';
+import { checkContinuation } from './continuation.js';
 import { resolveChain, loopGuardVerdict, type DelegationHints } from './delegation.js';
 import type { EventFeed } from './event-feed.js';
-import { LiveTask } from './live-task.js';
+import { durable, LiveTasks, snapshot } from './live-tasks.js';
 import { payloadHash } from './payload-hash.js';
 import { PendingClock } from './pending-clock.js';
 import { resolvePermissionAnswer } from './permission-answers.js';
 import { PermissionDesk } from './permission-desk.js';
-import { recordQuestion, type QuestionRecord } from './question-log.js';
+import { latestQuestions, recordQuestion, type AnsweredQuestion } from './question-log.js';
 import type { AgentEntry, AgentRegistry } from './registry.js';
 import { newTask } from './new-task.js';
-import { KeyedChain } from './shards.js';
-import { runTurn } from './turn-runner.js';
+import { TurnScheduler } from './turn-scheduler.js';
 
 export interface SendRequest {
   agent: string;
@@ -42,14 +42,6 @@ export interface Subscription {
   unsubscribe(): void;
 }
 
-/** A turn as the dispatcher plans it, before the decision contract is appended. */
-interface PlannedTurn {
-  messageId: string;
-  text: string;
-  attachments: Part[];
-  cold?: { text: string; attachments: Part[] };
-}
-
 // A replay of the old messageId returns this failed task; a new id runs the work again.
 const RESTART_REASON = 'the bridge restarted while this task was running; re-send it under a new messageId';
 
@@ -58,18 +50,25 @@ const RESTART_REASON = 'the bridge restarted while this task was running; re-sen
  * serves reads. It knows agents only through the AgentBackend port and tasks only through TaskStore.
  */
 export class Dispatcher {
-  private readonly live = new Map<string, LiveTask>();
-  private readonly contexts = new KeyedChain();
-  /** agent+context pairs that already ran a turn in this process: a multiTurn backend still has them. */
-  private readonly warmContexts = new Set<string>();
   private readonly desk = new PermissionDesk();
   private readonly clock = new PendingClock();
-  private readonly sinks: EventSink[];
-  /** Tasks whose failure is being recorded after the store lost one of their changes. */
-  private readonly recordingLoss = new Set<string>();
+  private readonly live: LiveTasks;
+  private readonly turns: TurnScheduler;
 
   constructor(private readonly opts: DispatcherOptions) {
-    this.sinks = [opts.feed, ...(opts.sinks ?? [])];
+    this.live = new LiveTasks({
+      store: opts.store,
+      sinks: [opts.feed, ...(opts.sinks ?? [])],
+      onLost: (taskId) => {
+        this.desk.cancelAll(taskId);
+        this.clock.clear(taskId);
+      },
+    });
+    this.turns = new TurnScheduler({
+      store: opts.store,
+      desk: this.desk,
+      onDecision: (parked) => this.clock.schedule(parked, parked.task.metadata.pending!),
+    });
   }
 
   get registry(): AgentRegistry {
@@ -88,14 +87,14 @@ export class Dispatcher {
   recover(): { failed: number; waiting: number } {
     const running = this.opts.store.tasksInStates(['submitted', 'working']);
     for (const task of running) {
-      const live = this.revive(task);
+      const live = this.live.revive(task);
       live.patchMetadata({ retryable: true });
       live.setStatus('failed', RESTART_REASON);
     }
     const waiting = this.opts.store.tasksInStates(['input-required']);
     for (const task of waiting) {
       const pending = task.metadata.pending;
-      if (pending) this.clock.schedule(this.revive(task), pending);
+      if (pending) this.clock.schedule(this.live.revive(task), pending);
     }
     return { failed: running.length, waiting: waiting.length };
   }
@@ -106,7 +105,11 @@ export class Dispatcher {
 
     const chain = resolveChain(req.delegation, {
       task: (id) => this.live.get(id)?.task ?? this.opts.store.get(id)?.task,
-      inFlightOf: (agent) => [...this.live.values()].filter((l) => l.task.metadata.agent === agent).map((l) => l.task),
+      inFlightOf: (agent) =>
+        this.live
+          .all()
+          .filter((l) => l.task.metadata.agent === agent)
+          .map((l) => l.task),
     });
     const rejection = loopGuardVerdict(entry.name, chain, this.opts.maxDelegationDepth);
     const unreserve = rejection ? undefined : this.reserveRoom(entry, req);
@@ -139,15 +142,15 @@ export class Dispatcher {
       return this.replay(stored.task.id, req.blocking);
     }
     if (rejection) {
-      await this.durable();
+      await durable(this.opts.store);
       return stored.task;
     }
 
-    const live = this.adopt(stored.task, stored.lastSeq);
+    const live = this.live.adopt(stored.task, stored.lastSeq);
     // Its creation may be its only write in this group (queued behind its conversation): losing it must
     // fail the task too, or a blocking send waits forever on a task that is nowhere.
     this.opts.store.afterCommit?.((lost) => lost && live.lose(lost));
-    this.schedule(
+    this.turns.schedule(
       live,
       entry,
       {
@@ -159,18 +162,18 @@ export class Dispatcher {
     );
     if (req.blocking) {
       await live.settled();
-      return this.view(live);
+      return this.live.view(live);
     }
     // The task as created; the caller hears of it only once that is durable.
-    const asCreated = this.snapshot(live.task);
-    const storing = this.durable();
+    const asCreated = snapshot(live.task);
+    const storing = durable(this.opts.store);
     if (storing) await storing;
     return asCreated;
   }
 
   get(taskId: string): Task {
     const live = this.live.get(taskId);
-    if (live) return this.view(live);
+    if (live) return this.live.view(live);
     const stored = this.opts.store.get(taskId);
     if (!stored) throw notFound(taskId);
     return stored.task;
@@ -181,7 +184,7 @@ export class Dispatcher {
     page.tasks = page.tasks.map((t) => {
       const live = this.live.get(t.id);
       if (!live) return t;
-      const snap = this.view(live);
+      const snap = this.live.view(live);
       return query.includeArtifacts ? snap : { ...snap, artifacts: [] };
     });
     return page;
@@ -193,25 +196,15 @@ export class Dispatcher {
       .tasksInStates(['input-required', 'auth-required'])
       .map((t) => {
         const live = this.live.get(t.id);
-        return live ? this.view(live) : t;
+        return live ? this.live.view(live) : t;
       })
       .sort((a, b) => pendingSince(a).localeCompare(pendingSince(b)));
   }
 
   /** How the latest questions ended (answered, auto-decided, expired), newest first. */
-  questionHistory(limit: number): (QuestionRecord & { taskId: string; agent: string })[] {
+  questionHistory(limit: number): AnsweredQuestion[] {
     if (limit <= 0) return [];
-    const recent = this.list({ pageSize: 100, includeArtifacts: false }).tasks;
-    return recent
-      .flatMap((t) =>
-        ((t.metadata.questions as QuestionRecord[] | undefined) ?? []).map((q) => ({
-          ...q,
-          taskId: t.id,
-          agent: t.metadata.agent,
-        })),
-      )
-      .sort((a, b) => b.at.localeCompare(a.at))
-      .slice(0, limit);
+    return latestQuestions(this.list({ pageSize: 100, includeArtifacts: false }).tasks, limit);
   }
 
   async cancel(taskId: string): Promise<Task> {
@@ -222,13 +215,13 @@ export class Dispatcher {
         `task ${taskId} is already ${current.status.state} and cannot be canceled`,
       );
     }
-    const live = this.live.get(taskId) ?? this.revive(current);
+    const live = this.live.get(taskId) ?? this.live.revive(current);
     live.patchMetadata({ pending: undefined });
     live.setStatus('canceled', 'canceled by request');
     live.abort.abort();
     this.desk.cancelAll(taskId);
     this.clock.clear(taskId);
-    return this.view(live);
+    return this.live.view(live);
   }
 
   /**
@@ -264,7 +257,7 @@ export class Dispatcher {
       resolvePermissionAnswer(pending.options, answer);
       if (message) live.task.history.push(message);
       this.desk.answer(live, answer, answeredBy, entry.settings);
-      return this.view(live);
+      return this.live.view(live);
     }
 
     if (answer.trim() === '') {
@@ -277,7 +270,7 @@ export class Dispatcher {
     const { choice, free } = resolveDecisionAnswer(pending.options, answer);
     // Before anything changes: a full queue refuses the answer (retry later) instead of failing the task.
     const unreserve = entry.shard.reserve();
-    const live = this.live.get(taskId) ?? this.revive(current);
+    const live = this.live.get(taskId) ?? this.live.revive(current);
     if (message) live.task.history.push(message);
     this.clock.clear(taskId);
     live.patchMetadata({
@@ -294,12 +287,12 @@ export class Dispatcher {
     });
     live.setStatus('working');
     announce();
-    const warm = entry.backend.traits.multiTurn && this.warmContexts.has(contextKey(entry.name, live.task.contextId));
+    const warm = entry.backend.traits.multiTurn && this.turns.isWarm(entry.name, live.task.contextId);
     const decision = { question: pending.question, choice };
     const first = live.task.history[0]?.parts ?? [];
     // The whole request again with the choice: what an agent that no longer holds the conversation needs.
     const cold = { text: decisionFollowUp(decision, textOf(first)), attachments: nonTextParts(first) };
-    this.schedule(
+    this.turns.schedule(
       live,
       entry,
       warm
@@ -307,7 +300,7 @@ export class Dispatcher {
         : { messageId: crypto.randomUUID(), ...cold },
       unreserve,
     );
-    return this.view(live);
+    return this.live.view(live);
   }
 
   /** The seq of the task's latest event (0 for none): a stream that starts now resumes after it. */
@@ -328,7 +321,7 @@ export class Dispatcher {
     if (!task) throw notFound(taskId);
     const lastSeq = live?.lastSeq ?? this.opts.store.get(taskId)?.lastSeq ?? 0;
     if (afterSeq === undefined || afterSeq > lastSeq) {
-      listener({ kind: 'task', seq: lastSeq, task: this.snapshot(task) });
+      listener({ kind: 'task', seq: lastSeq, task: snapshot(task) });
     } else {
       for (const event of this.opts.store.eventsAfter(taskId, afterSeq)) listener(event);
     }
@@ -341,45 +334,24 @@ export class Dispatcher {
    * agent-side questions and stops timers; backends are closed by the server.
    */
   shutdown(): void {
-    for (const live of this.live.values()) live.freeze();
-    for (const id of this.live.keys()) this.desk.cancelAll(id);
+    for (const live of this.live.all()) {
+      live.freeze();
+      this.desk.cancelAll(live.id);
+    }
     this.clock.clearAll();
   }
 
   private continueTask(req: SendRequest): Promise<Task> | Task {
     const taskId = req.message.taskId!;
     const current = this.get(taskId);
-    if (req.message.contextId && req.message.contextId !== current.contextId) {
-      throw new BridgeError(
-        'invalid-params',
-        `contextId "${req.message.contextId}" does not match task ${taskId}'s context "${current.contextId}"`,
-      );
-    }
-    if (current.metadata.agent !== req.agent) {
-      throw new BridgeError(
-        'invalid-params',
-        `task ${taskId} belongs to agent "${current.metadata.agent}", not "${req.agent}"`,
-      );
-    }
-    if (isTerminal(current.status.state)) {
-      throw new BridgeError(
-        'unsupported-operation',
-        `task ${taskId} is ${current.status.state}; it takes no more messages — send a new task with contextId "${current.contextId}" to continue the conversation`,
-      );
-    }
-    if (current.status.state !== 'input-required') {
-      throw new BridgeError(
-        'unsupported-operation',
-        `task ${taskId} is ${current.status.state}, not waiting for input; wait for it or cancel it`,
-      );
-    }
+    checkContinuation(current, { agent: req.agent, contextId: req.message.contextId });
     const answered = this.answer(taskId, textOf(req.message.parts), 'caller', {
       ...req.message,
       contextId: current.contextId,
     });
     const live = this.live.get(taskId);
     if (!req.blocking || !live) return answered;
-    return live.settled().then(() => this.view(live));
+    return live.settled().then(() => this.live.view(live));
   }
 
   private async replay(taskId: string, blocking: boolean): Promise<Task> {
@@ -398,151 +370,13 @@ export class Dispatcher {
       return entry.shard.reserve();
     } catch (err) {
       const messageId = req.message.messageId;
-      const replay = [...this.live.values()].some(
-        (l) => l.task.metadata.agent === entry.name && l.task.history[0]?.messageId === messageId,
-      );
+      const replay = this.live
+        .all()
+        .some((l) => l.task.metadata.agent === entry.name && l.task.history[0]?.messageId === messageId);
       if (req.idempotent && replay) return undefined;
       throw err;
     }
   }
-
-  private schedule(live: LiveTask, entry: AgentEntry, turn: PlannedTurn, unreserve?: () => void): void {
-    // The agent starts only once what led to this turn is durable: killed in between, the bridge would
-    // leave work done that no stored task accounts for, and a replayed messageId would run it again.
-    const { store } = this.opts;
-    if (store.afterCommit) {
-      store.afterCommit((lost) => (lost ? unreserve?.() : this.start(live, entry, turn, unreserve)));
-    } else {
-      this.start(live, entry, turn, unreserve);
-    }
-  }
-
-  private start(live: LiveTask, entry: AgentEntry, turn: PlannedTurn, unreserve?: () => void): void {
-    const key = contextKey(entry.name, live.task.contextId);
-    const contract = entry.settings.appendDecisionContract;
-    void this.contexts.run(key, () => {
-      const followUp = this.warmContexts.has(key);
-      this.warmContexts.add(key);
-      return new Promise<void>((done) => {
-        try {
-          unreserve?.();
-          entry.shard.enqueue((release) =>
-            runTurn(
-              {
-                live,
-                agent: entry,
-                messageId: turn.messageId,
-                text: contract ? withDecisionContract(turn.text) : turn.text,
-                attachments: turn.attachments,
-                ...(turn.cold
-                  ? {
-                      cold: {
-                        text: contract ? withDecisionContract(turn.cold.text) : turn.cold.text,
-                        attachments: turn.cold.attachments,
-                      },
-                    }
-                  : {}),
-                followUp,
-                contractApplied: contract,
-                release,
-              },
-              this.desk,
-              (parked) => this.clock.schedule(parked, parked.task.metadata.pending!),
-            ).finally(done),
-          );
-        } catch (err) {
-          live.patchMetadata({ retryable: true });
-          live.setStatus('failed', (err as Error).message);
-          done();
-        }
-      });
-    });
-  }
-
-  private adopt(task: Task, lastSeq: number): LiveTask {
-    const live = new LiveTask({ task, lastSeq }, this.opts.store, this.sinks, (err) => this.afterLoss(task.id, err));
-    this.live.set(task.id, live);
-    live.listen((event) => {
-      if (event.kind === 'status-update' && isTerminal(event.status.state)) this.live.delete(task.id);
-    });
-    return live;
-  }
-
-  /**
-   * The store lost a change of this task (the group's commit failed; its agent turn is already stopped).
-   * What is stored is its last durable state, which may say "working" for good: record it as failed
-   * (retryable) in a later group. When that is lost too (the disk is still full), the next start's
-   * recovery settles it; one try, so a full disk never turns into a loop.
-   */
-  private afterLoss(taskId: string, err: Error): void {
-    this.live.delete(taskId);
-    this.desk.cancelAll(taskId);
-    this.clock.clear(taskId);
-    if (this.recordingLoss.delete(taskId)) return;
-    const cause = err.cause instanceof Error ? err.cause : err;
-    try {
-      const stored = this.opts.store.get(taskId);
-      if (!stored || isTerminal(stored.task.status.state)) return;
-      this.recordingLoss.add(taskId);
-      const live = this.adopt(stored.task, stored.lastSeq);
-      live.patchMetadata({ pending: undefined, retryable: true });
-      live.setStatus(
-        'failed',
-        `the bridge could not store this task's progress (${cause.message}); re-send it under a new messageId`,
-      );
-      const { store } = this.opts;
-      if (store.afterCommit) store.afterCommit((lost) => lost || this.recordingLoss.delete(taskId));
-      else this.recordingLoss.delete(taskId);
-    } catch {
-      // The store cannot even be read now: the next start's recovery settles the task.
-      this.recordingLoss.delete(taskId);
-    }
-  }
-
-  /** A stored, unfinished task brought back under management (after a restart). */
-  private revive(task: Task): LiveTask {
-    const existing = this.live.get(task.id);
-    if (existing) return existing;
-    const stored = this.opts.store.get(task.id);
-    return this.adopt(stored?.task ?? task, stored?.lastSeq ?? 0);
-  }
-
-  /**
-   * A live task as a caller may see it: its pending writes are made durable first (group commit), so
-   * no answer shows a state a crash could still lose.
-   */
-  private view(live: LiveTask): Task {
-    if (live.unstored) this.opts.store.flush?.();
-    return this.snapshot(live.task);
-  }
-
-  /**
-   * Once every write so far is durable; rejects when the store lost them. Nothing to wait for (no
-   * promise, no extra tick) when they already are.
-   */
-  private durable(): Promise<void> | undefined {
-    const { store } = this.opts;
-    if (!store.afterCommit) return undefined;
-    let done: { lost?: Error } | undefined;
-    let settle: ((lost?: Error) => void) | undefined;
-    store.afterCommit((lost) => (settle ? settle(lost) : (done = { ...(lost ? { lost } : {}) })));
-    if (done) return done.lost ? Promise.reject(done.lost) : undefined;
-    return new Promise((resolve, reject) => (settle = (lost) => (lost ? reject(lost) : resolve())));
-  }
-
-  /** A read-only view: the caller may trim or serialize it but never mutates the live task. */
-  private snapshot(task: Task): Task {
-    return {
-      ...task,
-      history: [...task.history],
-      artifacts: task.artifacts.map((a) => ({ ...a, parts: a.parts.map((p) => ({ ...p })) })),
-      metadata: { ...task.metadata },
-    };
-  }
-}
-
-function contextKey(agent: string, contextId: string): string {
-  return `${agent}\u0000${contextId}`;
 }
 
 function nonTextParts(parts: readonly Part[]): Part[] {

@@ -1,3 +1,4 @@
+import type { Task } from '../domain/task.js';
 import type { LiveTask } from './live-task.js';
 
 /** How one question of a task ended: who or what answered it, with what. */
@@ -35,4 +36,21 @@ export function recordQuestion(live: LiveTask, record: Omit<QuestionRecord, 'at'
       by: record.by,
       ...(record.answer ? { answer: record.answer } : {}),
     });
+}
+
+/** A question as the history lists it: with its task and agent. */
+export type AnsweredQuestion = QuestionRecord & { taskId: string; agent: string };
+
+/** The questions recorded on `tasks`, newest first, at most `limit`. */
+export function latestQuestions(tasks: Task[], limit: number): AnsweredQuestion[] {
+  return tasks
+    .flatMap((t) =>
+      ((t.metadata.questions as QuestionRecord[] | undefined) ?? []).map((q) => ({
+        ...q,
+        taskId: t.id,
+        agent: t.metadata.agent,
+      })),
+    )
+    .sort((a, b) => b.at.localeCompare(a.at))
+    .slice(0, limit);
 }

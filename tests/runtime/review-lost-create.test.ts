@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it, vi } from 'vitest';
 import type { Task } from '../../main/domain/task.js';
+import type { TaskStore } from '../../main/ports.js';
 import { Dispatcher } from '../../main/runtime/dispatcher.js';
 import { EventFeed } from '../../main/runtime/event-feed.js';
 import { AgentRegistry } from '../../main/runtime/registry.js';
@@ -36,6 +37,15 @@ const send = (dispatcher: Dispatcher, text: string, blocking: boolean): Promise<
     blocking,
     delegation: {},
   });
+
+/** A dispatcher as wiring builds one, with `backend` as the agent "gated". */
+function dispatcherFor(store: TaskStore, backend: FakeBackend): Dispatcher {
+  const registry = new AgentRegistry();
+  registry.add('gated', backend, agentSettings({ appendDecisionContract: false }));
+  const dispatcher = new Dispatcher({ store, registry, feed: new EventFeed(), maxDelegationDepth: 3 });
+  cleanups.push(() => dispatcher.shutdown());
+  return dispatcher;
+}
 
 function sabotagedStore(): { store: SqliteTaskStore; file: string } {
   const dir = mkdtempSync(join(tmpdir(), 'contactor-review-lost-'));
@@ -76,10 +86,7 @@ it('a running turn whose task was lost is stopped: no agent works on for a task 
         report.text('lose-this');
       }),
   );
-  const registry = new AgentRegistry();
-  registry.add('gated', backend, agentSettings({ appendDecisionContract: false }));
-  const dispatcher = new Dispatcher({ store, registry, feed: new EventFeed(), maxDelegationDepth: 3 });
-  cleanups.push(() => dispatcher.shutdown());
+  const dispatcher = dispatcherFor(store, backend);
 
   await expect(send(dispatcher, 'go', true)).rejects.toThrow(/could not be stored: disk full/);
   const hung = new Promise<string>((resolve) => {
@@ -93,10 +100,7 @@ it('a running turn whose task was lost is stopped: no agent works on for a task 
 it('a task whose creation was lost never reaches its agent', async () => {
   const { store } = sabotagedStore();
   const backend = new GatedBackend();
-  const registry = new AgentRegistry();
-  registry.add('gated', backend, agentSettings({ appendDecisionContract: false }));
-  const dispatcher = new Dispatcher({ store, registry, feed: new EventFeed(), maxDelegationDepth: 3 });
-  cleanups.push(() => dispatcher.shutdown());
+  const dispatcher = dispatcherFor(store, backend);
 
   await expect(send(dispatcher, 'lose-me', false)).rejects.toThrow(/disk full/);
   const next = await send(dispatcher, 'next', false);
@@ -106,11 +110,8 @@ it('a task whose creation was lost never reaches its agent', async () => {
 
 it('a blocking send whose creation was lost fails instead of waiting forever, and leaves no phantom task', async () => {
   const { store } = sabotagedStore();
-  const registry = new AgentRegistry();
   const backend = new GatedBackend();
-  registry.add('gated', backend, agentSettings({ appendDecisionContract: false }));
-  const dispatcher = new Dispatcher({ store, registry, feed: new EventFeed(), maxDelegationDepth: 3 });
-  cleanups.push(() => dispatcher.shutdown());
+  const dispatcher = dispatcherFor(store, backend);
 
   const first = await send(dispatcher, 'first', false);
   await backend.started(1);
@@ -139,10 +140,7 @@ it('a blocking send whose creation was lost fails instead of waiting forever, an
 it('a task whose progress was lost with another task’s group ends failed (retryable), not "working" for good', async () => {
   const { store, file } = sabotagedStore();
   const backend = new GatedBackend();
-  const registry = new AgentRegistry();
-  registry.add('gated', backend, agentSettings({ appendDecisionContract: false }));
-  const dispatcher = new Dispatcher({ store, registry, feed: new EventFeed(), maxDelegationDepth: 3 });
-  cleanups.push(() => dispatcher.shutdown());
+  const dispatcher = dispatcherFor(store, backend);
 
   const first = await send(dispatcher, 'first', false);
   await backend.started(1);
@@ -167,10 +165,7 @@ it('a task whose progress was lost with another task’s group ends failed (retr
 it('while the disk stays full, that failure is tried once, then left to the next start: no retry loop', async () => {
   const { store, file } = sabotagedStore();
   const backend = new GatedBackend();
-  const registry = new AgentRegistry();
-  registry.add('gated', backend, agentSettings({ appendDecisionContract: false }));
-  const dispatcher = new Dispatcher({ store, registry, feed: new EventFeed(), maxDelegationDepth: 3 });
-  cleanups.push(() => dispatcher.shutdown());
+  const dispatcher = dispatcherFor(store, backend);
   const first = await send(dispatcher, 'first', false);
   await backend.started(1);
   await aFewTurnsOfTheLoop();
@@ -196,8 +191,7 @@ it('while the disk stays full, that failure is tried once, then left to the next
   setDiskFull(false);
   const reopened = new SqliteTaskStore({ file });
   cleanups.push(() => reopened.close());
-  const restarted = new Dispatcher({ store: reopened, registry, feed: new EventFeed(), maxDelegationDepth: 3 });
-  cleanups.push(() => restarted.shutdown());
+  const restarted = dispatcherFor(reopened, backend);
   restarted.recover();
   const settled = restarted.get(first.id);
   expect(settled.status.state).toBe('failed');

@@ -1,0 +1,97 @@
+/**
+ * Starting agent turns. A turn starts only once what led to it is durable, after the earlier turns of
+ * its conversation (agent + contextId), in its agent's shard. It also remembers which conversations
+ * already ran in this process, so a multi-turn backend is told a turn is a follow-up.
+ */
+import { withDecisionContract } from '../domain/decision-contract.js';
+import type { Part } from '../domain/task.js';
+import type { TaskStore } from '../ports.js';
+import type { LiveTask } from './live-task.js';
+import type { PermissionDesk } from './permission-desk.js';
+import type { AgentEntry } from './registry.js';
+import { KeyedChain } from './shards.js';
+import { runTurn } from './turn-runner.js';
+
+/** A turn as the dispatcher plans it, before the decision contract is appended. */
+export interface PlannedTurn {
+  messageId: string;
+  text: string;
+  attachments: Part[];
+  /** See Turn.cold. */
+  cold?: { text: string; attachments: Part[] };
+}
+
+export interface TurnSchedulerOptions {
+  store: TaskStore;
+  desk: PermissionDesk;
+  /** A turn ended with a decision for the requester: the task is parked on it. */
+  onDecision: (parked: LiveTask) => void;
+}
+
+export class TurnScheduler {
+  private readonly conversations = new KeyedChain();
+  /** agent+context pairs that already ran a turn in this process: a multiTurn backend still has them. */
+  private readonly warm = new Set<string>();
+
+  constructor(private readonly opts: TurnSchedulerOptions) {}
+
+  /** Whether a turn of this conversation already ran here (the agent may remember it). */
+  isWarm(agent: string, contextId: string): boolean {
+    return this.warm.has(conversationKey(agent, contextId));
+  }
+
+  /**
+   * Runs `turn` for `live` on `entry`'s agent. `unreserve` gives back the queue place held since the
+   * send was accepted, right before the turn takes its real place in the queue (or when it never will).
+   */
+  schedule(live: LiveTask, entry: AgentEntry, turn: PlannedTurn, unreserve?: () => void): void {
+    // The agent starts only once what led to this turn is durable: killed in between, the bridge would
+    // leave work done that no stored task accounts for, and a replayed messageId would run it again.
+    const { store } = this.opts;
+    if (store.afterCommit) {
+      store.afterCommit((lost) => (lost ? unreserve?.() : this.start(live, entry, turn, unreserve)));
+    } else {
+      this.start(live, entry, turn, unreserve);
+    }
+  }
+
+  private start(live: LiveTask, entry: AgentEntry, turn: PlannedTurn, unreserve?: () => void): void {
+    const key = conversationKey(entry.name, live.task.contextId);
+    const contract = entry.settings.appendDecisionContract;
+    const compose = (text: string): string => (contract ? withDecisionContract(text) : text);
+    void this.conversations.run(key, () => {
+      const followUp = this.warm.has(key);
+      this.warm.add(key);
+      return new Promise<void>((done) => {
+        try {
+          unreserve?.();
+          entry.shard.enqueue((release) =>
+            runTurn(
+              {
+                live,
+                agent: entry,
+                messageId: turn.messageId,
+                text: compose(turn.text),
+                attachments: turn.attachments,
+                ...(turn.cold ? { cold: { text: compose(turn.cold.text), attachments: turn.cold.attachments } } : {}),
+                followUp,
+                contractApplied: contract,
+                release,
+              },
+              this.opts.desk,
+              this.opts.onDecision,
+            ).finally(done),
+          );
+        } catch (err) {
+          live.patchMetadata({ retryable: true });
+          live.setStatus('failed', (err as Error).message);
+          done();
+        }
+      });
+    });
+  }
+}
+
+function conversationKey(agent: string, contextId: string): string {
+  return `${agent}\u0000${contextId}`;
+}
