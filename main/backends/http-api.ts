@@ -68,7 +68,7 @@ export class HttpApiBackend implements AgentBackend {
     if (key instanceof Error) return { kind: 'undelivered', retryable: false, reason: key.message };
 
     const history = this.conversations.history(turn.contextId);
-    // A follow-up whose history is gone (evicted, or the bridge restarted): tell the model everything again.
+    // A follow-up whose history is gone (evicted to make room): tell the model everything again.
     const told = turn.followUp && history.length === 0 && turn.cold ? turn.cold : turn;
     const userText = withAttachments(told.text, told.attachments);
     const messages: ChatMessage[] = [
