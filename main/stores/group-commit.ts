@@ -24,6 +24,8 @@ export class GroupCommit {
   constructor(
     private readonly db: Database.Database,
     private readonly writeAll: () => void,
+    /** Told after each group that committed (the WAL grew). Must not throw. */
+    private readonly onCommitted: () => void = () => undefined,
   ) {
     this.begin = db.prepare('BEGIN IMMEDIATE');
     this.commit = db.prepare('COMMIT');
@@ -61,6 +63,7 @@ export class GroupCommit {
       this.begin.run();
       this.writeAll();
       this.commit.run();
+      this.onCommitted();
     } catch (err) {
       lost = err instanceof Error ? err : new Error(String(err));
       // SQLite may already have rolled back (SQLITE_FULL, IOERR); otherwise undo the group here.

@@ -35,7 +35,8 @@ export function openDatabase(file: string): Database.Database {
     db.pragma('synchronous = NORMAL');
     // Checkpoint every ~40 MB of WAL instead of SQLite's 4 MB: each checkpoint copies pages and fsyncs
     // twice, and with a commit per task state change it ran every few dozen tasks (bench: -13% CPU
-    // per stored task). Closing the store still checkpoints and removes the WAL.
+    // per stored task). Under load a worker thread checkpoints long before this (wal-checkpointer.ts);
+    // this is the writer's own fallback. Closing the store still checkpoints and removes the WAL.
     db.pragma('wal_autocheckpoint = 10000');
     db.pragma('foreign_keys = ON');
     migrate(db, file);

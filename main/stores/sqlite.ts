@@ -16,12 +16,15 @@ import { PRUNABLE_STATES, type PrunableStore, type PruneOptions } from './histor
 import { GroupCommit } from './group-commit.js';
 import { openDatabase } from './open-database.js';
 import { PendingWrites } from './pending-writes.js';
+import { WalCheckpointer, type WalCheckpointerOptions } from './wal-checkpointer.js';
 import { encodePageToken } from './page-token.js';
 import { checkSnapshotId, listFilter, withoutArtifacts, type ListFilter } from './task-query.js';
 
 export interface SqliteTaskStoreOptions {
   /** Path of the database file; created when missing (its folder must exist). */
   file: string;
+  /** How the WAL is checkpointed off the event loop (defaults suit the bridge). */
+  checkpoints?: WalCheckpointerOptions;
 }
 
 interface TaskRow {
@@ -38,6 +41,7 @@ export class SqliteTaskStore implements TaskStore, PrunableStore {
   private readonly db: Database.Database;
   private readonly sql: ReturnType<typeof prepare>;
   private readonly group: GroupCommit;
+  private readonly checkpointer: WalCheckpointer;
   private readonly pending: PendingWrites;
   /** `list` statements, one per combination of filters in use, each prepared on first use. */
   private readonly listSql = new Map<string, { page: Statement; count: Statement }>();
@@ -50,7 +54,12 @@ export class SqliteTaskStore implements TaskStore, PrunableStore {
     this.db = openDatabase(options.file);
     this.sql = prepare(this.db);
     this.pending = new PendingWrites(this.sql);
-    this.group = new GroupCommit(this.db, () => this.pending.writeAll());
+    this.checkpointer = new WalCheckpointer(options.file, options.checkpoints);
+    this.group = new GroupCommit(
+      this.db,
+      () => this.pending.writeAll(),
+      () => this.checkpointer.committed(),
+    );
     // Events go with their task (ON DELETE CASCADE); the state filter is in the SQL, so no race with a
     // task finishing between the choice and the delete.
     this.pruneTx = this.db.transaction((opts: PruneOptions) => {
@@ -149,6 +158,8 @@ export class SqliteTaskStore implements TaskStore, PrunableStore {
     try {
       this.commitPending();
     } finally {
+      // The checkpointing connection closes first: the writer's close, the last, removes the WAL.
+      this.checkpointer.close();
       this.db.close();
     }
   }
