@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
 /** Commits between two checkpoint requests: up to a few MB of WAL under load, a few tasks when quiet. */
-const COMMITS_PER_CHECKPOINT = 32;
+const COMMITS_PER_CHECKPOINT = 64;
 /** The worker exits after this long without a request. */
 const WORKER_IDLE_MS = 10_000;
 /** How long `close` waits for the worker to close its connection. */
