@@ -65,6 +65,11 @@ export class WalCheckpointer {
     private readonly opts: WalCheckpointerOptions = {},
   ) {}
 
+  /** A worker thread is up (started by enough commits, gone after a quiet spell). */
+  get running(): boolean {
+    return this.worker !== undefined;
+  }
+
   /** After each commit of the writing connection. */
   committed(): void {
     if (this.disabled || this.asked) return;

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { SqliteTaskStore } from '../../main/stores/sqlite.js';
+import { WalCheckpointer } from '../../main/stores/wal-checkpointer.js';
 import { makeTask, textArtifact } from './make-task.js';
 
 let dir: string;
@@ -57,13 +58,31 @@ it('without a checkpoint request the pages stay in the WAL (what the worker take
   expect(existsSync(`${file}-wal`)).toBe(false);
 });
 
-it('an idle worker exits by itself, and the next request starts another', async () => {
-  const store = new SqliteTaskStore({ file, checkpoints: { commitsPerCheckpoint: 10, idleMs: 50 } });
-  await writeTasks(store, 30);
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  const size = statSync(file).size;
-  await writeTasks(store, 60);
-  await expect.poll(() => statSync(file).size, { timeout: 10_000, interval: 20 }).toBeGreaterThan(size);
-  store.close();
+it('the worker starts only after enough commits, exits after a quiet spell, and comes back under load', async () => {
+  const writer = new Database(file);
+  writer.pragma('journal_mode = WAL');
+  writer.exec('CREATE TABLE t (v TEXT)');
+  const checkpointer = new WalCheckpointer(file, { commitsPerCheckpoint: 10, idleMs: 100 });
+  const insert = writer.prepare('INSERT INTO t (v) VALUES (?)');
+  const commit = (n: number) => {
+    for (let i = 0; i < n; i += 1) {
+      insert.run('x'.repeat(4_000));
+      checkpointer.committed();
+    }
+  };
+  try {
+    commit(9);
+    expect(checkpointer.running).toBe(false); // a quiet bridge has no extra thread
+    commit(1);
+    expect(checkpointer.running).toBe(true);
+    await expect.poll(() => checkpointer.done, { timeout: 10_000, interval: 10 }).toBe(1);
+    await expect.poll(() => checkpointer.running, { timeout: 10_000, interval: 10 }).toBe(false);
+    commit(10);
+    expect(checkpointer.running).toBe(true);
+    await expect.poll(() => checkpointer.done, { timeout: 10_000, interval: 10 }).toBe(2);
+  } finally {
+    checkpointer.close();
+    writer.close();
+  }
   expect(existsSync(`${file}-wal`)).toBe(false);
 });
