@@ -24,7 +24,7 @@ export class GroupCommit {
   constructor(
     private readonly db: Database.Database,
     private readonly writeAll: () => void,
-    /** Told after each group that committed (the WAL grew). Must not throw. */
+    /** Told after each group that committed (the WAL grew); a throw there never fails the group. */
     private readonly onCommitted: () => void = () => undefined,
   ) {
     this.begin = db.prepare('BEGIN IMMEDIATE');
@@ -63,11 +63,17 @@ export class GroupCommit {
       this.begin.run();
       this.writeAll();
       this.commit.run();
-      this.onCommitted();
     } catch (err) {
       lost = err instanceof Error ? err : new Error(String(err));
       // SQLite may already have rolled back (SQLITE_FULL, IOERR); otherwise undo the group here.
       if (this.db.inTransaction) this.rollback.run();
+    }
+    if (!lost) {
+      try {
+        this.onCommitted();
+      } catch {
+        // Only housekeeping (the checkpoint worker) listens: the group itself is committed.
+      }
     }
     // Every callback runs even if one throws (its waiters would hang otherwise); the throw comes after.
     let failure: { err: unknown } | undefined;
