@@ -29,12 +29,8 @@ export class AuditedTaskStore extends DelegatingTaskStore {
     const result = this.inner.create(task, events, key);
     if (!result.created) return result;
     // The caller may change the returned task before the group commits: the entry shows it as created.
-    const created = { ...result.stored.task, status: result.stored.task.status };
-    if (this.inner.afterCommit) {
-      this.inner.afterCommit((lost) => {
-        if (!lost) this.witness.taskCreated(created);
-      });
-    } else this.witness.taskCreated(created);
+    const created = { ...result.stored.task };
+    this.afterCommit((lost) => lost || this.witness.taskCreated(created));
     return result;
   }
 }

@@ -2,7 +2,7 @@
  * The composition root: the only place ports and adapters are constructed. Everything else receives
  * what it needs. Adding a backend kind = one line in `createBackend`.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,19 +53,15 @@ export interface Bridge {
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
 /** The repo (or unpacked app) root: wherever package.json sits above this module. */
-export function packageRoot(): string {
+function packageRoot(): string {
   for (let dir = HERE; ; dir = path.dirname(dir)) {
-    try {
-      readFileSync(path.join(dir, 'package.json'));
-      return dir;
-    } catch {
-      if (path.dirname(dir) === dir) return process.cwd();
-    }
+    if (existsSync(path.join(dir, 'package.json'))) return dir;
+    if (path.dirname(dir) === dir) return process.cwd();
   }
 }
 
-export function packageVersion(): string {
-  return (JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+function packageVersion(root: string): string {
+  return (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
@@ -127,7 +123,7 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       host,
       port,
       dataDir,
-      version: packageVersion(),
+      version: packageVersion(root),
       ...(secret ? { token: secret } : {}),
       allowedOrigins: config.allowed_origins,
       maxBodyBytes: config.max_body_bytes,

@@ -3,7 +3,7 @@
  * connection drops, resume after the last event seen with `tasks/resubscribe` + Last-Event-ID
  * (CONTRACT.md "Streaming"), so nothing is missed or repeated. The final task comes from `tasks/get`.
  */
-import { isInterrupted, isTerminal, type TaskState } from '../domain/task.js';
+import { isSettled, type TaskState } from '../domain/task.js';
 import { CliTaskSchema, type CliTask, type StreamResult } from '../schema/cli.js';
 import { BridgeClient, StreamDropped, unreachable } from './bridge-client.js';
 import { CliError, EXIT } from './exit-codes.js';
@@ -73,7 +73,7 @@ function endsStream(result: StreamResult): boolean {
 }
 
 export function stopsAt(state: TaskState | 'unknown'): boolean {
-  return state === 'unknown' || isTerminal(state) || isInterrupted(state);
+  return state === 'unknown' || isSettled(state);
 }
 
 function timedOut(taskId: string | undefined, ms: number): CliError {

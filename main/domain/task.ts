@@ -27,6 +27,11 @@ export function isInterrupted(state: TaskState): boolean {
   return (INTERRUPTED_STATES as readonly TaskState[]).includes(state);
 }
 
+/** Nothing more will happen without the requester: finished, or waiting for an answer. */
+export function isSettled(state: TaskState): boolean {
+  return isTerminal(state) || isInterrupted(state);
+}
+
 /**
  * Allowed moves. Terminal states have no way out: a late event (a chunk after cancel, an exit after a
  * timeout) must never re-settle a finished task.

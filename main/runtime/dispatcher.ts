@@ -10,7 +10,7 @@ import { durable, LiveTasks, snapshot } from './live-tasks.js';
 import { payloadHash } from './payload-hash.js';
 import { PendingClock } from './pending-clock.js';
 import { resolvePermissionAnswer } from './permission-answers.js';
-import { PermissionDesk } from './permission-desk.js';
+import { PermissionDesk, pendingLost } from './permission-desk.js';
 import { latestQuestions, recordQuestion, type AnsweredQuestion } from './question-log.js';
 import type { AgentEntry, AgentRegistry } from './registry.js';
 import { newTask } from './new-task.js';
@@ -115,13 +115,19 @@ export class Dispatcher {
     const unreserve = rejection ? undefined : this.reserveRoom(entry, req);
 
     const task = newTask(req, chain, rejection);
-    const hash = payloadHash({
-      agent: entry.name,
-      parts: req.message.parts,
-      contextId: req.message.contextId,
-      cwd: req.cwd,
-    });
-    const key = req.idempotent ? { scope: entry.name, messageId: req.message.messageId, payloadHash: hash } : undefined;
+    // Only a send with its own messageId can be replayed: only then is its payload worth hashing (files too).
+    const key = req.idempotent
+      ? {
+          scope: entry.name,
+          messageId: req.message.messageId,
+          payloadHash: payloadHash({
+            agent: entry.name,
+            parts: req.message.parts,
+            contextId: req.message.contextId,
+            cwd: req.cwd,
+          }),
+        }
+      : undefined;
     let outcome: ReturnType<TaskStore['create']>;
     try {
       outcome = this.opts.store.create(task, [], key);
@@ -132,7 +138,7 @@ export class Dispatcher {
     const { stored, created, payloadHash: storedHash } = outcome;
     if (!created) {
       unreserve?.();
-      if (storedHash !== hash) {
+      if (storedHash !== key?.payloadHash) {
         throw new BridgeError(
           'idempotency-conflict',
           `messageId "${req.message.messageId}" was already used for a different request (task ${stored.task.id}); use a new messageId for new work`,
@@ -247,12 +253,7 @@ export class Dispatcher {
     const entry = this.opts.registry.get(current.metadata.agent);
     if (pending.kind === 'permission') {
       const live = this.live.get(taskId);
-      if (!live || !this.desk.has(taskId)) {
-        throw new BridgeError(
-          'pending-lost',
-          "the agent's permission request was lost when the bridge restarted; re-send the task",
-        );
-      }
+      if (!live || !this.desk.has(taskId)) throw pendingLost();
       // A refused answer must leave no trace: check it before its message joins the history.
       resolvePermissionAnswer(pending.options, answer);
       if (message) live.task.history.push(message);
@@ -317,9 +318,10 @@ export class Dispatcher {
     // Everything written is durable and told before this listener joins: it hears each event once.
     this.opts.store.flush?.();
     const live = this.live.get(taskId);
-    const task = live?.task ?? this.opts.store.get(taskId)?.task;
+    const stored = live ? undefined : this.opts.store.get(taskId);
+    const task = live?.task ?? stored?.task;
     if (!task) throw notFound(taskId);
-    const lastSeq = live?.lastSeq ?? this.opts.store.get(taskId)?.lastSeq ?? 0;
+    const lastSeq = live?.lastSeq ?? stored?.lastSeq ?? 0;
     if (afterSeq === undefined || afterSeq > lastSeq) {
       listener({ kind: 'task', seq: lastSeq, task: snapshot(task) });
     } else {

@@ -1,5 +1,5 @@
 import { artifactUpdate, statusUpdate, type StreamEvent, type TaskEvent } from '../domain/events.js';
-import { agentMessage, canTransition, isInterrupted, isTerminal, type Task, type TaskState } from '../domain/task.js';
+import { agentMessage, canTransition, isSettled, isTerminal, type Task, type TaskState } from '../domain/task.js';
 import type { EventSink, StoredTask, TaskStore } from '../ports.js';
 import type { ArtifactChunk } from './artifact-stream.js';
 
@@ -32,7 +32,7 @@ export class LiveTask {
     stored: StoredTask,
     private readonly store: TaskStore,
     private readonly sinks: readonly EventSink[],
-    private readonly onLost?: (err: Error) => void,
+    private readonly onLost: (err: Error) => void,
   ) {
     this.task = stored.task;
     this.seq = stored.lastSeq;
@@ -64,7 +64,7 @@ export class LiveTask {
     const timestamp = new Date().toISOString();
     const message = text === undefined ? undefined : agentMessage(crypto.randomUUID(), text, this.ids());
     this.task.status = { state, timestamp, ...(message ? { message } : {}) };
-    const final = isTerminal(state) || isInterrupted(state);
+    const final = isSettled(state);
     const event = statusUpdate(this.task, this.seq + 1, this.task.status, final, eventMetadata);
     this.record(event, true);
     return true;
@@ -120,7 +120,7 @@ export class LiveTask {
    */
   settled(): Promise<void> {
     if (this.lost) return Promise.reject(this.lost);
-    const settledNow = isSettledState(this.state);
+    const settledNow = isSettled(this.state);
     if (this.unstoredCount === 0 && settledNow) return Promise.resolve();
     // Settled but not yet durable: the final event that settled it is the one to wait for.
     const after = settledNow ? this.finalSeq - 1 : this.seq;
@@ -151,7 +151,7 @@ export class LiveTask {
     const task = status === this.task.status ? this.task : { ...this.task, status };
     for (const sink of this.sinks) sink.publish(event, task);
     if (this.settleWaiters.length === 0) return;
-    const all = this.unstoredCount === 0 && isSettledState(this.state);
+    const all = this.unstoredCount === 0 && isSettled(this.state);
     const final = event.kind === 'status-update' && event.final;
     const waking = this.settleWaiters.filter((w) => all || (final && event.seq > w.after));
     this.settleWaiters = this.settleWaiters.filter((w) => !waking.includes(w));
@@ -170,14 +170,10 @@ export class LiveTask {
     const waiters = this.settleWaiters;
     this.settleWaiters = [];
     for (const waiter of waiters) waiter.reject(this.lost);
-    this.onLost?.(this.lost);
+    this.onLost(this.lost);
   }
 
   private ids(): { taskId: string; contextId: string } {
     return { taskId: this.task.id, contextId: this.task.contextId };
   }
-}
-
-function isSettledState(state: TaskState): boolean {
-  return isTerminal(state) || isInterrupted(state);
 }

@@ -20,11 +20,11 @@ export function resolvePermissionAnswer(options: readonly PermissionOption[], an
     if (byNumber) return byNumber;
   }
   if (ALLOW_WORDS.includes(lower)) {
-    const allow = options.find((o) => o.kind === 'allow_once') ?? options.find((o) => o.kind === 'allow_always');
+    const allow = allowOption(options);
     if (allow) return allow;
   }
   if (REJECT_WORDS.includes(lower)) {
-    const reject = options.find((o) => o.kind === 'reject_once') ?? options.find((o) => o.kind === 'reject_always');
+    const reject = rejectOption(options);
     if (reject) return reject;
   }
   const valid = options.map((o) => `"${o.optionId}" (${o.name})`).join(', ');

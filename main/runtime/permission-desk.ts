@@ -96,12 +96,7 @@ export class PermissionDesk {
   /** Settles the question the task shows now. Throws a BridgeError a person can act on. */
   answer(live: LiveTask, answer: string, answeredBy: string, settings: AgentSettings): void {
     const current = this.queues.get(live.id)?.[0];
-    if (!current) {
-      throw new BridgeError(
-        'pending-lost',
-        "the agent's permission request was lost when the bridge restarted; re-send the task",
-      );
-    }
+    if (!current) throw pendingLost();
     const option = resolvePermissionAnswer(current.pending.options, answer);
     live.patchMetadata({
       answeredBy,
@@ -212,4 +207,12 @@ function signature(toolCall: PermissionRequest['toolCall']): string {
 export function workspaceOf(live: LiveTask, settings: AgentSettings): { workspace?: string } {
   const workspace = live.task.metadata.cwd ?? settings.workspace;
   return workspace ? { workspace } : {};
+}
+
+/** The agent-side request behind a permission question is gone (it died with the bridge's last run). */
+export function pendingLost(): BridgeError {
+  return new BridgeError(
+    'pending-lost',
+    "the agent's permission request was lost when the bridge restarted; re-send the task",
+  );
 }

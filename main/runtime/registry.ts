@@ -1,5 +1,5 @@
 import { BridgeError } from '../domain/errors.js';
-import type { AgentBackend, AgentTraits } from '../ports.js';
+import type { AgentBackend } from '../ports.js';
 import type { ApprovalRule } from './approval-rules.js';
 import { Shard } from './shards.js';
 import { SlottedShard, type TurnSlots } from './turn-slots.js';
@@ -64,9 +64,5 @@ export class AgentRegistry {
       );
     }
     return entry;
-  }
-
-  traitsOf(name: string): AgentTraits {
-    return this.get(name).backend.traits;
   }
 }

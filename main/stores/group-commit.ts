@@ -25,7 +25,7 @@ export class GroupCommit {
     private readonly db: Database.Database,
     private readonly writeAll: () => void,
     /** Told after each group that committed (the WAL grew); a throw there never fails the group. */
-    private readonly onCommitted: () => void = () => undefined,
+    private readonly onCommitted: () => void,
   ) {
     this.begin = db.prepare('BEGIN IMMEDIATE');
     this.commit = db.prepare('COMMIT');

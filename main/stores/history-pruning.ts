@@ -22,12 +22,12 @@ export interface PrunableStore {
 /** The states a prune may delete: only these, ever. */
 export const PRUNABLE_STATES: readonly string[] = TERMINAL_STATES;
 
+const PRUNE_EVERY_MS = 3600_000;
+
 export interface HistoryPruningOptions {
   store: PrunableStore;
   maxAgeDays: number;
   maxTasks: number;
-  /** Default one hour. */
-  intervalMs?: number;
   now?: () => number;
   onPruned?: (deleted: number) => void;
   onError?: (err: unknown) => void;
@@ -41,7 +41,7 @@ export interface HistoryPruning {
 
 const DAY_MS = 24 * 3600 * 1000;
 
-/** Prunes once at once, then every `intervalMs` until stopped. The timer never keeps the process alive. */
+/** Prunes once at once, then every hour until stopped. The timer never keeps the process alive. */
 export function startHistoryPruning(opts: HistoryPruningOptions): HistoryPruning {
   const now = opts.now ?? Date.now;
   const runOnce = (): number => {
@@ -58,7 +58,7 @@ export function startHistoryPruning(opts: HistoryPruningOptions): HistoryPruning
     }
   };
   runOnce();
-  const timer = setInterval(runOnce, opts.intervalMs ?? 3600_000);
+  const timer = setInterval(runOnce, PRUNE_EVERY_MS);
   timer.unref();
   return { runOnce, stop: () => clearInterval(timer) };
 }
