@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { ArtifactSchema, MessageSchema, MetadataSchema, TaskSchema, TaskStatusSchema } from './a2a.js';
+import { JsonRpcIdSchema } from './rpc.js';
 
 /** A card's capabilities as a reader takes them (a peer's card here, the bridge's in the CLI): lenient, absent = none. */
 export const ReadCapabilitiesSchema = z
@@ -34,7 +35,7 @@ export type PeerCard = z.infer<typeof PeerCardSchema>;
 
 export const JsonRpcReplySchema = z.looseObject({
   jsonrpc: z.literal('2.0'),
-  id: z.union([z.string(), z.number(), z.null()]).optional(),
+  id: JsonRpcIdSchema.optional(),
   result: z.unknown().optional(),
   error: z.looseObject({ code: z.number(), message: z.string(), data: z.unknown().optional() }).optional(),
 });

@@ -5,7 +5,13 @@
  */
 import type { StreamEvent } from '../domain/events.js';
 import type { Artifact, Message, Part, Task, TaskState } from '../domain/task.js';
-import type { MessageSendConfiguration, MessageSendParams, PushNotificationConfig, WireTaskState } from './a2a.js';
+import {
+  isObject,
+  type MessageSendConfiguration,
+  type MessageSendParams,
+  type PushNotificationConfig,
+  type WireTaskState,
+} from './a2a.js';
 import type {
   ArtifactV1,
   ListTasksRequestV1,
@@ -86,7 +92,7 @@ export function partFromV1(part: PartV1): Part {
   const meta = part.metadata ? { metadata: part.metadata } : {};
   if (part.text !== undefined) return { kind: 'text', text: part.text, ...meta };
   if (part.data !== undefined) {
-    const data = isJsonObject(part.data) ? part.data : { value: part.data };
+    const data = isObject(part.data) ? part.data : { value: part.data };
     return { kind: 'data', data, ...meta };
   }
   const file = {
@@ -95,10 +101,6 @@ export function partFromV1(part: PartV1): Part {
     ...(part.filename ? { name: part.filename } : {}),
   };
   return { kind: 'file', file, ...meta };
-}
-
-function isJsonObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 export function messageToV1(message: Message): MessageV1 {

@@ -7,7 +7,7 @@
  * text/raw/url/data, `pageSize` outside 1–100. Unknown members are stripped.
  */
 import { z } from 'zod';
-import { HistoryLengthSchema, MetadataSchema } from './a2a.js';
+import { HistoryLengthSchema, MetadataSchema, ResumeMetadataSchema, TaskIdSchema } from './a2a.js';
 
 export const PART_CONTENT_MEMBERS = ['text', 'raw', 'url', 'data'] as const;
 
@@ -154,7 +154,6 @@ export type ListTasksResponseV1 = z.infer<typeof ListTasksResponseV1Schema>;
 // ───────────────────────── Requests ─────────────────────────
 
 const tenant = z.string().optional();
-const taskId = z.string({ error: 'id is required (the task id)' }).min(1, 'id must not be empty');
 
 /** v1 flat push config (`TaskPushNotificationConfig`); accepted so the bridge can answer -32003 cleanly. */
 export const TaskPushNotificationConfigV1Schema = z.object({
@@ -179,7 +178,11 @@ export const SendMessageRequestV1Schema = z.object({
   tenant,
 });
 
-export const GetTaskRequestV1Schema = z.object({ id: taskId, historyLength: HistoryLengthSchema.optional(), tenant });
+export const GetTaskRequestV1Schema = z.object({
+  id: TaskIdSchema,
+  historyLength: HistoryLengthSchema.optional(),
+  tenant,
+});
 
 export const ListTasksRequestV1Schema = z.object({
   contextId: z.string().optional(),
@@ -199,14 +202,12 @@ export const ListTasksRequestV1Schema = z.object({
   tenant,
 });
 
-export const CancelTaskRequestV1Schema = z.object({ id: taskId, metadata: MetadataSchema.optional(), tenant });
+export const CancelTaskRequestV1Schema = z.object({ id: TaskIdSchema, metadata: MetadataSchema.optional(), tenant });
 
 /** `metadata.afterSeq` is the bridge's resume cursor (CONTRACT.md "Streaming"). */
 export const SubscribeToTaskRequestV1Schema = z.object({
-  id: taskId,
-  metadata: z
-    .looseObject({ afterSeq: z.number().int().min(0, 'metadata.afterSeq must be 0 or more').optional() })
-    .optional(),
+  id: TaskIdSchema,
+  metadata: ResumeMetadataSchema.optional(),
   tenant,
 });
 

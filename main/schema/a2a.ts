@@ -178,14 +178,23 @@ export function parseSendParams(
   return r.success ? { success: true, data: { form: 'message', params: r.data } } : { success: false, error: r.error };
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
+/** A JSON object (not null, not an array). */
+export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
+
+/** A task id in request params (v0.3 `id`, v1 `id`). */
+export const TaskIdSchema = z.string({ error: 'id is required (the task id)' }).min(1, 'id must not be empty');
+
+/** The resume cursor `metadata.afterSeq` of a resubscribe (CONTRACT.md "Streaming"), v0.3 and v1 alike. */
+export const ResumeMetadataSchema = z.looseObject({
+  afterSeq: z.number().int().min(0, 'metadata.afterSeq must be 0 or more').optional(),
+});
 
 /** Accepts `taskId` as an alias of `id` (CONTRACT.md: `tasks/get {id}` also accepts `taskId`). */
 function withTaskId<S extends z.ZodRawShape>(shape: S) {
   const object = z.object({
-    id: z.string({ error: 'id is required (the task id)' }).min(1, 'id must not be empty'),
+    id: TaskIdSchema,
     ...shape,
   });
   return z.preprocess(
@@ -204,11 +213,7 @@ export const TaskQueryParamsSchema = withTaskId({
 export const TaskIdParamsSchema = withTaskId({ metadata: MetadataSchema.optional() });
 
 /** `tasks/resubscribe`: `metadata.afterSeq` is the resume cursor (CONTRACT.md "Streaming"). */
-export const ResubscribeParamsSchema = withTaskId({
-  metadata: z
-    .looseObject({ afterSeq: z.number().int().min(0, 'metadata.afterSeq must be 0 or more').optional() })
-    .optional(),
-});
+export const ResubscribeParamsSchema = withTaskId({ metadata: ResumeMetadataSchema.optional() });
 
 export type TaskQueryParams = z.infer<typeof TaskQueryParamsSchema>;
 export type TaskIdParams = z.infer<typeof TaskIdParamsSchema>;

@@ -13,6 +13,7 @@ function isRegex(source: string): boolean {
   }
 }
 
+/** Anchored with ^…$ and no flags: transport/rpc-post.ts AGENT_PATH embeds its source between them. */
 export const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 const EnvSchema = z.record(z.string(), z.string());

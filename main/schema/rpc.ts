@@ -16,12 +16,21 @@ export const JsonRpcRequestSchema = z.object({
 });
 export type JsonRpcRequest = z.infer<typeof JsonRpcRequestSchema>;
 
+/** The delegation fields of a bridge send and of `agents/orchestrate`, so loop guards hold across hops. */
+export const DelegationParamsShape = {
+  delegationDepth: ShorthandSendParamsSchema.shape.delegationDepth,
+  visitedAgents: ShorthandSendParamsSchema.shape.visitedAgents,
+  parentTaskId: z.string().min(1).optional(),
+  callerAgent: z.string().min(1).optional(),
+};
+export type DelegationParams = z.infer<z.ZodObject<typeof DelegationParamsShape>>;
+
 /** The shorthand plus what the CLI sends from inside an agent, so loop guards hold across hops. */
 export const BridgeSendParamsSchema = ShorthandSendParamsSchema.extend({
   /** The agent's working directory for this task (absolute); default: the agent's configured cwd. */
   cwd: SendMetadataSchema.shape.cwd,
-  parentTaskId: z.string().min(1).optional(),
-  callerAgent: z.string().min(1).optional(),
+  parentTaskId: DelegationParamsShape.parentTaskId,
+  callerAgent: DelegationParamsShape.callerAgent,
   files: z.array(z.object({ name: z.string().min(1), mimeType: z.string().optional(), bytes: z.string() })).optional(),
 });
 export type BridgeSendParams = z.infer<typeof BridgeSendParamsSchema>;
@@ -83,10 +92,7 @@ export const OrchestrateParamsSchema = z
     contextId: z.string().min(1).optional(),
     /** false: return at once with the child task ids (then poll tasks/get). */
     blocking: z.boolean().default(true),
-    delegationDepth: z.number().int().min(0, 'delegationDepth must be 0 or more').optional(),
-    visitedAgents: z.array(z.string()).optional(),
-    parentTaskId: z.string().min(1).optional(),
-    callerAgent: z.string().min(1).optional(),
+    ...DelegationParamsShape,
   })
   .refine((p) => (p.agents === undefined) !== (p.capability === undefined), {
     message: 'give either agents (a list of names) or capability (a tag, skill tag or backend kind), not both',

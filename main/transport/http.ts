@@ -16,7 +16,16 @@ import { failure, type JsonRpcEndpoint } from './jsonrpc.js';
 import type { CallerRateLimit } from './rate-limit.js';
 import { bearerMatches, gateRequest, type GatePolicy, type GateRefusal } from './request-gate.js';
 import { RpcError } from './rpc-errors.js';
-import { AGENT_PATH, handleRpcPost, internalError, notFoundError, refusedRequest, unauthorized } from './rpc-post.js';
+import {
+  AGENT_PATH,
+  V03_VERSION,
+  handleRpcPost,
+  internalError,
+  notFoundError,
+  refusedRequest,
+  sendJson as sendRawJson,
+  unauthorized,
+} from './rpc-post.js';
 import { SSE_HEADERS, writeSseEvent } from './sse.js';
 
 export interface BridgeInfo {
@@ -93,12 +102,7 @@ function refuseAtGate(
   opts: HttpOptions,
 ): void {
   opts.onRefused?.(refusedRequest(req, path, refusal.status, refusal.reason));
-  const body = JSON.stringify(failure(null, new RpcError(refusal.code, refusal.message), { version: '0.3' }));
-  res.writeHead(refusal.status, {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(body),
-  });
-  res.end(body);
+  sendRawJson(res, refusal.status, failure(null, new RpcError(refusal.code, refusal.message), { version: '0.3' }));
 }
 
 export function createHttpApp(opts: HttpOptions): Koa {
@@ -107,17 +111,8 @@ export function createHttpApp(opts: HttpOptions): Koa {
   const cardsSince = new Date();
   app.silent = true;
 
-  const deny = (ctx: Koa.Context, status: number, err: RpcError, reason: string, caller?: string): void => {
-    opts.onRefused?.({
-      reason,
-      status,
-      method: ctx.method,
-      path: ctx.path,
-      remote: ctx.req.socket.remoteAddress ?? 'unknown',
-      ...(ctx.get('host') ? { host: ctx.get('host') } : {}),
-      ...(ctx.get('origin') ? { origin: ctx.get('origin') } : {}),
-      ...(caller ? { caller } : {}),
-    });
+  const deny = (ctx: Koa.Context, status: number, err: RpcError, reason: string): void => {
+    opts.onRefused?.(refusedRequest(ctx.req, ctx.path, status, reason));
     refuse(ctx, status, err);
   };
 
@@ -190,7 +185,7 @@ function sendJson(ctx: Koa.Context, body: unknown): void {
  * asks for 0.3 explicitly or uses the 0.2-era path `/.well-known/agent.json`. Cached per v1 §8.6.
  */
 function sendCard(ctx: Koa.Context, card: unknown, since: Date): void {
-  const legacy = /^0\.3(\.\d+)?$/.test(ctx.get('a2a-version').trim()) || ctx.path.endsWith('/agent.json');
+  const legacy = V03_VERSION.test(ctx.get('a2a-version').trim()) || ctx.path.endsWith('/agent.json');
   const body = JSON.stringify(legacy ? toV03Card(card as AgentCardV1) : card);
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
   ctx.set('Cache-Control', 'max-age=60');

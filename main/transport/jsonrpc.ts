@@ -9,7 +9,7 @@ import { bridgeMethods, v03Methods } from './methods-v03.js';
 import { orchestrateMethods } from './methods-orchestrate.js';
 import { v1Methods } from './methods-v1.js';
 import { REASON_CODES, RpcError, errorBody, type RpcErrorBody } from './rpc-errors.js';
-import { StreamReply, type MethodContext, type MethodHandler, type RpcCall } from './rpc-types.js';
+import { StreamReply, type MethodContext, type MethodHandler, type ParsedBody, type RpcCall } from './rpc-types.js';
 
 export interface RpcLog {
   error(details: Record<string, unknown>, message: string): void;
@@ -39,16 +39,11 @@ export class JsonRpcEndpoint {
     this.v1 = v1Methods(ctx);
   }
 
-  /** `body` is the raw request text; `call` was decided by the adapter (version header, endpoint). */
-  async handle(body: string, call: RpcCall): Promise<RpcOutcome> {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body);
-    } catch {
-      return json(failure(null, new RpcError(-32700, 'request body is not valid JSON'), call));
-    }
-    if (Array.isArray(parsed)) return this.handleBatch(parsed, call);
-    return this.handleOne(parsed, call, true);
+  /** `body` was parsed by the adapter, as `call` was decided by it (version header, endpoint). */
+  async handle(body: ParsedBody, call: RpcCall): Promise<RpcOutcome> {
+    if (!body.json) return json(failure(null, new RpcError(-32700, 'request body is not valid JSON'), call));
+    if (Array.isArray(body.value)) return this.handleBatch(body.value, call);
+    return this.handleOne(body.value, call, true);
   }
 
   private async handleBatch(items: unknown[], call: RpcCall): Promise<RpcOutcome> {

@@ -10,12 +10,13 @@
  */
 import { BridgeError, isBridgeError } from '../domain/errors.js';
 import type { StreamEvent } from '../domain/events.js';
-import { isInterrupted, isTerminal, textOf, type Task, type TaskState } from '../domain/task.js';
+import { isSettled, isTerminal, textOf, type Task, type TaskState } from '../domain/task.js';
 import type { Dispatcher } from '../runtime/dispatcher.js';
 import type { AgentRegistry } from '../runtime/registry.js';
 import { OrchestrateParamsSchema, type OrchestrateParams } from '../schema/rpc.js';
 import { parseParams } from './parse-params.js';
 import type { MethodContext, MethodHandler } from './rpc-types.js';
+import { delegationOf } from './send-request.js';
 
 export interface OrchestrationResult {
   agent: string;
@@ -123,12 +124,7 @@ async function sendChild(
       },
       idempotent: p.messageId !== undefined,
       blocking: false,
-      delegation: {
-        ...(p.delegationDepth !== undefined ? { depth: p.delegationDepth } : {}),
-        ...(p.visitedAgents ? { visited: p.visitedAgents } : {}),
-        ...(p.parentTaskId ? { parentTaskId: p.parentTaskId } : {}),
-        ...(p.callerAgent ? { callerAgent: p.callerAgent } : {}),
-      },
+      delegation: delegationOf(p),
     });
     return { agent, task };
   } catch (err) {
@@ -149,7 +145,7 @@ function watch(dispatcher: Dispatcher, taskId: string): Promise<TaskState> {
           : event.kind === 'status-update'
             ? event.status.state
             : undefined;
-      if (settled !== undefined || state === undefined || !(isTerminal(state) || isInterrupted(state))) return;
+      if (settled !== undefined || state === undefined || !isSettled(state)) return;
       settled = state;
       resolve(state);
     };

@@ -6,6 +6,8 @@
  *
  * A token bucket per caller: a full minute's worth may arrive at once, then they refill evenly.
  */
+import type { ParsedBody } from './rpc-types.js';
+
 export interface RateLimitOptions {
   perMinute: number;
   isAgent(name: string): boolean;
@@ -31,8 +33,8 @@ export class CallerRateLimit {
     this.now = opts.now ?? Date.now;
   }
 
-  /** Counts one request (or each request of a batch) of the raw body against its caller. */
-  check(body: string, remoteAddress: string): RateVerdict {
+  /** Counts one request (or each request of a batch) of the parsed body against its caller. */
+  check(body: ParsedBody, remoteAddress: string): RateVerdict {
     const { agent, requests } = callerOf(body, this.opts.isAgent);
     const caller = agent ? `agent:${agent}` : `address:${remoteAddress}`;
     const retryAfterMs = this.take(caller, Math.min(requests, this.opts.perMinute));
@@ -63,14 +65,9 @@ export class CallerRateLimit {
 }
 
 /** The `callerAgent` a request names (first one found in a batch) and how many requests it holds. */
-export function callerOf(body: string, isAgent: (name: string) => boolean): { agent?: string; requests: number } {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return { requests: 1 };
-  }
-  const items = Array.isArray(parsed) ? parsed : [parsed];
+export function callerOf(body: ParsedBody, isAgent: (name: string) => boolean): { agent?: string; requests: number } {
+  if (!body.json) return { requests: 1 };
+  const items = Array.isArray(body.value) ? body.value : [body.value];
   for (const item of items) {
     const named = declaredCaller(item);
     if (named !== undefined && isAgent(named)) return { agent: named, requests: Math.max(1, items.length) };

@@ -1,22 +1,6 @@
 import type { z } from 'zod';
 import type { BridgeErrorReason } from '../domain/errors.js';
 
-/** JSON-RPC / A2A / contactor error codes (CONTRACT.md "Error codes"). */
-export const RPC_CODES = {
-  parseError: -32700,
-  invalidRequest: -32600,
-  methodNotFound: -32601,
-  invalidParams: -32602,
-  internal: -32603,
-  taskNotFound: -32001,
-  notCancelable: -32002,
-  pushNotSupported: -32003,
-  unsupportedOperation: -32004,
-  contentType: -32005,
-  versionNotSupported: -32009,
-  unauthorized: -32066,
-} as const;
-
 export const REASON_CODES: Record<BridgeErrorReason, number> = {
   'invalid-params': -32602,
   'task-not-found': -32001,

@@ -7,18 +7,25 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import getRawBody from 'raw-body';
+import { AGENT_NAME } from '../schema/config.js';
 import { discardBody } from './drain-body.js';
 import type { HttpOptions, RefusedRequest } from './http.js';
 import { failure } from './jsonrpc.js';
 import { bearerMatches } from './request-gate.js';
 import { RpcError } from './rpc-errors.js';
-import type { ProtocolVersion, RpcCall } from './rpc-types.js';
+import { parseBody, type ProtocolVersion, type RpcCall } from './rpc-types.js';
 import { SSE_HEADERS, parseLastEventId, writeSseEvent } from './sse.js';
 
 /** How much of a refused body is read and thrown away before the connection is cut instead. */
 const DISCARD_LIMIT_BYTES = 64 * 1024 * 1024;
 
-export const AGENT_PATH = /^\/agents\/([A-Za-z0-9][A-Za-z0-9_.-]{0,63})(\/\.well-known\/agent-card\.json|\/?)$/;
+/** `/agents/<name>` (the JSON-RPC endpoint) or `/agents/<name>/.well-known/agent-card.json`; names as in config. */
+export const AGENT_PATH = new RegExp(
+  `^\\/agents\\/(${AGENT_NAME.source.slice(1, -1)})(\\/\\.well-known\\/agent-card\\.json|\\/?)$`,
+);
+
+/** An `A2A-Version` that means 0.3 (`0.3`, `0.3.x`). */
+export const V03_VERSION = /^0\.3(\.\d+)?$/;
 
 /** Where a POST was sent, as the router parsed it. */
 export interface PostTarget {
@@ -69,7 +76,8 @@ export async function handleRpcPost(
     );
     return deny(tooLarge ? 413 : 400, refusal, tooLarge ? 'body-too-large' : 'unreadable-body');
   }
-  const rate = opts.rateLimit?.check(body, req.socket.remoteAddress ?? 'unknown');
+  const parsed = parseBody(body);
+  const rate = opts.rateLimit?.check(parsed, req.socket.remoteAddress ?? 'unknown');
   if (rate && !rate.ok) {
     const seconds = Math.ceil(rate.retryAfterMs / 1000);
     const limited = new RpcError(
@@ -86,7 +94,7 @@ export async function handleRpcPost(
     ...(agentMatch ? { agentFromPath: agentMatch[1]! } : {}),
     ...(lastEventId !== undefined ? { resumeAfter: lastEventId } : {}),
   };
-  const outcome = await opts.endpoint.handle(body, call);
+  const outcome = await opts.endpoint.handle(parsed, call);
   if (outcome.kind === 'json') {
     if (outcome.body === undefined) {
       res.writeHead(204);
@@ -148,7 +156,7 @@ export function refusedRequest(
 
 export function negotiateVersion(header: string | undefined): ProtocolVersion | RpcError {
   const v = (header ?? '').trim();
-  if (v === '' || /^0\.3(\.\d+)?$/.test(v)) return '0.3';
+  if (v === '' || V03_VERSION.test(v)) return '0.3';
   if (/^1\.0(\.\d+)?$/.test(v)) return '1.0';
   return new RpcError(-32009, `A2A version "${v}" is not supported; this bridge speaks 1.0 and 0.3`);
 }
@@ -168,7 +176,12 @@ function notFound(res: ServerResponse, path: string): void {
   sendJson(res, 404, failure(null, notFoundError('POST', path), { version: '0.3' }));
 }
 
-function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  value: unknown,
+  headers: Record<string, string> = {},
+): void {
   const body = JSON.stringify(value);
   res.writeHead(status, {
     ...headers,

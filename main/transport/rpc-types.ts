@@ -17,6 +17,20 @@ export interface RpcCall {
   versionError?: RpcError;
 }
 
+/**
+ * A request body as the adapter parsed it, once, for both the rate limiter and dispatch: `json: false`
+ * when it is not valid JSON (answered -32700 by the endpoint).
+ */
+export type ParsedBody = { json: true; value: unknown } | { json: false };
+
+export function parseBody(text: string): ParsedBody {
+  try {
+    return { json: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { json: false };
+  }
+}
+
 /** A streaming result: the adapter calls it once the response has started; it returns a stopper. */
 export type StreamStarter = (emit: (result: unknown, seq: number) => void, end: () => void) => () => void;
 

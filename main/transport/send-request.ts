@@ -1,9 +1,10 @@
 import { BridgeError } from '../domain/errors.js';
 import type { Message, Part } from '../domain/task.js';
 import type { Dispatcher, SendRequest } from '../runtime/dispatcher.js';
-import { MessageSendParamsSchema, type MessageSendParams } from '../schema/a2a.js';
-import { BridgeSendParamsSchema, type BridgeSendParams } from '../schema/rpc.js';
+import { MessageSendParamsSchema, isObject, type MessageSendParams } from '../schema/a2a.js';
+import { BridgeSendParamsSchema, type BridgeSendParams, type DelegationParams } from '../schema/rpc.js';
 import { SendMetadataSchema, type SendMetadata } from '../schema/send-metadata.js';
+import { parseParams } from './parse-params.js';
 import { RpcError, describeZodError } from './rpc-errors.js';
 import type { RpcCall } from './rpc-types.js';
 
@@ -34,18 +35,14 @@ export interface ParsedSend {
 /** Either send form (standard A2A `message`, or the bridge shorthand) as one SendRequest. */
 export function parseSend(params: unknown, call: RpcCall, lookup: AgentLookup): ParsedSend {
   if (isObject(params) && 'message' in params) {
-    const parsed = MessageSendParamsSchema.safeParse(params);
-    if (!parsed.success) throw new RpcError(-32602, describeZodError(parsed.error));
-    return fromStandard(parsed.data, call, lookup);
+    return fromStandard(parseParams(MessageSendParamsSchema, params), call, lookup);
   }
   // At /agents/<name> the endpoint names the agent, so the shorthand may leave `agent` out.
   const withAgent =
     call.agentFromPath && isObject(params) && params.agent === undefined
       ? { ...params, agent: call.agentFromPath }
       : params;
-  const parsed = BridgeSendParamsSchema.safeParse(withAgent ?? {});
-  if (!parsed.success) throw new RpcError(-32602, describeZodError(parsed.error));
-  return fromShorthand(parsed.data, call);
+  return fromShorthand(parseParams(BridgeSendParamsSchema, withAgent), call);
 }
 
 export function fromStandard(params: MessageSendParams, call: RpcCall, lookup: AgentLookup): ParsedSend {
@@ -112,15 +109,20 @@ function fromShorthand(params: BridgeSendParams, call: RpcCall): ParsedSend {
       message,
       idempotent: params.messageId !== undefined,
       blocking: params.configuration?.blocking ?? true,
-      delegation: {
-        ...optional('depth', params.delegationDepth),
-        ...optional('visited', params.visitedAgents),
-        ...optional('parentTaskId', params.parentTaskId),
-        ...optional('callerAgent', params.callerAgent),
-      },
+      delegation: delegationOf(params),
       ...optional('cwd', params.cwd),
     },
     ...(params.configuration?.historyLength !== undefined ? { historyLength: params.configuration.historyLength } : {}),
+  };
+}
+
+/** The delegation hints a shorthand send or an orchestrate call carries as params (DelegationParamsShape). */
+export function delegationOf(params: DelegationParams): SendRequest['delegation'] {
+  return {
+    ...optional('depth', params.delegationDepth),
+    ...optional('visited', params.visitedAgents),
+    ...optional('parentTaskId', params.parentTaskId),
+    ...optional('callerAgent', params.callerAgent),
   };
 }
 
@@ -133,8 +135,4 @@ function parseMeta(value: unknown, where: string): SendMetadata {
 
 function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
   return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

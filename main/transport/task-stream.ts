@@ -1,13 +1,13 @@
 import { BridgeError } from '../domain/errors.js';
 import type { StreamEvent } from '../domain/events.js';
-import { isInterrupted, isTerminal, type Task } from '../domain/task.js';
+import { isSettled, isTerminal, type Task } from '../domain/task.js';
 import type { Dispatcher, SendRequest } from '../runtime/dispatcher.js';
 import { StreamReply } from './rpc-types.js';
 
 /** True when no more events belong to this stream: a terminal or interrupted state (A2A §3.1.2). */
 export function endsStream(event: StreamEvent): boolean {
   if (event.kind === 'status-update') return event.final;
-  if (event.kind === 'task') return isTerminal(event.task.status.state) || isInterrupted(event.task.status.state);
+  if (event.kind === 'task') return isSettled(event.task.status.state);
   return false;
 }
 

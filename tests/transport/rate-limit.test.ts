@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { CallerRateLimit, callerOf } from '../../main/transport/rate-limit.js';
+import { parseBody } from '../../main/transport/rpc-types.js';
 
 const isAgent = (name: string) => name === 'codex' || name === 'claude';
-const send = (callerAgent?: string) =>
-  JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'message/send',
-    params: { agent: 'echo', text: 'x', ...(callerAgent ? { callerAgent } : {}) },
-  });
+const request = (callerAgent?: string) => ({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'message/send',
+  params: { agent: 'echo', text: 'x', ...(callerAgent ? { callerAgent } : {}) },
+});
+/** The body as the adapter hands it over: parsed once (see rpc-post.ts). */
+const send = (callerAgent?: string) => parseBody(JSON.stringify(request(callerAgent)));
 
 describe('CallerRateLimit', () => {
   it('allows a minute of requests at once, then refuses with the time until the next one', () => {
@@ -35,7 +37,7 @@ describe('CallerRateLimit', () => {
 
   it('counts every request of a batch', () => {
     const limit = new CallerRateLimit({ perMinute: 10, isAgent, now: () => 0 });
-    const batch = JSON.stringify(Array.from({ length: 8 }, () => JSON.parse(send())));
+    const batch = parseBody(JSON.stringify(Array.from({ length: 8 }, () => request())));
     expect(limit.check(batch, '::1').ok).toBe(true);
     expect(limit.check(batch, '::1').ok).toBe(false);
     expect(limit.check(send(), '::1').ok).toBe(true);
@@ -55,10 +57,10 @@ describe('callerOf', () => {
             ? { metadata: { callerAgent: 'claude' }, message: {} }
             : { message: { metadata: { callerAgent: 'claude' } } },
       });
-    expect(callerOf(standard('metadata'), isAgent).agent).toBe('claude');
-    expect(callerOf(standard('message'), isAgent).agent).toBe('claude');
-    expect(callerOf('not json', isAgent)).toEqual({ requests: 1 });
-    expect(callerOf('[]', isAgent)).toEqual({ requests: 1 });
-    expect(callerOf('{"params":{"callerAgent":42}}', isAgent)).toEqual({ requests: 1 });
+    expect(callerOf(parseBody(standard('metadata')), isAgent).agent).toBe('claude');
+    expect(callerOf(parseBody(standard('message')), isAgent).agent).toBe('claude');
+    expect(callerOf(parseBody('not json'), isAgent)).toEqual({ requests: 1 });
+    expect(callerOf(parseBody('[]'), isAgent)).toEqual({ requests: 1 });
+    expect(callerOf(parseBody('{"params":{"callerAgent":42}}'), isAgent)).toEqual({ requests: 1 });
   });
 });
