@@ -1,7 +1,7 @@
 // Builds the bundles: `npm run build`, and tests/global-setup.ts before the tests. One entry per target;
 // the desktop app adds its main/preload/renderer targets to TARGETS.
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -16,9 +16,12 @@ const IMPORT_META_URL_SHIM = {
 const TARGETS = [
   {
     // The repo's CLI (bin/contactor.js loads it): dependencies come from node_modules.
+    // Split, so the verbs' lazy imports (`serve`'s bridge, `doctor`/`probe`'s ACP client) stay lazy.
     name: 'cli (repo)',
-    entryPoints: ['main/cli/index.ts'],
-    outfile: 'out/cli/contactor.mjs',
+    entryPoints: { contactor: 'main/cli/index.ts' },
+    outdir: 'out/cli',
+    outExtension: { '.js': '.mjs' },
+    splitting: true,
     platform: 'node',
     format: 'esm',
     packages: 'external',
@@ -70,6 +73,9 @@ const COPIES = [
   ['renderer/styles.css', 'out/renderer/styles.css'],
 ];
 
+// Split chunks have hashed names: clear the old ones so a rebuild leaves only what the entry imports.
+rmSync(path.join(ROOT, 'out', 'cli'), { recursive: true, force: true });
+
 for (const { name, ...options } of TARGETS) {
   const started = Date.now();
   await build({
@@ -80,7 +86,7 @@ for (const { name, ...options } of TARGETS) {
     logLevel: 'warning',
     ...options,
   });
-  console.log(`built ${name} → ${options.outfile} (${Date.now() - started} ms)`);
+  console.log(`built ${name} → ${options.outfile ?? `${options.outdir}/`} (${Date.now() - started} ms)`);
 }
 
 for (const [from, to] of COPIES) {

@@ -96,9 +96,10 @@ const RULES: Record<Layer, Rule> = {
   shell: { imports: ['shell', 'wiring', 'server', 'schema/ipc.ts', 'domain'], packages: ['electron'], node: true },
   cli: {
     // data-dir: the CLI reads the discovery file and the token the bridge wrote.
-    // backends/acp-launch, child-process, win32-command, acp-stdio-stream: `doctor` / `probe` start an ACP
-    // agent exactly as the ACP backend does (same npm-shim probe, same stdio stream), run `initialize` only
-    // and stop its tree — an explicit allowance for cli/acp-probe.ts alone.
+    // backends/acp-launch, child-process, win32-command, acp-stdio-stream, acp-client-capabilities: `doctor` /
+    // `probe` start an ACP agent exactly as the ACP backend does (same npm-shim probe, same stdio stream, same
+    // declared capabilities), run `initialize` only and stop its tree — an explicit allowance for
+    // cli/acp-probe.ts alone.
     imports: [
       'cli',
       'schema',
@@ -110,6 +111,7 @@ const RULES: Record<Layer, Rule> = {
       'backends/child-process.ts',
       'backends/win32-command.ts',
       'backends/acp-stdio-stream.ts',
+      'backends/acp-client-capabilities.ts',
     ],
     onlyFrom: { wiring: ['cli/commands/serve.ts'], backends: ['cli/acp-probe.ts'] },
     // yaml: `contactor setup` writes config entries; reading config goes through config.ts.

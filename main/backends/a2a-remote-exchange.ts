@@ -8,7 +8,8 @@ import type { TurnReporter } from '../ports.js';
 import type { Dialect } from './a2a-remote-dialect.js';
 import type { PeerEndpoint } from './a2a-remote-peer.js';
 import type { PeerReply } from './a2a-remote-reply.js';
-import { isAbort, PeerError, type PeerRpc, type StreamFrame } from './a2a-remote-rpc.js';
+import { PeerError, type PeerRpc, type StreamFrame } from './a2a-remote-rpc.js';
+import { isAbort } from './fetch-util.js';
 
 export interface Exchange {
   rpc: PeerRpc;

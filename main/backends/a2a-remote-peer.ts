@@ -64,7 +64,7 @@ export class PeerDirectory {
   }
 }
 
-export function describePeer(card: PeerCard, cardUrl: string, wanted: 'auto' | PeerProtocol): PeerEndpoint {
+function describePeer(card: PeerCard, cardUrl: string, wanted: 'auto' | PeerProtocol): PeerEndpoint {
   const choice = pickInterface(card, wanted);
   if (!choice) {
     const which = wanted === 'auto' ? 'a JSON-RPC interface' : `an A2A ${wanted} JSON-RPC interface`;

@@ -4,7 +4,7 @@
  * far is remembered, so a snapshot that repeats it only adds what is new.
  */
 import { DECISION_MARKER } from '../domain/decision-contract.js';
-import { isInterrupted, isTerminal, textOf, type Artifact, type Message } from '../domain/task.js';
+import { isSettled, isInterrupted, textOf, type Artifact, type Message } from '../domain/task.js';
 import type { WireTaskState } from '../schema/a2a.js';
 import type { TurnReporter } from '../ports.js';
 import type { PeerEvent, PeerTaskView } from './a2a-remote-dialect.js';
@@ -146,7 +146,7 @@ function parkedState(state: WireTaskState): boolean {
 
 /** Terminal or interrupted; the wire-only `unknown` state is neither. */
 function ends(state: WireTaskState): boolean {
-  return state !== 'unknown' && (isTerminal(state) || isInterrupted(state));
+  return state !== 'unknown' && isSettled(state);
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { JsonRpcReplySchema } from '../schema/a2a-remote.js';
+import { isAbort, safeJson } from './fetch-util.js';
 
 export class PeerError extends Error {
   readonly retryable: boolean;
@@ -25,10 +26,6 @@ export class PeerError extends Error {
 
 /** Queue full, rate limited (contactor -32064/-32065) and internal errors may pass; the rest will not. */
 const RETRYABLE_CODES = new Set([-32603, -32064, -32065]);
-
-export function isAbort(err: unknown): boolean {
-  return err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError');
-}
 
 function causeOf(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
@@ -154,12 +151,4 @@ function resultOf(
     });
   }
   return reply.result;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

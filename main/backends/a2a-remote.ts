@@ -20,7 +20,7 @@
  * Cancel is forwarded (tasks/cancel / CancelTask) when the turn is aborted. Memory of peer contexts and
  * parked tasks is per process: after a restart a follow-up starts a new peer conversation.
  */
-import { DECISION_CONTRACT, decisionFollowUp, parseDecision } from '../domain/decision-contract.js';
+import { decisionFollowUp, parseDecision, withoutDecisionContract } from '../domain/decision-contract.js';
 import { textOf, type Message } from '../domain/task.js';
 import type { AgentBackend, AgentTraits, Turn, TurnOutcome, TurnReporter } from '../ports.js';
 import type { A2aAgentConfig } from '../schema/config.js';
@@ -28,7 +28,9 @@ import { dialectFor, type Dialect } from './a2a-remote-dialect.js';
 import { PeerDirectory, peerTraits, type PeerEndpoint } from './a2a-remote-peer.js';
 import { decisionBlockOf, PeerReply } from './a2a-remote-reply.js';
 import { confirmParked, forwardCancel, sendAndFollow, type Exchange } from './a2a-remote-exchange.js';
-import { isAbort, PeerError, PeerRpc } from './a2a-remote-rpc.js';
+import { PeerError, PeerRpc } from './a2a-remote-rpc.js';
+import { isAbort } from './fetch-util.js';
+import { SHUTTING_DOWN, STOPPED } from './outcomes.js';
 
 export interface A2aRemoteBackendOptions {
   name: string;
@@ -46,7 +48,6 @@ interface PeerConversation {
   parked?: { taskId: string; decision: boolean };
 }
 
-const STOPPED: TurnOutcome = { kind: 'failed', retryable: true, reason: 'stopped' };
 const MAX_CONVERSATIONS = 500;
 
 export class A2aRemoteBackend implements AgentBackend {
@@ -71,8 +72,7 @@ export class A2aRemoteBackend implements AgentBackend {
   }
 
   run(turn: Turn, report: TurnReporter): Promise<TurnOutcome> {
-    if (this.closed)
-      return Promise.resolve({ kind: 'undelivered', retryable: true, reason: 'the bridge is shutting down' });
+    if (this.closed) return Promise.resolve(SHUTTING_DOWN);
     const work = this.runTurn(turn, report).then((outcome) => this.withoutToken(outcome));
     this.inFlight.add(work);
     void work.finally(() => this.inFlight.delete(work)).catch(() => undefined);
@@ -218,7 +218,7 @@ export class A2aRemoteBackend implements AgentBackend {
     const told = turn.followUp && !convo.peerContextId && turn.cold ? turn.cold : turn;
     let text = told.text;
     // A contactor peer appends its own contract; sending ours too would only repeat it.
-    if (peer.contactor && text.endsWith(DECISION_CONTRACT)) text = text.slice(0, -DECISION_CONTRACT.length);
+    if (peer.contactor) text = withoutDecisionContract(text);
     const parked = turn.followUp ? convo.parked : undefined;
     if (parked?.decision) text = chosenOption(text) ?? text;
     return {

@@ -14,7 +14,15 @@ import {
   type InitializeResponse,
   type RequestPermissionResponse,
 } from '@agentclientprotocol/sdk';
-import { exited, started, StderrTail, stopProcessTree, type AgentChild, type ChildExit } from './child-process.js';
+import {
+  exited,
+  started,
+  StderrTail,
+  stopProcessTree,
+  within,
+  type AgentChild,
+  type ChildExit,
+} from './child-process.js';
 import {
   registerClientCapabilities,
   clientCapabilities,
@@ -27,7 +35,7 @@ import { agentStdioStream } from './acp-stdio-stream.js';
 import type { Workspace } from './acp-workspace.js';
 
 /** Non-protocol stdout lines tolerated before the agent is considered broken. */
-export const MAX_NOISE_LINES = 50;
+const MAX_NOISE_LINES = 50;
 const STDERR_TAIL_LINES = 20;
 /** How long to wait for the exit status after the connection dropped, to name the cause. */
 const EXIT_NOTICE_MS = 2000;
@@ -71,12 +79,6 @@ function describeExit(exit: ChildExit): string {
   return exit.code !== null ? `exit code ${exit.code}` : `signal ${exit.signal}`;
 }
 
-function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
 export class AcpConnection {
   /** Least recently used first. */
   readonly sessions = new Map<string, AcpSession>();
@@ -92,7 +94,6 @@ export class AcpConnection {
     private readonly child: AgentChild,
     private readonly spec: ConnectionSpec,
   ) {
-    child.stdin.on('error', () => undefined); // EPIPE after the agent died; the exit says why
     this.stderr = new StderrTail(child.stderr);
     void exited(child).then((exit) => (this.exit = exit));
     const app = client({ name: 'contactor' })
@@ -177,7 +178,7 @@ export class AcpConnection {
   /** Why the connection is gone, once it is (waits briefly for the exit status). */
   async failure(): Promise<ConnectionFailure> {
     if (!this.fatal && !this.exit) await within(exited(this.child), EXIT_NOTICE_MS);
-    const stderrTail = this.stderr.text().trimEnd().split(/\r?\n/).slice(-STDERR_TAIL_LINES).join('\n');
+    const stderrTail = this.stderr.lastLines(STDERR_TAIL_LINES);
     if (this.fatal) return { ...this.fatal, stderrTail };
     const reason = this.exit
       ? `agent ${this.spec.agent} process exited (${describeExit(this.exit)})`

@@ -3,8 +3,7 @@
  * (or a terminal it asks for) can run: natively, as a Windows program (npm shims resolved, see
  * win32-command.ts), or inside a WSL distro through `wsl.exe`. Pure, with the host platform passed in.
  */
-import { spawn } from 'node:child_process';
-import type { AgentChild } from './child-process.js';
+import { spawnChild, type AgentChild } from './child-process.js';
 import { resolveWin32Command, type Win32Probe } from './win32-command.js';
 
 export type AgentPlatform = 'native' | 'windows' | 'wsl';
@@ -64,17 +63,14 @@ export function describeLaunch(plan: LaunchPlan): string {
 }
 
 /**
- * Spawns a plan the way child-process.ts `spawnChild` does (shell: false, explicit env, own process
- * group on POSIX so the whole tree can be stopped), plus `windowsVerbatimArguments` for cmd.exe lines.
+ * Spawns a plan with child-process.ts `spawnChild` (shell: false, explicit env, own process group on
+ * POSIX so the whole tree can be stopped), passing `windowsVerbatimArguments` for cmd.exe lines.
  */
 export function spawnPlan(plan: LaunchPlan): AgentChild {
-  return spawn(plan.program, plan.args, {
+  return spawnChild({
+    command: [plan.program, ...plan.args],
     cwd: plan.cwd,
-    env: { ...plan.env },
-    shell: false,
-    detached: process.platform !== 'win32',
-    windowsHide: true,
+    env: plan.env,
     windowsVerbatimArguments: plan.verbatim,
-    stdio: 'pipe',
   });
 }

@@ -6,10 +6,7 @@ import { RequestError, type AuthMethod, type InitializeResponse, type StopReason
 import type { TurnOutcome } from '../ports.js';
 
 /** ACP -32000: the agent needs the user to authenticate first. */
-export const AUTH_REQUIRED = -32000;
-
-/** What a canceled turn resolves with; the runtime decides the task's state. */
-export const STOPPED: TurnOutcome = { kind: 'failed', retryable: true, reason: 'stopped' };
+const AUTH_REQUIRED = -32000;
 
 export function isAuthRequired(err: unknown): boolean {
   return err instanceof RequestError && err.code === AUTH_REQUIRED;
@@ -49,7 +46,7 @@ export function outcomeOfStop(stopReason: StopReason): TurnOutcome {
 }
 
 /** The agent's message for a JSON-RPC error it answered a prompt with, plus its `data.details`. */
-export function agentErrorMessage(err: RequestError): string {
+function agentErrorMessage(err: RequestError): string {
   const data = err.data as { details?: unknown; message?: unknown } | undefined;
   const detail =
     typeof data?.details === 'string' ? data.details : typeof data?.message === 'string' ? data.message : undefined;

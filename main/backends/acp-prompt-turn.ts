@@ -7,10 +7,12 @@
 import { methods, RequestError } from '@agentclientprotocol/sdk';
 import type { Turn, TurnOutcome, TurnReporter } from '../ports.js';
 import type { AcpConnection } from './acp-connection.js';
-import { outcomeOfPromptError, outcomeOfStop, STOPPED } from './acp-outcome.js';
+import { outcomeOfPromptError, outcomeOfStop } from './acp-outcome.js';
 import { contactorMeta, promptBlocks } from './acp-prompt.js';
 import type { AcpSession } from './acp-session.js';
 import { TurnContext } from './acp-turn-context.js';
+import { whenAborted, within } from './child-process.js';
+import { STOPPED } from './outcomes.js';
 
 export interface PromptTurn {
   agent: string;
@@ -24,15 +26,6 @@ export interface PromptTurn {
 }
 
 type Settled = { response: { stopReason: string } } | { error: unknown };
-
-function whenAborted(signal: AbortSignal): Promise<'aborted'> {
-  if (signal.aborted) return Promise.resolve('aborted');
-  return new Promise((resolve) => signal.addEventListener('abort', () => resolve('aborted'), { once: true }));
-}
-
-function delay(ms: number): Promise<'timeout'> {
-  return new Promise((resolve) => setTimeout(() => resolve('timeout'), ms));
-}
 
 export async function runPromptTurn(p: PromptTurn): Promise<TurnOutcome> {
   const { conn, session, turn, report } = p;
@@ -53,9 +46,9 @@ export async function runPromptTurn(p: PromptTurn): Promise<TurnOutcome> {
     const first = await Promise.race([settled, whenAborted(turn.signal)]);
     if (first === 'aborted') {
       conn.agent.notify(methods.agent.session.cancel, { sessionId: session.sessionId }).catch(() => undefined);
-      const ended = await Promise.race([settled, delay(p.graceMs)]);
-      report.receipt({ cancel: ended === 'timeout' ? 'process killed after grace period' : 'agent stopped the turn' });
-      if (ended === 'timeout') await p.escalate();
+      const ended = await within(settled, p.graceMs);
+      report.receipt({ cancel: ended === undefined ? 'process killed after grace period' : 'agent stopped the turn' });
+      if (ended === undefined) await p.escalate();
       return STOPPED;
     }
     if ('response' in first) {

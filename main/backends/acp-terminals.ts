@@ -10,7 +10,7 @@ import { exited, started, stopProcessTree, type AgentChild } from './child-proce
 import { spawnPlan, type LaunchPlan } from './acp-launch.js';
 
 /** Output kept when the agent sets no `outputByteLimit`. */
-export const DEFAULT_TERMINAL_OUTPUT_BYTES = 1024 * 1024;
+const DEFAULT_TERMINAL_OUTPUT_BYTES = 1024 * 1024;
 const KILL_GRACE_MS = 500;
 
 class Terminal {

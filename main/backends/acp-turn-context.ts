@@ -12,18 +12,13 @@ import type {
 } from '@agentclientprotocol/sdk';
 import type { ToolCallSummary } from '../domain/pending.js';
 import type { PermissionOutcome, Turn, TurnReporter } from '../ports.js';
+import { whenAborted } from './child-process.js';
 
 const CANCELLED: RequestPermissionResponse = { outcome: { outcome: 'cancelled' } };
 
 function locations(list: ToolCallLocation[] | null | undefined): ToolCallSummary['locations'] {
   if (!list) return undefined;
   return list.map((l) => (typeof l.line === 'number' ? { path: l.path, line: l.line } : { path: l.path }));
-}
-
-/** Resolves when `signal` aborts (at once if it already has); never rejects. */
-function aborted(signal: AbortSignal): Promise<'aborted'> {
-  if (signal.aborted) return Promise.resolve('aborted');
-  return new Promise((resolve) => signal.addEventListener('abort', () => resolve('aborted'), { once: true }));
 }
 
 export class TurnContext {
@@ -104,8 +99,8 @@ export class TurnContext {
     const options = params.options.map(({ optionId, name, kind }) => ({ optionId, name, kind }));
     const answer: PermissionOutcome | 'aborted' = await Promise.race([
       this.report.askPermission({ toolCall, options }),
-      aborted(this.turn.signal),
-      aborted(requestSignal),
+      whenAborted(this.turn.signal),
+      whenAborted(requestSignal),
     ]);
     if (answer === 'aborted' || answer.outcome === 'cancelled') return CANCELLED;
     // The runtime resolves answers against these options; anything else is a bug, never an approval.

@@ -10,10 +10,11 @@ import type { AcpAgentConfig } from '../schema/config.js';
 import type { AgentBackend, AgentTraits, Turn, TurnOutcome, TurnReporter } from '../ports.js';
 import { AcpConnection, StartFailure } from './acp-connection.js';
 import { planLaunch, type LaunchPlan } from './acp-launch.js';
-import { authHint, isAuthRequired, STOPPED } from './acp-outcome.js';
+import { authHint, isAuthRequired } from './acp-outcome.js';
 import { runPromptTurn } from './acp-prompt-turn.js';
 import type { AcpSession } from './acp-session.js';
 import { Workspace } from './acp-workspace.js';
+import { SHUTTING_DOWN, SHUTTING_DOWN_REASON, STOPPED } from './outcomes.js';
 import { nodeWin32Probe } from './win32-command.js';
 
 export interface AcpBackendOptions {
@@ -58,7 +59,7 @@ export class AcpBackend implements AgentBackend {
   }
 
   async run(turn: Turn, report: TurnReporter): Promise<TurnOutcome> {
-    if (this.closed) return { kind: 'undelivered', retryable: true, reason: 'the bridge is shutting down' };
+    if (this.closed) return SHUTTING_DOWN;
     if (turn.signal.aborted) return STOPPED;
     this.inFlight += 1;
     clearTimeout(this.idleTimer);
@@ -67,7 +68,7 @@ export class AcpBackend implements AgentBackend {
       const conn = await this.connect(turn, report);
       if (!(conn instanceof AcpConnection)) return conn;
       const held = conn.sessionOf(turn.contextId);
-      const session = await this.session(conn, turn, report);
+      const session = await this.session(conn, held, turn, report);
       if (!('sessionId' in session)) return session;
       // A follow-up whose session is gone (the process idled out or crashed): tell the agent everything again.
       const told = turn.followUp && session !== held && turn.cold ? { ...turn, ...turn.cold } : turn;
@@ -95,7 +96,7 @@ export class AcpBackend implements AgentBackend {
     this.connection = undefined;
     if (!conn) return;
     // Turns still running fail retryable; the process gets the full stdin → SIGTERM → SIGKILL sequence.
-    await conn.abandon('the bridge is shutting down', true, this.graceMs, true).catch(() => undefined);
+    await conn.abandon(SHUTTING_DOWN_REASON, true, this.graceMs, true).catch(() => undefined);
   }
 
   private async connect(turn: Turn, report: TurnReporter): Promise<AcpConnection | TurnOutcome> {
@@ -160,7 +161,7 @@ export class AcpBackend implements AgentBackend {
     });
     if (this.closed) {
       await conn.stop(this.graceMs);
-      throw new StartFailure('the bridge is shutting down', true);
+      throw new StartFailure(SHUTTING_DOWN_REASON, true);
     }
     this.connection = conn;
     // The turn that started it may have been aborted meanwhile and found no connection to idle out.
@@ -174,8 +175,13 @@ export class AcpBackend implements AgentBackend {
     return Workspace.open(cwd ?? config.cwd ?? process.cwd(), config.platform, config.distro);
   }
 
-  private async session(conn: AcpConnection, turn: Turn, report: TurnReporter): Promise<AcpSession | TurnOutcome> {
-    const existing = conn.sessionOf(turn.contextId);
+  /** `existing`: the context's live session, as `conn.sessionOf` returned it. */
+  private async session(
+    conn: AcpConnection,
+    existing: AcpSession | undefined,
+    turn: Turn,
+    report: TurnReporter,
+  ): Promise<AcpSession | TurnOutcome> {
     if (existing && turn.followUp) {
       report.receipt({ sessionId: existing.sessionId, sessionReused: true });
       return existing;

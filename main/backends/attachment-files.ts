@@ -6,7 +6,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DECISION_CONTRACT } from '../domain/decision-contract.js';
+import { DECISION_CONTRACT, withoutDecisionContract } from '../domain/decision-contract.js';
 import type { Part } from '../domain/task.js';
 
 export interface AttachmentFiles {
@@ -51,9 +51,7 @@ export async function writeAttachments(parts: readonly Part[]): Promise<Attachme
 export function promptWithAttachments(text: string, entries: readonly string[]): string {
   if (entries.length === 0) return text;
   const list = `\n\nAttached files:\n${entries.join('\n')}`;
-  return text.endsWith(DECISION_CONTRACT)
-    ? text.slice(0, -DECISION_CONTRACT.length) + list + DECISION_CONTRACT
-    : text + list;
+  return text.endsWith(DECISION_CONTRACT) ? withoutDecisionContract(text) + list + DECISION_CONTRACT : text + list;
 }
 
 function localPath(uri: string): string | undefined {

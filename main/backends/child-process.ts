@@ -84,7 +84,7 @@ export function exited(child: AgentChild): Promise<ChildExit> {
 export async function pipesClosed(child: AgentChild, ms: number): Promise<boolean> {
   if (child.stdout.closed && child.stderr.closed) return true;
   const closed = new Promise<true>((resolve) => child.once('close', () => resolve(true)));
-  return settlesWithin(closed, ms);
+  return (await within(closed, ms)) ?? false;
 }
 
 export function destroyPipes(child: AgentChild): void {
@@ -116,6 +116,11 @@ export class StderrTail {
       .subarray(Math.max(0, all.length - this.maxBytes))
       .toString('utf8')
       .replace(/^\uFFFD+/, '');
+  }
+
+  /** The last `n` lines, trailing whitespace trimmed. */
+  lastLines(n: number): string {
+    return this.text().trimEnd().split(/\r?\n/).slice(-n).join('\n');
   }
 
   /** The last non-empty line, trimmed ('' when there is none). */
@@ -155,14 +160,14 @@ export async function stopProcessTree(child: AgentChild, options: StopOptions = 
 
   if (IS_WINDOWS) {
     if (!hasExited(child)) await runTaskkill(pid);
-    await settlesWithin(exit, AFTER_KILL_MS);
+    await within(exit, AFTER_KILL_MS);
     return;
   }
   if (!signalGroup(pid, 'SIGTERM')) child.kill('SIGTERM');
   if (!(await until(treeGone, graceMs))) {
     if (!signalGroup(pid, 'SIGKILL')) child.kill('SIGKILL');
   }
-  await settlesWithin(exit, AFTER_KILL_MS);
+  await within(exit, AFTER_KILL_MS);
   await until(treeGone, AFTER_KILL_MS);
 }
 
@@ -188,14 +193,21 @@ async function until(done: () => boolean, ms: number): Promise<boolean> {
   return true;
 }
 
-async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+/** Resolves with what `promise` resolves to, or undefined once `ms` pass first; the timer is always cleared. */
+export async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
   });
   try {
-    return await Promise.race([promise.then(() => true as const), timeout]);
+    return await Promise.race([promise, timeout]);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Resolves when `signal` aborts (at once if it already has); never rejects. */
+export function whenAborted(signal: AbortSignal): Promise<'aborted'> {
+  if (signal.aborted) return Promise.resolve('aborted');
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve('aborted'), { once: true }));
 }

@@ -5,6 +5,7 @@
  */
 import { createParser } from 'eventsource-parser';
 import { ChatCompletionChunkSchema, ChatCompletionSchema, errorMessageOf } from '../schema/http-api.js';
+import { isAbort, safeJson } from './fetch-util.js';
 
 export interface ChatReadResult {
   /** `[DONE]` arrived, or a chunk carried a finish_reason: the reply is whole. */
@@ -89,18 +90,6 @@ export function readChatDocument(text: string, onText: (text: string) => void): 
     ...(choice.finish_reason ? { finishReason: choice.finish_reason } : {}),
     ...(parsed.data.id ? { responseId: parsed.data.id } : {}),
   };
-}
-
-export function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-export function isAbort(err: unknown): boolean {
-  return err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError');
 }
 
 /** fetch wraps the real reason (ECONNREFUSED, "other side closed") in `cause`. */

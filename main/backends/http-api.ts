@@ -12,17 +12,12 @@
 import type { HttpApiAgentConfig } from '../schema/config.js';
 import { errorMessageOf } from '../schema/http-api.js';
 import type { AgentBackend, AgentTraits, Turn, TurnOutcome, TurnReporter } from '../ports.js';
-import { DECISION_CONTRACT } from '../domain/decision-contract.js';
+import { DECISION_CONTRACT, withoutDecisionContract } from '../domain/decision-contract.js';
 import type { Part } from '../domain/task.js';
 import { Conversations, type ChatMessage } from './http-api-conversations.js';
-import {
-  describeCause,
-  isAbort,
-  readChatDocument,
-  readChatStream,
-  safeJson,
-  type ChatReadResult,
-} from './http-api-stream.js';
+import { isAbort, safeJson } from './fetch-util.js';
+import { describeCause, readChatDocument, readChatStream, type ChatReadResult } from './http-api-stream.js';
+import { SHUTTING_DOWN, STOPPED } from './outcomes.js';
 
 export interface HttpApiBackendOptions {
   name: string;
@@ -34,7 +29,7 @@ export interface HttpApiBackendOptions {
   maxMessages?: number;
 }
 
-export const HTTP_API_TRAITS: AgentTraits = {
+const HTTP_API_TRAITS: AgentTraits = {
   backend: 'http_api',
   streaming: true,
   inputRequired: true,
@@ -44,7 +39,6 @@ export const HTTP_API_TRAITS: AgentTraits = {
     'no tool permissions (it can only ask for decisions); no files: attachments are inlined as text or named only',
 };
 
-const STOPPED: TurnOutcome = { kind: 'failed', retryable: true, reason: 'stopped' };
 const ERROR_BODY_LIMIT = 64 * 1024;
 
 export class HttpApiBackend implements AgentBackend {
@@ -61,7 +55,7 @@ export class HttpApiBackend implements AgentBackend {
   }
 
   async run(turn: Turn, report: TurnReporter): Promise<TurnOutcome> {
-    if (this.closed) return { kind: 'undelivered', retryable: true, reason: 'the bridge is shutting down' };
+    if (this.closed) return SHUTTING_DOWN;
     if (turn.signal.aborted) return STOPPED;
     const { config } = this.options;
     const key = this.apiKey();
@@ -154,7 +148,7 @@ export class HttpApiBackend implements AgentBackend {
         return { kind: 'failed', retryable: true, reason: redact(`${read.broken}${kept}`) };
       }
       // The contract rides on every new turn; keeping one copy per past turn would only cost tokens.
-      this.conversations.record(turn.contextId, withoutContract(userText), text);
+      this.conversations.record(turn.contextId, withoutDecisionContract(userText), text);
       return { kind: 'completed' };
     } catch (err) {
       if (abort.signal.aborted || isAbort(err)) return STOPPED;
@@ -220,10 +214,6 @@ function requestIdOf(res: Response): Record<string, string> {
   return id ? { requestId: id } : {};
 }
 
-function withoutContract(text: string): string {
-  return text.endsWith(DECISION_CONTRACT) ? text.slice(0, -DECISION_CONTRACT.length) : text;
-}
-
 /**
  * A chat model reads text only: data parts and text files go inline, anything else is named. They go
  * before the decision contract, which must stay the last thing the model reads.
@@ -240,5 +230,5 @@ function withAttachments(text: string, attachments: readonly Part[]): string {
     if (textual) return `Attached file ${name}:\n${Buffer.from(part.file.bytes!, 'base64').toString('utf8')}`;
     return `(Attached file ${name} was not forwarded: this agent reads text only.)`;
   });
-  return `${withoutContract(text)}\n\n${blocks.join('\n\n')}${contract}`;
+  return `${withoutDecisionContract(text)}\n\n${blocks.join('\n\n')}${contract}`;
 }

@@ -20,6 +20,7 @@ import {
   type ChildExit,
   type ChildSpec,
 } from './child-process.js';
+import { SHUTTING_DOWN, STOPPED } from './outcomes.js';
 import { nodeWin32Probe, resolveWin32Command } from './win32-command.js';
 
 export interface CliBackendOptions {
@@ -36,7 +37,7 @@ export interface CliBackendOptions {
   drainMs?: number;
 }
 
-export const CLI_TRAITS: AgentTraits = {
+const CLI_TRAITS: AgentTraits = {
   backend: 'subprocess_cli',
   streaming: false,
   // The runtime appends the decision contract to every prompt and parses the reply, so a CLI can ask too.
@@ -46,8 +47,6 @@ export const CLI_TRAITS: AgentTraits = {
   limits:
     'no streaming (output arrives when the process exits); no mid-run permission requests; no session reuse (every task is a new process)',
 };
-
-const STOPPED: TurnOutcome = { kind: 'failed', retryable: true, reason: 'stopped' };
 
 export class CliBackend implements AgentBackend {
   readonly traits = CLI_TRAITS;
@@ -61,7 +60,7 @@ export class CliBackend implements AgentBackend {
 
   run(turn: Turn, report: TurnReporter): Promise<TurnOutcome> {
     if (this.closed) {
-      return Promise.resolve({ kind: 'undelivered', retryable: true, reason: 'the bridge is shutting down' });
+      return Promise.resolve(SHUTTING_DOWN);
     }
     return this.track(this.runWithAttachments(turn, report));
   }

@@ -2,6 +2,9 @@
 import type { AcpDeclaration, AcpProbeResult } from './acp-probe.js';
 import type { Check } from './check.js';
 
+/** How long `probe` and `doctor` wait for an agent's answer to `initialize`. */
+export const PROBE_TIMEOUT_MS = 10_000;
+
 /** Capabilities worth a word: the ones that change what the bridge can do with the agent. */
 export function capabilityList(declared: AcpDeclaration): string[] {
   const caps = declared.capabilities;

@@ -13,14 +13,15 @@ import {
   RequestError,
   type InitializeResponse,
 } from '@agentclientprotocol/sdk';
+import { clientCapabilities } from '../backends/acp-client-capabilities.js';
+import { PROBE_TIMEOUT_MS } from './acp-probe-report.js';
 import { describeLaunch, planLaunch, spawnPlan, type LaunchPlan } from '../backends/acp-launch.js';
-import { exited, pipesClosed, started, StderrTail, stopProcessTree } from '../backends/child-process.js';
+import { exited, pipesClosed, started, StderrTail, stopProcessTree, within } from '../backends/child-process.js';
 import { nodeWin32Probe } from '../backends/win32-command.js';
 import type { AcpAgentConfig } from '../schema/config.js';
 import { agentStdioStream } from '../backends/acp-stdio-stream.js';
 import { inheritedAgentEnv } from '../config.js';
 
-export const PROBE_TIMEOUT_MS = 10_000;
 const STDERR_LINES = 8;
 const NOISE_KEPT = 3;
 
@@ -88,7 +89,7 @@ export async function probeAcpAgent(input: AcpProbeInput): Promise<AcpProbeResul
     launch,
     reason,
     fix,
-    stderrTail: stderr ? tailOf(stderr) : '',
+    stderrTail: stderr ? stderr.lastLines(STDERR_LINES) : '',
     stdoutNoise: noise.slice(0, NOISE_KEPT),
   });
 
@@ -98,8 +99,6 @@ export async function probeAcpAgent(input: AcpProbeInput): Promise<AcpProbeResul
   } catch (err) {
     return fail(`could not start ${launch}: ${(err as Error).message}`, fixFor(name, 'config'));
   }
-  child.on('error', () => undefined);
-  child.stdin.on('error', () => undefined); // EPIPE once the agent has died; its exit says why
   const stderr = new StderrTail(child.stderr);
   const spawnError = (await started(child)) as NodeJS.ErrnoException | undefined;
   if (spawnError) {
@@ -117,11 +116,8 @@ export async function probeAcpAgent(input: AcpProbeInput): Promise<AcpProbeResul
     let answer = await answerOrExit(
       conn.agent.request(methods.agent.initialize, {
         protocolVersion: PROTOCOL_VERSION,
-        // What the bridge will offer this agent (acp-client-capabilities.ts), so it declares the same.
-        clientCapabilities: {
-          fs: { readTextFile: config.fs_read, writeTextFile: config.fs_write },
-          terminal: config.terminal,
-        },
+        // What the bridge will offer this agent, so it declares the same.
+        clientCapabilities: clientCapabilities(config),
         clientInfo: { name: 'contactor', version: input.clientVersion },
       }),
       child,
@@ -129,7 +125,7 @@ export async function probeAcpAgent(input: AcpProbeInput): Promise<AcpProbeResul
     );
     // The closed stdout often rejects the request a moment before the exit status arrives; the exit says more.
     if (answer.kind === 'error' && !(answer.error instanceof RequestError))
-      answer = (await exitWithin(child, 2000)) ?? answer;
+      answer = (await within(exitOf(child), 2000)) ?? answer;
     if (answer.kind === 'exit') {
       await pipesClosed(child, 1000); // the last stderr lines usually name the cause
       const how = answer.code !== null ? `exit code ${answer.code}` : `signal ${answer.signal}`;
@@ -184,35 +180,19 @@ async function answerOrExit(
   child: Parameters<typeof exited>[0],
   timeoutMs: number,
 ): Promise<Answer> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<Answer>((resolve) => (timer = setTimeout(() => resolve({ kind: 'timeout' }), timeoutMs)));
-  try {
-    return await Promise.race<Answer>([
-      request.then(
-        (value) => ({ kind: 'value', value }),
-        (error: unknown) => ({ kind: 'error', error: error instanceof Error ? error : new Error(String(error)) }),
-      ),
-      // An agent that dies answers nothing; its exit (and stderr) is the answer.
-      exited(child).then((exit) => ({ kind: 'exit', ...exit })),
-      timeout,
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
+  const settled = Promise.race<Answer>([
+    request.then(
+      (value) => ({ kind: 'value', value }),
+      (error: unknown) => ({ kind: 'error', error: error instanceof Error ? error : new Error(String(error)) }),
+    ),
+    // An agent that dies answers nothing; its exit (and stderr) is the answer.
+    exitOf(child),
+  ]);
+  return (await within(settled, timeoutMs)) ?? { kind: 'timeout' };
 }
 
-async function exitWithin(child: Parameters<typeof exited>[0], ms: number): Promise<Answer | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
-  try {
-    return await Promise.race([exited(child).then((exit): Answer => ({ kind: 'exit', ...exit })), late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-function tailOf(stderr: StderrTail): string {
-  return stderr.text().trimEnd().split(/\r?\n/).slice(-STDERR_LINES).join('\n');
+function exitOf(child: Parameters<typeof exited>[0]): Promise<Answer> {
+  return exited(child).then((exit) => ({ kind: 'exit', ...exit }));
 }
 
 type FailureKind = 'config' | 'missing' | 'denied' | 'exited' | 'silent' | 'noise' | 'refused';

@@ -12,7 +12,6 @@ export interface BridgeAddress {
   url: string;
   token?: string;
   dataDir: string;
-  source: 'env' | 'discovery' | 'config';
   discovery?: Discovery;
 }
 
@@ -24,14 +23,14 @@ export function locateBridge(opts: GlobalOptions, env: NodeJS.ProcessEnv): Bridg
   if (env.CONTACTOR_URL) {
     const url = env.CONTACTOR_URL.replace(/\/+$/, '');
     const token = env.CONTACTOR_TOKEN || (discovery?.url === url ? discovery.token : undefined);
-    return { url, ...(token ? { token } : {}), dataDir, source: 'env', ...(discovery ? { discovery } : {}) };
+    return { url, ...(token ? { token } : {}), dataDir, ...(discovery ? { discovery } : {}) };
   }
   if (discovery) {
     const token = env.CONTACTOR_TOKEN || discovery.token || readTokenFile(dataDir);
-    return { url: discovery.url, ...(token ? { token } : {}), dataDir, source: 'discovery', discovery };
+    return { url: discovery.url, ...(token ? { token } : {}), dataDir, discovery };
   }
   const token = env.CONTACTOR_TOKEN || readTokenFile(dataDir);
-  return { url: configuredUrl(opts, env), ...(token ? { token } : {}), dataDir, source: 'config' };
+  return { url: configuredUrl(opts, env), ...(token ? { token } : {}), dataDir };
 }
 
 export function readDiscovery(dataDir: string): Discovery | undefined {

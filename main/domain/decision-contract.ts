@@ -34,6 +34,11 @@ export function withDecisionContract(request: string): string {
   return request + DECISION_CONTRACT;
 }
 
+/** The text without the contract when it ends with it; any other text unchanged. */
+export function withoutDecisionContract(text: string): string {
+  return text.endsWith(DECISION_CONTRACT) ? text.slice(0, -DECISION_CONTRACT.length) : text;
+}
+
 /** Returns the decision the reply ends with, or undefined when it is an ordinary reply. */
 export function parseDecision(reply: string): ParsedDecision | undefined {
   const lines = reply.replace(/\r\n?/g, '\n').trimEnd().split('\n');

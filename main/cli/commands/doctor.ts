@@ -8,13 +8,11 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { BridgeConfig } from '../../schema/config.js';
 import { AgentListSchema } from '../../schema/cli.js';
-import { probeAcpAgent } from '../acp-probe.js';
 import { probeCheck } from '../acp-probe-report.js';
 import { printCheck, type Check } from '../check.js';
 import { runCommand } from '../command-runner.js';
 import type { CliContext, Runner } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
-import { readDiscovery } from '../locate.js';
 import { isAlive } from '../pid.js';
 import { configLocation, readConfig } from '../settings.js';
 import { cliVersion } from '../version.js';
@@ -96,7 +94,9 @@ async function checkAgents(config: BridgeConfig, env: NodeJS.ProcessEnv): Promis
         : { name: `agent ${name}`, status: 'ok', detail: `${program} → ${found}` };
     const probe =
       found && agent.kind === 'acp'
-        ? probeAcpAgent({ name, config: agent, env, clientVersion: cliVersion() }).then((r) => probeCheck(name, r))
+        ? import('../acp-probe.js')
+            .then(({ probeAcpAgent }) => probeAcpAgent({ name, config: agent, env, clientVersion: cliVersion() }))
+            .then((r) => probeCheck(name, r))
         : undefined;
     return [check, probe];
   });
@@ -109,9 +109,8 @@ async function checkAgents(config: BridgeConfig, env: NodeJS.ProcessEnv): Promis
 }
 
 function checkDiscovery(cli: CliContext, checks: Check[]): void {
-  const { dataDir } = cli.address();
+  const { dataDir, discovery } = cli.address();
   const file = path.join(dataDir, 'bridge.json');
-  const discovery = readDiscovery(dataDir);
   if (!discovery) {
     const exists = fileMode(file) !== undefined;
     checks.push(

@@ -54,7 +54,7 @@ async function down(cli: CliContext): Promise<number> {
     else cli.out.line('not running');
     return EXIT.completed;
   }
-  const health = await new BridgeClient({ url: discovery.url, dataDir, source: 'discovery' }).health();
+  const health = await new BridgeClient({ url: discovery.url, dataDir }).health();
   // A pid from a stale file may belong to another program by now: signal only the bridge that says it is that pid.
   if (health?.pid !== discovery.pid) {
     throw new CliError(

@@ -6,8 +6,8 @@
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import type { AgentConfig } from '../../schema/config.js';
-import { PROBE_TIMEOUT_MS, probeAcpAgent, type AcpProbeResult } from '../acp-probe.js';
-import { agentLabel, capabilityList } from '../acp-probe-report.js';
+import type { AcpProbeResult } from '../acp-probe.js';
+import { agentLabel, capabilityList, PROBE_TIMEOUT_MS } from '../acp-probe-report.js';
 import type { CliContext, Runner } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { probeA2aPeer, probeHttpApi, type ProbeOutcome } from '../http-probes.js';
@@ -64,6 +64,8 @@ async function probeAcp(
       EXIT.usage,
     );
   if (cli.out.interactive && !cli.json) cli.out.note(`starting ${name} and asking it to initialize…`);
+  // Loaded on use: the ACP SDK is not needed by the other verbs.
+  const { probeAcpAgent } = await import('../acp-probe.js');
   return probeAcpAgent({ name, config: agent, env: cli.env, clientVersion: cliVersion(), timeoutMs });
 }
 
