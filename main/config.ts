@@ -28,15 +28,15 @@ type Env = Record<string, string | undefined>;
 export function defaultConfigPath(env: Env = process.env, platform: NodeJS.Platform = process.platform): string {
   if (platform === 'win32')
     return path.win32.join(env.APPDATA ?? path.win32.join(homedir(), 'AppData', 'Roaming'), 'contactor', 'config.yaml');
-  const base = env.XDG_CONFIG_HOME || path.join(env.HOME || homedir(), '.config');
-  return path.join(base, 'contactor', 'config.yaml');
+  const base = env.XDG_CONFIG_HOME || path.posix.join(env.HOME || homedir(), '.config');
+  return path.posix.join(base, 'contactor', 'config.yaml');
 }
 
 export function defaultDataDir(env: Env = process.env, platform: NodeJS.Platform = process.platform): string {
   if (platform === 'win32')
     return path.win32.join(env.LOCALAPPDATA ?? path.win32.join(homedir(), 'AppData', 'Local'), 'contactor');
-  const base = env.XDG_STATE_HOME || path.join(env.HOME || homedir(), '.local', 'state');
-  return path.join(base, 'contactor');
+  const base = env.XDG_STATE_HOME || path.posix.join(env.HOME || homedir(), '.local', 'state');
+  return path.posix.join(base, 'contactor');
 }
 
 /** `-c/--config` wins, then CONTACTOR_CONFIG, then the platform default. */

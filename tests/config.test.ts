@@ -129,15 +129,22 @@ describe('bad config gives a clear error', () => {
   });
 });
 
+/** Default locations inside the test's folder, whichever platform's variables (XDG or %APPDATA%) are read. */
+function defaultsIn(configBase: string, stateBase?: string): Record<string, string> {
+  const env: Record<string, string> = { XDG_CONFIG_HOME: configBase, APPDATA: configBase };
+  if (stateBase !== undefined) Object.assign(env, { XDG_STATE_HOME: stateBase, LOCALAPPDATA: stateBase });
+  return env;
+}
+
 describe('locations and defaults', () => {
   it('-c wins over CONTACTOR_CONFIG, which wins over the default', () => {
-    const env = { CONTACTOR_CONFIG: path.join(dir, 'env.yaml'), XDG_CONFIG_HOME: path.join(dir, 'xdg') };
+    const env = { CONTACTOR_CONFIG: path.join(dir, 'env.yaml'), ...defaultsIn(path.join(dir, 'xdg')) };
     expect(resolveConfigPath(path.join(dir, 'flag.yaml'), env)).toEqual({
       path: path.join(dir, 'flag.yaml'),
       explicit: true,
     });
     expect(resolveConfigPath(undefined, env)).toEqual({ path: path.join(dir, 'env.yaml'), explicit: true });
-    expect(resolveConfigPath(undefined, { XDG_CONFIG_HOME: path.join(dir, 'xdg') })).toEqual({
+    expect(resolveConfigPath(undefined, defaultsIn(path.join(dir, 'xdg')))).toEqual({
       path: path.join(dir, 'xdg', 'contactor', 'config.yaml'),
       explicit: false,
     });
@@ -154,12 +161,15 @@ describe('locations and defaults', () => {
       require_token: true,
       agents: {},
     });
-    const none = load(write('empty.yaml', ''), { XDG_STATE_HOME: path.join(dir, 'st') });
+    const none = load(write('empty.yaml', ''), {
+      XDG_STATE_HOME: path.join(dir, 'st'),
+      LOCALAPPDATA: path.join(dir, 'st'),
+    });
     expect(none.dataDir).toBe(path.join(dir, 'st', 'contactor'));
   });
 
   it('creates the default config on first run from the example: valid, user-only, with a working echo agent', () => {
-    const env = { XDG_CONFIG_HOME: path.join(dir, 'xdg'), XDG_STATE_HOME: path.join(dir, 'state') };
+    const env = defaultsIn(path.join(dir, 'xdg'), path.join(dir, 'state'));
     const loaded = load(undefined, env);
     const created = path.join(dir, 'xdg', 'contactor', 'config.yaml');
     expect(loaded.path).toBe(created);

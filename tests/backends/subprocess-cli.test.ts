@@ -8,7 +8,7 @@ import { DECISION_CONTRACT, parseDecision, withDecisionContract } from '../../ma
 import type { Part } from '../../main/domain/task.js';
 import type { Turn, TurnReporter } from '../../main/ports.js';
 import { SubprocessCliAgentSchema } from '../../main/schema/config.js';
-import { eventually, fixture, isRunning, pidFrom } from '../fixtures/cli/processes.js';
+import { childEnvAsGiven, eventually, fixture, isRunning, pidFrom } from '../fixtures/cli/processes.js';
 
 const posix = process.platform !== 'win32';
 const BASE_ENV = {
@@ -137,7 +137,7 @@ describe('CliBackend', () => {
     try {
       const rec = recorder();
       await backend({ command: fixture('env-dump.mjs', '--all'), env: { MY_SETTING: 'on' } }).run(turn(), rec.reporter);
-      expect(JSON.parse(rec.texts[0]!)).toEqual({
+      expect(childEnvAsGiven(JSON.parse(rec.texts[0]!), BASE_ENV)).toEqual({
         ...BASE_ENV,
         MY_SETTING: 'on',
         CONTACTOR_TASK_ID: 'task-1',

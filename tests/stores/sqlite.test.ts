@@ -120,7 +120,8 @@ describe('SqliteTaskStore on disk', () => {
     const db = new Database(file);
     db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     db.close();
-    expect(() => new SqliteTaskStore({ file })).toThrow(new RegExp(`${file}.*newer than this contactor knows`));
+    const named = file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'); // a Windows path is full of backslashes
+    expect(() => new SqliteTaskStore({ file })).toThrow(new RegExp(`${named}.*newer than this contactor knows`));
     expect(readPragmas().version).toBe(SCHEMA_VERSION + 1);
   });
 
