@@ -2,7 +2,7 @@
  * The bridge log: JSON lines in `<data_dir>/logs/bridge.log`. Credential-shaped strings and the
  * bridge's own token are redacted from every entry before it is written, wherever they appear.
  */
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 
@@ -41,10 +41,15 @@ export function redactDeep(value: unknown, secrets: readonly string[], depth = 0
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, secrets, depth + 1)]));
 }
 
-export function createLogger(dataDir: string, secrets: () => readonly string[]): Logger {
+/** The bridge log; `close` ends it (on Windows an open file keeps its folder from being removed or moved). */
+export type BridgeLogger = Logger & { close(): void };
+
+export function createLogger(dataDir: string, secrets: () => readonly string[]): BridgeLogger {
   const dir = path.join(dataDir, 'logs');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  return pino(
+  // The file is opened here, not by pino, so that closing it is synchronous: a stopped bridge holds no handle.
+  const fd = openSync(path.join(dir, 'bridge.log'), 'a');
+  const logger = pino(
     {
       level: process.env.CONTACTOR_LOG_LEVEL ?? 'info',
       base: { pid: process.pid },
@@ -55,6 +60,15 @@ export function createLogger(dataDir: string, secrets: () => readonly string[]):
       },
     },
     // Synchronous: the log is low-volume, and a line written just before exit must not be lost.
-    pino.destination({ dest: path.join(dir, 'bridge.log'), mkdir: true, sync: true }),
+    pino.destination({ fd, sync: true }),
   );
+  let closed = false;
+  return Object.assign(logger, {
+    close() {
+      if (closed) return;
+      closed = true;
+      logger.level = 'silent'; // a late line is dropped rather than written to a closed (or reused) fd
+      closeSync(fd);
+    },
+  });
 }

@@ -17,7 +17,7 @@ import { inheritedAgentEnv, loadConfig, type LoadedConfig } from './config.js';
 /** Where config and data live even when no bridge could be built (the tray's Open config / Open logs). */
 export { defaultDataDir, resolveConfigPath } from './config.js';
 import { acquireInstanceLock, ensureDataDir, loadOrCreateToken } from './data-dir.js';
-import { createLogger } from './logging.js';
+import { createLogger, type BridgeLogger } from './logging.js';
 import type { AgentBackend } from './ports.js';
 import { Dispatcher } from './runtime/dispatcher.js';
 import { EventFeed } from './runtime/event-feed.js';
@@ -81,9 +81,11 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
 
   ensureDataDir(dataDir);
   const releaseLock = acquireInstanceLock(dataDir);
+  let openedLog: BridgeLogger | undefined;
   try {
     const secret = token ? loadOrCreateToken(dataDir) : undefined;
     const log = createLogger(dataDir, () => (secret ? [secret] : []));
+    openedLog = log;
     const requestedPort = opts.port ?? config.port;
     const port = requestedPort === 0 ? await freePort(host) : requestedPort;
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -133,7 +135,7 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       onStopped: () => {
         pruning?.stop();
         audit.close();
-        log.flush();
+        log.close();
         releaseLock();
       },
     });
@@ -158,6 +160,7 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       stop: () => server.stop(),
     };
   } catch (err) {
+    openedLog?.close();
     releaseLock();
     throw err;
   }

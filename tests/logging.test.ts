@@ -1,6 +1,40 @@
 /** Credential-shaped strings never reach the log or the audit trail. */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { redact, redactDeep } from '../main/logging.js';
+import { createLogger, redact, redactDeep } from '../main/logging.js';
+
+/** Files this process holds open, where the OS lets us list them (Linux); undefined elsewhere. */
+function openFiles(): string[] | undefined {
+  if (process.platform !== 'linux') return undefined;
+  return readdirSync('/proc/self/fd').flatMap((fd) => {
+    try {
+      return [readlinkSync(`/proc/self/fd/${fd}`)];
+    } catch {
+      return []; // the fd readdir itself used, closed meanwhile
+    }
+  });
+}
+
+describe('createLogger', () => {
+  it('close() lets go of bridge.log at once: the data dir can be removed (Windows refuses while it is open)', () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'contactor-log-'));
+    const log = createLogger(dataDir, () => ['the-token']);
+    const file = path.join(dataDir, 'logs', 'bridge.log');
+    log.info({ token: 'the-token' }, 'before close');
+    expect(openFiles()?.includes(file) ?? true).toBe(true);
+    log.close();
+    expect(openFiles()?.includes(file) ?? false).toBe(false);
+    expect(() => log.info('after close')).not.toThrow();
+    log.close();
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    expect(lines.map((l) => (JSON.parse(l) as { msg: string }).msg)).toEqual(['before close']);
+    expect(lines[0]).not.toContain('the-token');
+    rmSync(dataDir, { recursive: true });
+    expect(existsSync(dataDir)).toBe(false);
+  });
+});
 
 describe('redact', () => {
   it.each([

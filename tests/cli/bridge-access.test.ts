@@ -111,6 +111,6 @@ describe('an explicit config that does not exist', () => {
   it('is a usage error naming the path, not a silent fall-back to the default bridge', async () => {
     const run = await runCli(['-c', '/nonexistent/contactor.yaml', 'agents']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('no config file at /nonexistent/contactor.yaml');
+    expect(run.stderr).toContain(`no config file at ${path.resolve('/nonexistent/contactor.yaml')}`);
   });
 });

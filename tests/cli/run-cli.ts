@@ -27,13 +27,26 @@ export interface CliOptions {
   entry?: string;
 }
 
-/** An environment with nothing inherited from the machine or the agent running these tests. */
+/**
+ * An environment with nothing inherited from the machine or the agent running these tests. The default
+ * locations point into `home` on every platform (XDG on Linux, %APPDATA% / %LOCALAPPDATA% / %USERPROFILE% on
+ * Windows). NODE_OPTIONS is kept: it is how the Windows lane loads its Wine-only preload into every Node.
+ */
 export function cleanEnv(home: string, extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string | undefined> = {
     PATH: process.env.PATH,
     HOME: home,
     XDG_CONFIG_HOME: path.join(home, '.config'),
     XDG_STATE_HOME: path.join(home, '.local', 'state'),
+    ...(process.platform === 'win32'
+      ? {
+          USERPROFILE: home,
+          APPDATA: path.join(home, '.config'),
+          LOCALAPPDATA: path.join(home, '.local', 'state'),
+          SYSTEMROOT: process.env.SYSTEMROOT,
+        }
+      : {}),
+    NODE_OPTIONS: process.env.NODE_OPTIONS,
     NO_COLOR: '1',
     ...extra,
   };

@@ -11,6 +11,13 @@ export const LANE_FILES = [
   'tests/stores/sqlite.test.ts',
   'tests/backends/subprocess-cli.test.ts',
   'tests/backends/child-process.test.ts',
+  'tests/logging.test.ts',
+  'tests/integration/http-startup.test.ts',
+  'tests/cli/send.test.ts',
+  'tests/cli/stdio.test.ts',
+  'tests/cli/bridge-access.test.ts',
+  'tests/cli/lifecycle.test.ts',
+  'tests/cli/setup.test.ts',
 ];
 
 /**
