@@ -10,6 +10,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { prepareDirLayout } from './dir-layout.mjs';
+import { EXCLUDED_TESTS } from './lane-files.ts';
 import {
   CACHE,
   LANE,
@@ -86,6 +87,7 @@ stopWineServer(); // nothing a test leaked outlives the lane
 const stdout = readFileSync(outFile, 'utf8');
 process.stdout.write(stdout);
 process.stdout.write(readFileSync(errFile, 'utf8'));
+for (const { file, name, reason } of EXCLUDED_TESTS) console.log(`windows lane: excluded ${file} > ${name}: ${reason}`);
 const platform = /process\.platform=(\S+)/.exec(stdout)?.[1];
 console.log(`windows lane: process.platform of the run: ${platform ?? 'unknown'}; ${seconds()} in all`);
 if (platform !== 'win32') {
