@@ -28,6 +28,8 @@ export interface BridgeServerOptions {
   rateLimitPerMinute?: number;
   /** Every request refused before dispatch (the audit log). */
   onRefused?: (details: RefusedRequest) => void;
+  /** Enables `POST /shutdown` (see HttpOptions): the host's way to stop cleanly on request. */
+  onShutdownRequested?: () => void;
   log: RpcLog & { info(details: Record<string, unknown>, message: string): void };
   /** Runs last in `stop` (release the instance lock). */
   onStopped?: () => void;
@@ -140,6 +142,7 @@ export class BridgeServer {
             }
           : {}),
         ...(this.opts.onRefused ? { onRefused: this.opts.onRefused } : {}),
+        ...(this.opts.onShutdownRequested ? { onShutdownRequested: this.opts.onShutdownRequested } : {}),
       }));
     // Made once, on the first request (Koa's callback() composes the middleware each time it is called).
     const server = createNodeServer((req, res) => handlerFor()(req, res));

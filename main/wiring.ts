@@ -37,6 +37,8 @@ export interface BridgeOptions {
   dataDir?: string;
   /** Where resources/ is (the packaged app passes its own). */
   resourcesDir?: string;
+  /** `contactor serve`: stop when `contactor down` asks over HTTP (see BridgeServer). */
+  onShutdownRequested?: () => void;
 }
 
 export interface Bridge {
@@ -131,6 +133,7 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       maxBodyBytes: config.max_body_bytes,
       rateLimitPerMinute: config.rate_limit_per_minute,
       onRefused: (refused) => audit.refused(refused.reason, refused),
+      ...(opts.onShutdownRequested ? { onShutdownRequested: opts.onShutdownRequested } : {}),
       log,
       onStopped: () => {
         pruning?.stop();

@@ -49,6 +49,11 @@ export interface HttpOptions {
   rateLimit?: CallerRateLimit;
   /** Told about every request refused before dispatch (the audit log). Must not throw. */
   onRefused?: (details: RefusedRequest) => void;
+  /**
+   * When set, an authorized `POST /shutdown` asks the host to stop the bridge cleanly (`contactor down`):
+   * Windows has no SIGTERM, and Node's process.kill there ends a process abruptly.
+   */
+  onShutdownRequested?: () => void;
 }
 
 export interface RefusedRequest {
@@ -77,6 +82,7 @@ export function createHttpHandler(opts: HttpOptions): (req: IncomingMessage, res
     if (req.method !== 'POST' || !SIMPLE_URL.test(url)) return void koa(req, res);
     const query = url.indexOf('?');
     const path = query < 0 ? url : url.slice(0, query);
+    if (path === '/shutdown') return void koa(req, res);
     const refusal = gateRequest(
       {
         method: 'POST',
@@ -152,6 +158,14 @@ export function createHttpApp(opts: HttpOptions): Koa {
         new RpcError(-32600, `${ctx.method} is not supported; POST JSON-RPC to / or /agents/<name>`),
         'method-not-allowed',
       );
+    if (path === '/shutdown' && opts.onShutdownRequested) {
+      if (!authorized(ctx, opts)) return deny(ctx, 401, unauthorized(), 'unauthorized');
+      ctx.status = 202;
+      ctx.body = { stopping: true };
+      // After the reply is written: stopping closes the listener and this connection with it.
+      ctx.res.once('finish', opts.onShutdownRequested);
+      return;
+    }
     // Koa steps aside: the JSON-RPC handler writes the response itself (see createHttpHandler).
     ctx.respond = false;
     const versionParam = ctx.query['A2A-Version'] as string | undefined;

@@ -1,9 +1,11 @@
 /** `up` / `down` / `serve` for real: a detached bridge on a temp data dir and a free port. */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEADLESS_NODE_FLAGS, headlessNodeFlags } from '../../main/cli/node-flags.js';
+import { isAlive } from '../../main/cli/pid.js';
+import { eventually } from '../fixtures/cli/processes.js';
 import { REPO_ROOT } from '../helpers/bridge.js';
 import { cleanEnv, closedPort, runCli } from './run-cli.js';
 
@@ -50,6 +52,8 @@ describe('up and down', () => {
     expect(down.code).toBe(0);
     expect(down.stdout).toContain(`pid ${started.pid}`);
     expect((await runCli(['status', '-c', config], { env })).code).toBe(5);
+    // Stopped cleanly, not terminated (Node's process.kill on Windows): it removed its own discovery file.
+    expect(existsSync(path.join(dir, 'data', 'bridge.json'))).toBe(false);
 
     const downAgain = await runCli(['down', '-c', config], { env });
     expect(downAgain.code).toBe(0);
@@ -62,6 +66,29 @@ describe('up and down', () => {
     const run = await runCli(['up', '-c', broken], { env });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`${broken}:2: port:`);
+  });
+});
+
+describe('POST /shutdown (how down stops a bridge on Windows, where there is no SIGTERM)', () => {
+  it('stops a served bridge cleanly when the token is right, and refuses without it', async () => {
+    const up = await runCli(['up', '-c', config, '--json'], { env });
+    expect(up.code).toBe(0);
+    const { url, pid } = up.json<{ url: string; pid: number }>();
+    const token = readFileSync(path.join(dir, 'data', 'token'), 'utf8').trim();
+    const post = (headers: Record<string, string>) =>
+      fetch(`${url}/shutdown`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: '{}',
+      });
+
+    expect((await post({})).status).toBe(401);
+    expect((await post({ authorization: 'Bearer wrong' })).status).toBe(401);
+    expect((await fetch(`${url}/health`)).ok).toBe(true);
+
+    expect((await post({ authorization: `Bearer ${token}` })).status).toBe(202);
+    await eventually(() => !isAlive(pid), 15_000);
+    expect(existsSync(path.join(dir, 'data', 'bridge.json'))).toBe(false);
   });
 });
 

@@ -58,10 +58,8 @@ const outFile = path.join(runDir, 'stdout.txt');
 const errFile = path.join(runDir, 'stderr.txt');
 const out = openSync(outFile, 'w');
 const err = openSync(errFile, 'w');
-const env = wineEnv({
-  NODE_OPTIONS: `--import "${new URL(`file:///${zPath(path.join(LANE, 'wine-only', 'keepalive-preload.mjs')).replaceAll('\\', '/')}`).href}"`,
-  CONTACTOR_LANE_LAYOUT: zPath(layout),
-});
+const keepAlive = `--import "${new URL(`file:///${zPath(path.join(LANE, 'wine-only', 'keepalive-preload.mjs')).replaceAll('\\', '/')}`).href}"`;
+const env = wineEnv({ NODE_OPTIONS: keepAlive, CONTACTOR_LANE_LAYOUT: zPath(layout) });
 const vitest = spawn(
   WINE,
   [
@@ -89,9 +87,36 @@ process.stdout.write(stdout);
 process.stdout.write(readFileSync(errFile, 'utf8'));
 for (const { file, name, reason } of EXCLUDED_TESTS) console.log(`windows lane: excluded ${file} > ${name}: ${reason}`);
 const platform = /process\.platform=(\S+)/.exec(stdout)?.[1];
-console.log(`windows lane: process.platform of the run: ${platform ?? 'unknown'}; ${seconds()} in all`);
+console.log(`windows lane: process.platform of the run: ${platform ?? 'unknown'}; ${seconds()} so far`);
 if (platform !== 'win32') {
   console.error('windows lane: FAILED: the tests did not run on win32');
   process.exit(1);
 }
-process.exit(status);
+
+// Linux side: a bridge the Windows CLI serves under Wine, reached by the Linux CLI (skipped with a file filter).
+let linuxStatus = 0;
+if (process.argv.length <= 2) {
+  console.log('windows lane: the Linux side (Node ' + process.version + '), against a bridge under Wine');
+  linuxStatus =
+    spawnSync(
+      process.execPath,
+      [
+        path.join(ROOT, 'node_modules/vitest/vitest.mjs'),
+        'run',
+        '--config',
+        path.join(LANE, 'from-linux', 'vitest.config.ts'),
+      ],
+      {
+        cwd: ROOT,
+        stdio: 'inherit',
+        env: wineEnv({
+          CONTACTOR_LANE_NODE_EXE: nodeExe,
+          CONTACTOR_LANE_WINE: WINE,
+          CONTACTOR_LANE_NODE_OPTIONS: keepAlive,
+        }),
+      },
+    ).status ?? 1;
+  stopWineServer();
+}
+console.log(`windows lane: ${seconds()} in all`);
+process.exit(status || linuxStatus);

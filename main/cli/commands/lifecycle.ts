@@ -5,7 +5,7 @@ import { BridgeClient } from '../bridge-client.js';
 import type { CliContext, Runner } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { ensureBridge } from '../launch-bridge.js';
-import { readDiscovery } from '../locate.js';
+import { readDiscovery, readTokenFile } from '../locate.js';
 import { isAlive } from '../pid.js';
 import { dataDirOf } from '../settings.js';
 import { serve } from './serve.js';
@@ -54,7 +54,9 @@ async function down(cli: CliContext): Promise<number> {
     else cli.out.line('not running');
     return EXIT.completed;
   }
-  const health = await new BridgeClient({ url: discovery.url, dataDir }).health();
+  const token = discovery.token ?? readTokenFile(dataDir);
+  const client = new BridgeClient({ url: discovery.url, dataDir, ...(token ? { token } : {}) });
+  const health = await client.health();
   // A pid from a stale file may belong to another program by now: signal only the bridge that says it is that pid.
   if (health?.pid !== discovery.pid) {
     throw new CliError(
@@ -62,7 +64,9 @@ async function down(cli: CliContext): Promise<number> {
       EXIT.unreachable,
     );
   }
-  process.kill(discovery.pid, 'SIGTERM');
+  // A clean stop on every platform (on Windows process.kill is TerminateProcess: no cleanup at all); a bridge
+  // that does not offer the request (the desktop app's, an older one) gets SIGTERM.
+  if (!(await client.requestShutdown())) process.kill(discovery.pid, 'SIGTERM');
   const deadline = Date.now() + STOP_TIMEOUT_MS;
   while (isAlive(discovery.pid)) {
     if (Date.now() > deadline)

@@ -9,6 +9,13 @@ import { resourcesDir } from '../install-paths.js';
 export async function serve(cli: CliContext, opts: { port?: number; host?: string }): Promise<number> {
   const { createBridge } = await import('../../wiring.js');
   let bridge: Awaited<ReturnType<typeof createBridge>> | undefined;
+  // SIGINT/SIGTERM on POSIX; on Windows `contactor down` asks over HTTP, as there are no signals to catch.
+  let stopRequested = (): void => undefined;
+  const stopping = new Promise<void>((resolve) => {
+    stopRequested = resolve;
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
   try {
     bridge = await createBridge({
       ...(cli.opts.config ? { configPath: cli.opts.config } : {}),
@@ -17,6 +24,7 @@ export async function serve(cli: CliContext, opts: { port?: number; host?: strin
       ...(opts.host ? { host: opts.host } : {}),
       resourcesDir: resourcesDir(),
       env: cli.env,
+      onShutdownRequested: () => stopRequested(),
     });
     await bridge.start();
   } catch (err) {
@@ -32,10 +40,7 @@ export async function serve(cli: CliContext, opts: { port?: number; host?: strin
   // A stray rejection in an agent's plumbing must not take down every other agent's work.
   const report = (err: unknown): void => bridge?.reportInternal(err);
   process.on('unhandledRejection', report);
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  await stopping;
   process.off('unhandledRejection', report);
   await bridge.stop();
   return EXIT.completed;
