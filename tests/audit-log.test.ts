@@ -19,6 +19,8 @@ beforeEach(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'contactor-audit-'));
 });
 afterEach(() => {
+  // Closed before removal: Windows refuses to remove a folder while a file in it is open.
+  for (const log of opened) log.close();
   opened = [];
   rmSync(dir, { recursive: true, force: true });
 });

@@ -149,7 +149,9 @@ describe('one task by id', () => {
   });
 
   it('--timeout gives up waiting (exit 1) and says how to follow the task', async () => {
-    const run = await cli(['send', 'sleepy', 'long nap', '--timeout', '0.5']);
+    // Long enough for the bridge to have answered with the task (the hint needs its id) on a loaded machine or
+    // under Wine; the sleeper never finishes, so the wait always gives up.
+    const run = await cli(['send', 'sleepy', 'long nap', '--timeout', '3']);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/gave up waiting.*contactor watch/);
     const id = /watch (\S+)`/.exec(run.stderr)![1]!;

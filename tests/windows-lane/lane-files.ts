@@ -21,9 +21,11 @@ export const LANE_FILES = [
   'tests/backends/child-process.test.ts',
   'tests/backends/subprocess-cli.test.ts',
   'tests/backends/acp.test.ts',
+  'tests/backends/acp-lifecycle.test.ts',
   // Config and data-dir defaults (%APPDATA%, %LOCALAPPDATA%), the log file, start-up on a data dir.
   'tests/config.test.ts',
   'tests/logging.test.ts',
+  'tests/audit-log.test.ts',
   'tests/integration/http-startup.test.ts',
   // better-sqlite3's win32-x64.node on C:\ paths.
   'tests/stores/sqlite.test.ts',
