@@ -23,7 +23,7 @@ import { parseParams } from './parse-params.js';
 import { RpcError } from './rpc-errors.js';
 import type { MethodContext, MethodHandler, RpcCall } from './rpc-types.js';
 import { agentLookup, fromStandard } from './send-request.js';
-import { sendStream, subscribeStream } from './task-stream.js';
+import { endsAtSettled, endsAtTerminal, sendStream, subscribeStream } from './task-stream.js';
 
 export function v1Methods(ctx: MethodContext): Record<string, MethodHandler> {
   const { dispatcher } = ctx;
@@ -38,7 +38,11 @@ export function v1Methods(ctx: MethodContext): Record<string, MethodHandler> {
     },
     SendStreamingMessage: async (params, call) => {
       const { request } = parseSend(params, call);
-      return sendStream(dispatcher, request, streamEventToV1);
+      // v1 §3.1.2: "The stream MUST close when the task reaches a terminal state"; the binding's words
+      // (§11.7): "status or artifact update events until the task reaches a terminal or interrupted state,
+      // at which point the stream closes". Both hold when it closes at either, as the reference SDK does:
+      // a client's stream loop then returns with the question, and it answers with a new message.
+      return sendStream(dispatcher, request, { convert: streamEventToV1, endsAt: endsAtSettled });
     },
     GetTask: (params) => {
       const p = parseParams(GetTaskRequestV1Schema, params);
@@ -56,9 +60,13 @@ export function v1Methods(ctx: MethodContext): Record<string, MethodHandler> {
       getTaskResultToV1(await dispatcher.cancel(parseParams(CancelTaskRequestV1Schema, params).id)),
     SubscribeToTask: (params, call) => {
       const p = parseParams(SubscribeToTaskRequestV1Schema, params);
+      // v1 §3.1.6: "The stream MUST terminate when the task reaches a terminal state (TASK_STATE_COMPLETED,
+      // TASK_STATE_FAILED, TASK_STATE_CANCELED, TASK_STATE_REJECTED)" — not before: a subscriber to a task
+      // waiting for input sees the answer's turn too (conformance kit STREAM-SUB-002).
       return subscribeStream(dispatcher, p.id, {
         afterSeq: p.metadata?.afterSeq ?? call.resumeAfter,
         convert: streamEventToV1,
+        endsAt: endsAtTerminal,
       });
     },
     GetExtendedAgentCard: () => {
