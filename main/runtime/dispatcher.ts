@@ -293,12 +293,13 @@ export class Dispatcher {
     const first = live.task.history[0]?.parts ?? [];
     // The whole request again with the choice: what an agent that no longer holds the conversation needs.
     const cold = { text: decisionFollowUp(decision, textOf(first)), attachments: nonTextParts(first) };
+    // The agent is told which A2A message started this turn: the requester's own, when one carried the
+    // answer; an id is made up only for answers without one (tasks/answer, the CLI, the desktop app).
+    const messageId = message?.messageId ?? crypto.randomUUID();
     this.turns.schedule(
       live,
       entry,
-      warm
-        ? { messageId: crypto.randomUUID(), text: decisionFollowUp(decision), attachments: [], cold }
-        : { messageId: crypto.randomUUID(), ...cold },
+      warm ? { messageId, text: decisionFollowUp(decision), attachments: [], cold } : { messageId, ...cold },
       unreserve,
     );
     return this.live.view(live);
