@@ -247,10 +247,25 @@ describe.each(VERSIONS)('$label streaming', ({ version, label, stream: st, sub, 
     const done = await startStream(version, 'echo done');
     const id = describeEvent(version, (await done.next())!).result.id as string;
     await done.rest();
-    const s = await subscribe(version, id);
-    expect(s.error?.code).toBe(-32004);
-    const unknown = await subscribe(version, 'no-such-task');
-    expect(unknown.error?.code).toBe(-32001);
+    // v1: a plain JSON-RPC error before the stream; v0.3: the reference SDK's SSE `event: error`.
+    const errorOf = async (s: Awaited<ReturnType<typeof subscribe>>) => {
+      if (version === '1.0') {
+        expect(s.contentType).toMatch(/^application\/json/);
+        return s.error?.code;
+      }
+      expect(s.contentType).toMatch(/^text\/event-stream/);
+      const events = await s.rest();
+      expect(events).toHaveLength(1);
+      expect(events[0]!.event).toBe('error');
+      expect(events[0]!.data.id).toBe('s1');
+      return events[0]!.data.error?.code;
+    };
+    expect(await errorOf(await subscribe(version, id))).toBe(-32004);
+    expect(await errorOf(await subscribe(version, 'no-such-task'))).toBe(-32001);
+    // Bad params are refused before any stream, in both versions.
+    const bad = await openStream(tb, { version, method: METHODS[version].subscribe, params: {}, path: AGENT });
+    expect(bad.contentType).toMatch(/^application\/json/);
+    expect(bad.error?.code).toBe(-32602);
   });
 
   it(`${label} ${sub}: resubscribing with Last-Event-ID after a dropped connection misses nothing`, async () => {
