@@ -57,6 +57,8 @@ export interface Turn {
 export interface PermissionRequest {
   toolCall: ToolCallSummary;
   options: PermissionOption[];
+  /** Aborted when the agent takes the request back itself (ACP `$/cancel_request`): the question goes away. */
+  withdrawn?: AbortSignal;
 }
 
 /** `selected` carries the chosen optionId; `cancelled` means the turn is going away. */

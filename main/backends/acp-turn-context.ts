@@ -98,7 +98,7 @@ export class TurnContext {
     };
     const options = params.options.map(({ optionId, name, kind }) => ({ optionId, name, kind }));
     const answer: PermissionOutcome | 'aborted' = await Promise.race([
-      this.report.askPermission({ toolCall, options }),
+      this.report.askPermission({ toolCall, options, withdrawn: requestSignal }),
       whenAborted(this.turn.signal),
       whenAborted(requestSignal),
     ]);

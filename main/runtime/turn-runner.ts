@@ -100,9 +100,9 @@ export async function runTurn(
   } finally {
     timer.stop();
     live.abort.signal.removeEventListener('abort', stopTurn);
-    // A crashed or escalated turn can end while its permission question is still shown: withdraw it.
-    desk.cancelAll(live.id);
-    if (live.task.metadata.pending?.kind === 'permission') live.patchMetadata({ pending: undefined });
+    // A turn can end (or crash) while its permission question is still shown: the agent no longer waits
+    // for it, so it is withdrawn and the turn's outcome settles the task.
+    desk.withdrawAll(live);
   }
   if (firstOutputAt) reporter.receipt({ firstOutputAt });
   if (budget.droppedBytes > 0) live.patchMetadata({ truncated: budget.truncation(live.task.metadata.truncated) });
