@@ -70,6 +70,12 @@ export type PermissionOutcome = { outcome: 'selected'; optionId: string } | { ou
 export interface TurnReporter {
   /** Reply text as it arrives (any size; the runtime batches it into artifact chunks). */
   text(chunk: string): void;
+  /**
+   * Non-text reply content (a file with bytes, a file by URL, data), in order with the text. The runtime
+   * checks it (valid base64, a passable link, the artifact cap in decoded bytes) and keeps a note instead
+   * of what it cannot pass on.
+   */
+  content(part: Part): void;
   /** Progress worth showing a watcher: a tool call, a plan, a thought. Never part of the result. */
   progress(note: { kind: string; text: string; data?: unknown }): void;
   /** Facts the backend actually observed (pid, sessionId, ...), merged into `metadata.receipt`. */

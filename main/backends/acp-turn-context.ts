@@ -12,6 +12,7 @@ import type {
 } from '@agentclientprotocol/sdk';
 import type { ToolCallSummary } from '../domain/pending.js';
 import type { PermissionOutcome, Turn, TurnReporter } from '../ports.js';
+import { partOf } from './acp-content.js';
 import { whenAborted } from './child-process.js';
 
 const CANCELLED: RequestPermissionResponse = { outcome: { outcome: 'cancelled' } };
@@ -23,6 +24,8 @@ function locations(list: ToolCallLocation[] | null | undefined): ToolCallSummary
 
 export class TurnContext {
   private firstOutput = false;
+  /** Non-text blocks so far: names the ones that come without a name (`image-1.png`). */
+  private parts = 0;
   /** What the turn's tool calls said so far: a permission request may carry only the toolCallId. */
   private readonly toolCalls = new Map<string, ToolCallSummary>();
 
@@ -39,6 +42,7 @@ export class TurnContext {
     switch (update.sessionUpdate) {
       case 'agent_message_chunk':
         if (update.content.type === 'text') this.report.text(update.content.text);
+        else this.report.content(partOf(update.content, (this.parts += 1)));
         return;
       case 'agent_thought_chunk':
         if (update.content.type === 'text') this.report.progress({ kind: 'thought', text: update.content.text });

@@ -2,10 +2,11 @@ import { parseDecision } from '../domain/decision-contract.js';
 import { describePending, type DecisionPending } from '../domain/pending.js';
 import type { Part } from '../domain/task.js';
 import type { Turn, TurnOutcome, TurnReporter } from '../ports.js';
-import { ArtifactBudget, DEFAULT_MAX_ARTIFACT_BYTES } from './artifact-budget.js';
+import { ArtifactBudget, DEFAULT_MAX_ARTIFACT_BYTES, partBytes } from './artifact-budget.js';
 import { ArtifactStream } from './artifact-stream.js';
 import type { LiveTask } from './live-task.js';
 import { workspaceOf, type PermissionDesk } from './permission-desk.js';
+import { checkedPart, droppedNote } from './reply-parts.js';
 import type { AgentEntry } from './registry.js';
 import { TurnTimer } from './turn-timer.js';
 
@@ -54,6 +55,22 @@ export async function runTurn(
     text(chunk) {
       firstOutputAt ??= new Date().toISOString();
       stream.push(budget.take(chunk));
+    },
+    content(part) {
+      firstOutputAt ??= new Date().toISOString();
+      let kept = checkedPart(part);
+      if (kept.kind !== 'text') {
+        const bytes = partBytes(kept);
+        if (!budget.admit(bytes)) {
+          kept = droppedNote(part, `${bytes} bytes would pass the task's ${budget.maxBytesPerTask}-byte artifact cap`);
+        }
+      }
+      if (kept.kind === 'text') {
+        const text = budget.take(kept.text);
+        if (text === '') return;
+        kept = { ...kept, text };
+      }
+      stream.pushPart(kept);
     },
     progress(note) {
       live.announce({ event: 'progress', progress: note });
@@ -118,7 +135,7 @@ export async function runTurn(
     );
   } else {
     stream.finish();
-    settleOutcome(plan, outcome, stream.text, onDecision);
+    settleOutcome(plan, outcome, { text: stream.text, parts: stream.partCount }, onDecision);
   }
   plan.release();
 }
@@ -126,7 +143,7 @@ export async function runTurn(
 function settleOutcome(
   plan: TurnPlan,
   outcome: TurnOutcome,
-  reply: string,
+  { text: reply, parts }: { text: string; parts: number },
   onDecision: (live: LiveTask) => void,
 ): void {
   const { live } = plan;
@@ -150,7 +167,7 @@ function settleOutcome(
         onDecision(live);
         return;
       }
-      if (reply.trim() === '') live.patchMetadata({ warning: 'the agent finished without any output' });
+      if (reply.trim() === '' && parts === 0) live.patchMetadata({ warning: 'the agent finished without any output' });
       live.setStatus('completed');
       return;
     }
