@@ -48,6 +48,25 @@ describe.each([
     expect(peer.methods).toContain(streaming ? methods[0] : methods[1]);
   });
 
+  it("passes the peer's files, links and data through unchanged, each once", async () => {
+    const rec = recorder();
+    expect(await backend(peer.url).run(makeTurn({ text: 'files please' }), rec.reporter)).toEqual({
+      kind: 'completed',
+    });
+    expect(rec.text()).toBe('see attached');
+    expect(rec.parts).toEqual([
+      {
+        kind: 'file',
+        file: { bytes: Buffer.from('PNGDATA').toString('base64'), mimeType: 'image/png', name: 'shot.png' },
+      },
+      {
+        kind: 'file',
+        file: { uri: 'https://example.com/report.pdf', mimeType: 'application/pdf', name: 'report.pdf' },
+      },
+      { kind: 'data', data: { passed: 3 } },
+    ]);
+  });
+
   it('carries the loop guards across the hop in the message metadata', async () => {
     await backend(peer.url).run(
       makeTurn({ text: 'guards', delegationDepth: 1, visitedAgents: ['caller', 'remote'] }),
