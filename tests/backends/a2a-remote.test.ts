@@ -36,13 +36,15 @@ describe.each([
       peerState: 'completed',
       peerTaskId: expect.any(String),
     });
+    // A card without contactor's traits extension says only whether it streams: the rest is unknown.
     expect(b.traits).toMatchObject({
       backend: 'a2a',
       streaming,
       interruptible: true,
-      multiTurn: true,
-      inputRequired: true,
+      multiTurn: false,
+      inputRequired: false,
     });
+    expect(b.traits.limits).toContain('does not say whether it remembers a conversation');
     if (streaming) expect(rec.texts.length).toBeGreaterThan(1);
     const methods = protocol === '1.0' ? ['SendStreamingMessage', 'SendMessage'] : ['message/stream', 'message/send'];
     expect(peer.methods).toContain(streaming ? methods[0] : methods[1]);
