@@ -43,6 +43,11 @@ export interface Turn {
    */
   cold?: { text: string; attachments: Part[] };
   /**
+   * A handle from an earlier turn (PermissionRequest.reattach): the backend continues that conversation
+   * of the agent's (reloading it when its process is new), and uses `cold` only when it cannot.
+   */
+  reattach?: string;
+  /**
    * The working directory the requester named for this task (absolute, as the requester wrote it);
    * backends that run somewhere use it instead of their configured cwd. Undefined: the configured one.
    */
@@ -59,6 +64,11 @@ export interface PermissionRequest {
   options: PermissionOption[];
   /** Aborted when the agent takes the request back itself (ACP `$/cancel_request`): the question goes away. */
   withdrawn?: AbortSignal;
+  /**
+   * The backend's handle for picking this conversation up again after a bridge restart, when the agent
+   * can (stored with the question; comes back as Turn.reattach when it is answered after a restart).
+   */
+  reattach?: string;
 }
 
 /** `selected` carries the chosen optionId; `cancelled` means the turn is going away. */

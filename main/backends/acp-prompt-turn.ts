@@ -33,7 +33,8 @@ export async function runPromptTurn(p: PromptTurn): Promise<TurnOutcome> {
   const prompt = await preparePrompt(turn, conn.init?.agentCapabilities?.promptCapabilities, (path) =>
     session.workspace.toAgent(path),
   );
-  const context = new TurnContext(turn, report);
+  const reloadable = conn.init?.agentCapabilities?.loadSession === true;
+  const context = new TurnContext(turn, report, reloadable ? session.sessionId : undefined);
   session.turn = context;
   try {
     const request = conn.agent.request(methods.agent.session.prompt, {

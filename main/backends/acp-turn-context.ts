@@ -32,6 +32,8 @@ export class TurnContext {
   constructor(
     readonly turn: Turn,
     readonly report: TurnReporter,
+    /** The session's id when the agent can `session/load` it: a question then survives a bridge restart. */
+    private readonly reattach?: string,
   ) {}
 
   onUpdate(update: SessionUpdate): void {
@@ -102,7 +104,12 @@ export class TurnContext {
     };
     const options = params.options.map(({ optionId, name, kind }) => ({ optionId, name, kind }));
     const answer: PermissionOutcome | 'aborted' = await Promise.race([
-      this.report.askPermission({ toolCall, options, withdrawn: requestSignal }),
+      this.report.askPermission({
+        toolCall,
+        options,
+        withdrawn: requestSignal,
+        ...(this.reattach ? { reattach: this.reattach } : {}),
+      }),
       whenAborted(this.turn.signal),
       whenAborted(requestSignal),
     ]);

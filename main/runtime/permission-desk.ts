@@ -71,6 +71,7 @@ export class PermissionDesk {
       toolCall: request.toolCall,
       options: request.options,
       ...workspaceOf(live, settings),
+      ...(request.reattach ? { reattach: request.reattach } : {}),
       createdAt: new Date(now).toISOString(),
       expiresAt: new Date(now + settings.approvalTimeoutMs).toISOString(),
     };

@@ -19,6 +19,8 @@ export interface TurnPlan {
   followUp: boolean;
   /** See Turn.cold. */
   cold?: { text: string; attachments: Part[] };
+  /** See Turn.reattach. */
+  reattach?: string;
   /** Whether the decision contract was appended to `text`, so the reply may end with a decision. */
   contractApplied: boolean;
   /** Hands the agent's shard slot back (the task is parked or finished). */
@@ -100,6 +102,7 @@ export async function runTurn(
     visitedAgents: live.task.metadata.visitedAgents,
     followUp: plan.followUp,
     ...(plan.cold ? { cold: plan.cold } : {}),
+    ...(plan.reattach ? { reattach: plan.reattach } : {}),
     ...(live.task.metadata.cwd ? { cwd: live.task.metadata.cwd } : {}),
     signal: turnAbort.signal,
   };
