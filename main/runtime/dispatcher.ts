@@ -1,18 +1,17 @@
 import { decisionFollowUp, resolveDecisionAnswer } from '../domain/decision-contract.js';
 import { BridgeError } from '../domain/errors.js';
 import type { StreamEvent } from '../domain/events.js';
-import { permissionFollowUp, type PermissionPending } from '../domain/pending.js';
 import { isTerminal, textOf, type Message, type Part, type Task } from '../domain/task.js';
 import type { EventSink, TaskPage, TaskQuery, TaskStore } from '../ports.js';
 import { checkContinuation } from './continuation.js';
 import { resolveChain, loopGuardVerdict, type DelegationHints } from './delegation.js';
 import type { EventFeed } from './event-feed.js';
-import type { LiveTask } from './live-task.js';
 import { durable, LiveTasks, snapshot } from './live-tasks.js';
 import { payloadHash } from './payload-hash.js';
 import { PendingClock } from './pending-clock.js';
 import { resolvePermissionAnswer } from './permission-answers.js';
 import { PermissionDesk, pendingLost } from './permission-desk.js';
+import { resumePermission } from './permission-resume.js';
 import { latestQuestions, recordQuestion, type AnsweredQuestion } from './question-log.js';
 import type { AgentEntry, AgentRegistry } from './registry.js';
 import { newTask } from './new-task.js';
@@ -256,7 +255,10 @@ export class Dispatcher {
     if (pending.kind === 'permission') {
       const live = this.live.get(taskId);
       if (live && !this.desk.has(taskId) && pending.reattach) {
-        return this.answerLostPermission(live, pending, { answer, answeredBy, entry, ...(message ? { message } : {}) });
+        const { reattach } = pending;
+        resumePermission(live, { ...pending, reattach }, { answer, answeredBy, entry, turns: this.turns, message });
+        this.clock.clear(taskId);
+        return this.live.view(live);
       }
       if (!live || !this.desk.has(taskId)) throw pendingLost();
       // A refused answer must leave no trace: check it before its message joins the history.
@@ -305,57 +307,6 @@ export class Dispatcher {
       live,
       entry,
       warm ? { messageId, text: decisionFollowUp(decision), attachments: [], cold } : { messageId, ...cold },
-      unreserve,
-    );
-    return this.live.view(live);
-  }
-
-  /**
-   * A permission whose agent-side request died with the bridge's last run, for an agent that can pick its
-   * conversation up again: the answer starts a new turn that reattaches to it and tells the agent what
-   * was decided for that tool call (allowed: run it; rejected: do not) — as answered decisions continue.
-   */
-  private answerLostPermission(
-    live: LiveTask,
-    pending: PermissionPending,
-    a: { answer: string; answeredBy: string; entry: AgentEntry; message?: Message },
-  ): Task {
-    const option = resolvePermissionAnswer(pending.options, a.answer);
-    const unreserve = a.entry.shard.reserve();
-    if (a.message) live.task.history.push(a.message);
-    this.clock.clear(live.id);
-    live.patchMetadata({
-      pending: undefined,
-      answeredBy: a.answeredBy,
-      lastAnswer: {
-        requestId: pending.requestId,
-        optionId: option.optionId,
-        by: a.answeredBy,
-        at: new Date().toISOString(),
-      },
-    });
-    const announce = recordQuestion(live, {
-      kind: 'permission',
-      about: pending.toolCall.title,
-      outcome: 'answered',
-      answer: option.optionId,
-      by: a.answeredBy,
-    });
-    live.setStatus('working');
-    announce();
-    const followUp = permissionFollowUp(pending.toolCall, option);
-    const first = live.task.history[0]?.parts ?? [];
-    this.turns.schedule(
-      live,
-      a.entry,
-      {
-        messageId: a.message?.messageId ?? crypto.randomUUID(),
-        text: followUp,
-        attachments: [],
-        // An agent that cannot reload the conversation after all gets the whole request with the verdict.
-        cold: { text: `${textOf(first)}\n\n---\n${followUp}`, attachments: nonTextParts(first) },
-        reattach: pending.reattach!,
-      },
       unreserve,
     );
     return this.live.view(live);
