@@ -111,7 +111,7 @@ describe.each(['1.0', '0.3'] as const)('A2A %s', (version) => {
     expect(stored.artifacts[0].parts.map(textOf).filter(Boolean).join('')).not.toContain('not included');
   });
 
-  it('bad content is a note in the artifact — broken base64, a link of another scheme, an unknown block type', async () => {
+  it('bad content is a note in the artifact — broken base64, a link of another scheme, an unknown block type; a file: link is passed on unread', async () => {
     const task = await send(version, 'bad-content');
     expect(task.status.state).toMatch(/completed|COMPLETED/);
     const text = (task.artifacts[0].parts as Wire[]).map((p) => p.text ?? '').join('');
@@ -120,7 +120,13 @@ describe.each(['1.0', '0.3'] as const)('A2A %s', (version) => {
     expect(text).toContain('[file "x.bin" not included: links are passed on for http:, https:, file: only, not ftp:]');
     expect(text).toContain('[content of type "video" not included');
     expect(text).toMatch(/after$/);
-    expect((task.artifacts[0].parts as Wire[]).every((p) => p.text !== undefined)).toBe(true);
+    // A file: link is passed on as it is: the bridge never reads it (the file does not even exist).
+    const links = (task.artifacts[0].parts as Wire[]).filter((p) => p.text === undefined);
+    expect(links).toEqual([
+      version === '1.0'
+        ? { url: 'file:///nowhere/contactor-never-reads.txt', filename: 'local.txt' }
+        : { kind: 'file', file: { uri: 'file:///nowhere/contactor-never-reads.txt', name: 'local.txt' } },
+    ]);
   });
 
   it('the artifact cap counts decoded bytes: a file under it is kept whole, one over it is a note', async () => {
