@@ -40,6 +40,8 @@ export function eventEntry(event: TaskEvent, task: Task): AuditRecord | undefine
       return { type: 'task.auto-decided', ...about(task), ...question, rule: meta.by };
     case 'pending-expired':
       return { type: 'task.expired', ...about(task), ...question };
+    case 'pending-withdrawn':
+      return { type: 'task.withdrawn', ...about(task), ...question };
     default:
       break;
   }

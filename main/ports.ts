@@ -43,6 +43,11 @@ export interface Turn {
    */
   cold?: { text: string; attachments: Part[] };
   /**
+   * A handle from an earlier turn (PermissionRequest.reattach): the backend continues that conversation
+   * of the agent's (reloading it when its process is new), and uses `cold` only when it cannot.
+   */
+  reattach?: string;
+  /**
    * The working directory the requester named for this task (absolute, as the requester wrote it);
    * backends that run somewhere use it instead of their configured cwd. Undefined: the configured one.
    */
@@ -57,6 +62,13 @@ export interface Turn {
 export interface PermissionRequest {
   toolCall: ToolCallSummary;
   options: PermissionOption[];
+  /** Aborted when the agent takes the request back itself (ACP `$/cancel_request`): the question goes away. */
+  withdrawn?: AbortSignal;
+  /**
+   * The backend's handle for picking this conversation up again after a bridge restart, when the agent
+   * can (stored with the question; comes back as Turn.reattach when it is answered after a restart).
+   */
+  reattach?: string;
 }
 
 /** `selected` carries the chosen optionId; `cancelled` means the turn is going away. */
@@ -68,6 +80,12 @@ export type PermissionOutcome = { outcome: 'selected'; optionId: string } | { ou
 export interface TurnReporter {
   /** Reply text as it arrives (any size; the runtime batches it into artifact chunks). */
   text(chunk: string): void;
+  /**
+   * Non-text reply content (a file with bytes, a file by URL, data), in order with the text. The runtime
+   * checks it (valid base64, a passable link, the artifact cap in decoded bytes) and keeps a note instead
+   * of what it cannot pass on.
+   */
+  content(part: Part): void;
   /** Progress worth showing a watcher: a tool call, a plan, a thought. Never part of the result. */
   progress(note: { kind: string; text: string; data?: unknown }): void;
   /** Facts the backend actually observed (pid, sessionId, ...), merged into `metadata.receipt`. */

@@ -18,6 +18,17 @@ export interface PeerEndpoint {
   /** The peer is a contactor bridge: it adds its own decision contract and loop guards. */
   contactor: boolean;
   interruptible: boolean;
+  /** The peer's own traits extension (a contactor bridge's card), as it declares them. */
+  declared?: DeclaredTraits;
+}
+
+/** What a contactor peer's `urn:contactor:agent-traits:v1` params say; a missing or odd value is unknown. */
+export interface DeclaredTraits {
+  inputRequired?: boolean;
+  interruptible?: boolean;
+  multiTurn?: boolean;
+  streaming?: boolean;
+  backend?: string;
 }
 
 /** contactor's card extension (CONTRACT.md "Agent cards"). */
@@ -73,6 +84,7 @@ function describePeer(card: PeerCard, cardUrl: string, wanted: 'auto' | PeerProt
     });
   }
   const traits = card.capabilities.extensions?.find((e) => e.uri === CONTACTOR_TRAITS_URI)?.params;
+  const flag = (key: string): boolean | undefined => (typeof traits?.[key] === 'boolean' ? traits[key] : undefined);
   return {
     card,
     cardUrl,
@@ -83,7 +95,22 @@ function describePeer(card: PeerCard, cardUrl: string, wanted: 'auto' | PeerProt
     // Every A2A server must answer tasks/cancel (v0.3 §7.4, v1 CancelTask is core); a contactor peer
     // says whether the agent behind it really stops.
     interruptible: typeof traits?.interruptible === 'boolean' ? traits.interruptible : true,
+    ...(traits
+      ? {
+          declared: {
+            ...defined('inputRequired', flag('inputRequired')),
+            ...defined('interruptible', flag('interruptible')),
+            ...defined('multiTurn', flag('multiTurn')),
+            ...defined('streaming', flag('streaming')),
+            ...(typeof traits.backend === 'string' ? { backend: traits.backend } : {}),
+          },
+        }
+      : {}),
   };
+}
+
+function defined<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
 }
 
 function pickInterface(
@@ -101,26 +128,51 @@ function pickInterface(
   return undefined;
 }
 
-/** Our card reflects the peer's: streaming as it declares, the rest as the A2A surface guarantees. */
+/** The peer's own words, kept short: they go into our card's description. */
+const PEER_WORDS_CHARS = 600;
+
+/**
+ * Our card reflects the peer's. A contactor peer declares its traits (`urn:contactor:agent-traits:v1`):
+ * they are inherited, with its card's words. Any other peer's card only says whether it streams: the
+ * rest is unknown, claimed at the safe end (no mid-run questions, no memory), and said in words.
+ */
 export function peerTraits(url: string, peer: PeerEndpoint | undefined): AgentTraits {
   const where = `a remote A2A agent at ${url}`;
   if (!peer) {
     return {
       backend: 'a2a',
       streaming: false,
-      inputRequired: true,
+      inputRequired: false,
       interruptible: true,
-      multiTurn: true,
-      limits: `${where}; its card has not been read yet (it is read on the first task), so streaming is not claimed`,
+      multiTurn: false,
+      limits: `${where}; its card has not been read yet (it is read on the first task), so nothing it can do is known or claimed`,
     };
   }
-  const claims = `${where} ("${peer.card.name}", A2A ${peer.protocol}); what it can do is its own card's claim`;
+  const named = `${where} ("${peer.card.name}", A2A ${peer.protocol})`;
+  const noStreaming = peer.streaming ? '' : '; no streaming: the reply arrives when the remote task ends';
+  const declared = peer.declared;
+  if (declared) {
+    const words = (peer.card.description ?? '').trim().slice(0, PEER_WORDS_CHARS);
+    return {
+      backend: 'a2a',
+      streaming: declared.streaming ?? peer.streaming,
+      inputRequired: declared.inputRequired ?? false,
+      interruptible: declared.interruptible ?? peer.interruptible,
+      multiTurn: declared.multiTurn ?? false,
+      limits:
+        `${named}, behind another contactor bridge${declared.backend ? ` (its backend: ${declared.backend})` : ''}` +
+        `${noStreaming}${words ? `; its own card says: "${words}"` : ''}`,
+    };
+  }
   return {
     backend: 'a2a',
     streaming: peer.streaming,
-    inputRequired: true,
-    interruptible: peer.interruptible,
-    multiTurn: true,
-    limits: peer.streaming ? claims : `${claims}; no streaming: the reply arrives when the remote task ends`,
+    inputRequired: false,
+    interruptible: true,
+    multiTurn: false,
+    limits:
+      `${named}${noStreaming}; its card does not say whether it remembers a conversation (follow-ups go to the ` +
+      'same remote context, but it may need the full context again), whether it asks questions (a question it ' +
+      'asks ends the turn as the reply), or whether a cancel stops its work (the cancel is forwarded)',
   };
 }

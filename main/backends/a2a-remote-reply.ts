@@ -20,6 +20,9 @@ export class PeerReply {
   /** Per artifact: the text reported, and the text as the peer's updates so far make it. */
   private readonly seen = new Map<string, string>();
   private readonly current = new Map<string, string>();
+  /** Per artifact: non-text parts passed on, and how many the peer's updates so far hold. */
+  private readonly partsSeen = new Map<string, number>();
+  private readonly partsCurrent = new Map<string, number>();
   private reported = false;
   /** Everything this turn reported, in order. */
   text = '';
@@ -44,6 +47,9 @@ export class PeerReply {
     for (const artifact of task.artifacts) {
       this.seen.set(artifact.artifactId, textOf(artifact.parts));
       this.current.set(artifact.artifactId, textOf(artifact.parts));
+      const others = artifact.parts.filter((p) => p.kind !== 'text').length;
+      this.partsSeen.set(artifact.artifactId, others);
+      this.partsCurrent.set(artifact.artifactId, others);
     }
     this.parkedStatus = task.statusKey;
   }
@@ -131,6 +137,24 @@ export class PeerReply {
       this.seen.set(id, current);
       this.say(`\n${current}`);
     }
+    this.passOn(artifact, append);
+  }
+
+  /**
+   * The peer's files and data go to the requester unchanged, each once: counted per artifact like the
+   * text, so a snapshot repeating them adds nothing.
+   */
+  private passOn(artifact: Artifact, append: boolean): void {
+    const others = artifact.parts.filter((p) => p.kind !== 'text');
+    const id = artifact.artifactId;
+    const before = append ? (this.partsCurrent.get(id) ?? 0) : 0;
+    const shown = this.partsSeen.get(id) ?? 0;
+    this.partsCurrent.set(id, before + others.length);
+    others.forEach((part, i) => {
+      if (before + i < shown) return;
+      this.report.content(part);
+    });
+    this.partsSeen.set(id, Math.max(shown, before + others.length));
   }
 
   private say(text: string): void {

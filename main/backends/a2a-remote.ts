@@ -272,8 +272,12 @@ export class A2aRemoteBackend implements AgentBackend {
 function chosenOption(text: string): string | undefined {
   const [head, rest] = decisionFollowUp({ question: '\u0001', choice: '\u0000' }).split('\u0001') as [string, string];
   const [middle, tail] = rest.split('\u0000') as [string, string];
-  if (!text.startsWith(head)) return undefined;
+  // The answer is the text itself (the agent still holds the conversation) or closes it (the whole
+  // request again, for an agent that does not remember): either way it is the last such block.
+  const from = text.lastIndexOf(head);
+  if (from < 0) return undefined;
   const at = text.lastIndexOf(middle);
+  if (at < from) return undefined;
   const end = at < 0 ? -1 : text.indexOf(tail, at + middle.length);
   return end < 0 ? undefined : text.slice(at + middle.length, end).trim() || undefined;
 }

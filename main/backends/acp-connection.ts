@@ -191,7 +191,21 @@ export class AcpConnection {
       cwd: workspace.agentRoot,
       mcpServers: [],
     });
-    const session = new AcpSession(sessionId, contextId, workspace);
+    return this.adopt(new AcpSession(sessionId, contextId, workspace));
+  }
+
+  /**
+   * Picks up a session of an earlier process (ACP `session/load`, for agents that advertise
+   * `loadSession`). The agent replays the conversation as `session/update`s before it answers; the
+   * session is registered only afterwards, so the replay is not taken for a new turn's output.
+   */
+  async loadSession(contextId: string, workspace: Workspace, sessionId: string): Promise<AcpSession> {
+    await this.agent.request(methods.agent.session.load, { sessionId, cwd: workspace.agentRoot, mcpServers: [] });
+    return this.adopt(new AcpSession(sessionId, contextId, workspace, true));
+  }
+
+  private adopt(session: AcpSession): AcpSession {
+    const { sessionId, contextId } = session;
     const replaced = this.byContext.get(contextId);
     this.sessions.set(sessionId, session);
     this.byContext.set(contextId, session);

@@ -8,7 +8,7 @@ import { methods, RequestError } from '@agentclientprotocol/sdk';
 import type { Turn, TurnOutcome, TurnReporter } from '../ports.js';
 import type { AcpConnection } from './acp-connection.js';
 import { outcomeOfPromptError, outcomeOfStop } from './acp-outcome.js';
-import { contactorMeta, promptBlocks } from './acp-prompt.js';
+import { contactorMeta, preparePrompt } from './acp-prompt.js';
 import type { AcpSession } from './acp-session.js';
 import { TurnContext } from './acp-turn-context.js';
 import { whenAborted, within } from './child-process.js';
@@ -30,12 +30,16 @@ type Settled = { response: { stopReason: string } } | { error: unknown };
 export async function runPromptTurn(p: PromptTurn): Promise<TurnOutcome> {
   const { conn, session, turn, report } = p;
   if (turn.signal.aborted) return STOPPED; // canceled while queued behind an earlier turn of this session
-  const context = new TurnContext(turn, report);
+  const prompt = await preparePrompt(turn, conn.init?.agentCapabilities?.promptCapabilities, (path) =>
+    session.workspace.toAgent(path),
+  );
+  const reloadable = conn.init?.agentCapabilities?.loadSession === true;
+  const context = new TurnContext(turn, report, reloadable ? session.sessionId : undefined);
   session.turn = context;
   try {
     const request = conn.agent.request(methods.agent.session.prompt, {
       sessionId: session.sessionId,
-      prompt: promptBlocks(turn, conn.init?.agentCapabilities?.promptCapabilities),
+      prompt: prompt.blocks,
       _meta: contactorMeta(turn),
     });
     report.receipt({ actualForm: 'acp', promptSentAt: new Date().toISOString() });
@@ -64,5 +68,6 @@ export async function runPromptTurn(p: PromptTurn): Promise<TurnOutcome> {
   } finally {
     session.turn = undefined;
     await session.terminals.releaseAll();
+    await prompt.cleanup();
   }
 }

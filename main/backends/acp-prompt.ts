@@ -1,17 +1,24 @@
 /**
  * A turn as `session/prompt` content. Text and resource links are always allowed (ACP "Content");
- * images, audio and embedded files only when the agent declared the prompt capability, otherwise the
- * agent is told in words that an attachment was left out, so it never answers as if it had seen it.
+ * images, audio and embedded files only when the agent declared the prompt capability. Otherwise the
+ * file is saved in a temp folder of its own (never in the user's workspace), removed when the turn ends,
+ * and the prompt names its path, so the agent can read it with its own tools.
  */
 import type { ContentBlock, PromptCapabilities } from '@agentclientprotocol/sdk';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Part } from '../domain/task.js';
 import type { Turn } from '../ports.js';
+import { safeFileName } from './attachment-files.js';
 
-function omitted(name: string, mimeType: string | undefined, why: string): ContentBlock {
-  return { type: 'text', text: `[attachment "${name}"${mimeType ? ` (${mimeType})` : ''} not sent: ${why}]` };
+/** A file the agent cannot take inline: saved, and named in the prompt instead. */
+interface Saved {
+  part: Part & { kind: 'file' };
+  why: string;
 }
 
-function attachmentBlock(part: Part, caps: PromptCapabilities): ContentBlock | undefined {
+function attachmentBlock(part: Part, caps: PromptCapabilities): ContentBlock | Saved | undefined {
   switch (part.kind) {
     case 'text':
       return { type: 'text', text: part.text };
@@ -28,14 +35,14 @@ function attachmentBlock(part: Part, caps: PromptCapabilities): ContentBlock | u
       if (mimeType?.startsWith('image/')) {
         return caps.image
           ? { type: 'image', data: bytes, mimeType }
-          : omitted(label, mimeType, 'this agent does not accept images');
+          : { part, why: 'this agent does not accept images inline' };
       }
       if (mimeType?.startsWith('audio/')) {
         return caps.audio
           ? { type: 'audio', data: bytes, mimeType }
-          : omitted(label, mimeType, 'this agent does not accept audio');
+          : { part, why: 'this agent does not accept audio inline' };
       }
-      if (!caps.embeddedContext) return omitted(label, mimeType, 'this agent does not accept embedded files');
+      if (!caps.embeddedContext) return { part, why: 'this agent does not accept embedded files' };
       return {
         type: 'resource',
         resource: {
@@ -52,13 +59,46 @@ function attachmentBlock(part: Part, caps: PromptCapabilities): ContentBlock | u
   }
 }
 
-export function promptBlocks(turn: Turn, caps: PromptCapabilities | undefined): ContentBlock[] {
+export interface PreparedPrompt {
+  blocks: ContentBlock[];
+  /** Removes the files saved for this prompt; call once the turn has ended. */
+  cleanup(): Promise<void>;
+}
+
+/**
+ * The prompt's blocks, saving each attachment the agent cannot take inline. `agentPath` turns a host
+ * path into the agent's own spelling (a WSL agent reads /mnt/c/...).
+ */
+export async function preparePrompt(
+  turn: Turn,
+  caps: PromptCapabilities | undefined,
+  agentPath: (hostPath: string) => string,
+): Promise<PreparedPrompt> {
   const blocks: ContentBlock[] = [{ type: 'text', text: turn.text }];
-  for (const part of turn.attachments) {
-    const block = attachmentBlock(part, caps ?? {});
-    if (block) blocks.push(block);
+  let dir: string | undefined;
+  const cleanup = async (): Promise<void> => {
+    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    for (const [i, part] of turn.attachments.entries()) {
+      const block = attachmentBlock(part, caps ?? {});
+      if (block === undefined) continue;
+      if (!('why' in block)) {
+        blocks.push(block);
+        continue;
+      }
+      const { bytes, mimeType, name } = block.part.file;
+      dir ??= await mkdtemp(join(tmpdir(), 'contactor-attachments-'));
+      const path = join(dir, `${i + 1}-${safeFileName(name)}`);
+      await writeFile(path, Buffer.from(bytes ?? '', 'base64'));
+      const label = `"${name ?? 'file'}"${mimeType ? ` (${mimeType})` : ''}`;
+      blocks.push({ type: 'text', text: `[attachment ${label} saved as ${agentPath(path)}: ${block.why}]` });
+    }
+  } catch (err) {
+    await cleanup();
+    throw err;
   }
-  return blocks;
+  return { blocks, cleanup };
 }
 
 /** Per-task identity for a long-lived agent process (CONTRACT.md "Agent environment"). */

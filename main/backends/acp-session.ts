@@ -17,6 +17,8 @@ export class AcpSession {
     readonly sessionId: string,
     readonly contextId: string,
     readonly workspace: Workspace,
+    /** Loaded with `session/load` (an earlier process's session): the agent holds its conversation. */
+    readonly reloaded = false,
   ) {}
 
   /**

@@ -7,6 +7,7 @@
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
 import { MessageTooLargeError } from '@agentclientprotocol/sdk';
 import type { Readable, Writable } from 'node:stream';
+import { noteUnknownContent } from './acp-content.js';
 
 export interface AgentStreamHooks {
   onNoise(line: string): void;
@@ -51,7 +52,7 @@ export function agentStdioStream(
         const text = bytes.toString('utf8').trim();
         if (text === '') return;
         const message = asMessage(text);
-        if (message) controller.enqueue(message);
+        if (message) controller.enqueue(noteUnknownContent(message));
         else hooks.onNoise(text);
       };
       stdout.on('data', (chunk: Buffer) => {

@@ -12,6 +12,7 @@ import type {
 } from '@agentclientprotocol/sdk';
 import type { ToolCallSummary } from '../domain/pending.js';
 import type { PermissionOutcome, Turn, TurnReporter } from '../ports.js';
+import { partOf } from './acp-content.js';
 import { whenAborted } from './child-process.js';
 
 const CANCELLED: RequestPermissionResponse = { outcome: { outcome: 'cancelled' } };
@@ -23,12 +24,16 @@ function locations(list: ToolCallLocation[] | null | undefined): ToolCallSummary
 
 export class TurnContext {
   private firstOutput = false;
+  /** Non-text blocks so far: names the ones that come without a name (`image-1.png`). */
+  private parts = 0;
   /** What the turn's tool calls said so far: a permission request may carry only the toolCallId. */
   private readonly toolCalls = new Map<string, ToolCallSummary>();
 
   constructor(
     readonly turn: Turn,
     readonly report: TurnReporter,
+    /** The session's id when the agent can `session/load` it: a question then survives a bridge restart. */
+    private readonly reattach?: string,
   ) {}
 
   onUpdate(update: SessionUpdate): void {
@@ -39,6 +44,7 @@ export class TurnContext {
     switch (update.sessionUpdate) {
       case 'agent_message_chunk':
         if (update.content.type === 'text') this.report.text(update.content.text);
+        else this.report.content(partOf(update.content, (this.parts += 1)));
         return;
       case 'agent_thought_chunk':
         if (update.content.type === 'text') this.report.progress({ kind: 'thought', text: update.content.text });
@@ -98,7 +104,12 @@ export class TurnContext {
     };
     const options = params.options.map(({ optionId, name, kind }) => ({ optionId, name, kind }));
     const answer: PermissionOutcome | 'aborted' = await Promise.race([
-      this.report.askPermission({ toolCall, options }),
+      this.report.askPermission({
+        toolCall,
+        options,
+        withdrawn: requestSignal,
+        ...(this.reattach ? { reattach: this.reattach } : {}),
+      }),
       whenAborted(this.turn.signal),
       whenAborted(requestSignal),
     ]);

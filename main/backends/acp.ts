@@ -70,8 +70,10 @@ export class AcpBackend implements AgentBackend {
       const held = conn.sessionOf(turn.contextId);
       const session = await this.session(conn, held, turn, report);
       if (!('sessionId' in session)) return session;
-      // A follow-up whose session is gone (the process idled out or crashed): tell the agent everything again.
-      const told = turn.followUp && session !== held && turn.cold ? { ...turn, ...turn.cold } : turn;
+      // A follow-up whose session is gone (the process idled out or crashed, and it could not be loaded):
+      // tell the agent everything again.
+      const continuing = turn.followUp || turn.reattach !== undefined;
+      const told = continuing && session !== held && !session.reloaded && turn.cold ? { ...turn, ...turn.cold } : turn;
       return await session.exclusive(() =>
         runPromptTurn({
           agent: this.options.name,
@@ -182,9 +184,21 @@ export class AcpBackend implements AgentBackend {
     turn: Turn,
     report: TurnReporter,
   ): Promise<AcpSession | TurnOutcome> {
-    if (existing && turn.followUp) {
+    if (existing && (turn.followUp || (turn.reattach !== undefined && existing.sessionId === turn.reattach))) {
       report.receipt({ sessionId: existing.sessionId, sessionReused: true });
       return existing;
+    }
+    if (turn.reattach !== undefined && conn.init?.agentCapabilities?.loadSession) {
+      try {
+        const workspace = await this.workspace(turn.cwd);
+        const loaded = await raceAbort(conn.loadSession(turn.contextId, workspace, turn.reattach), turn.signal);
+        report.receipt({ sessionId: loaded.sessionId, sessionReused: false, sessionLoaded: true });
+        return loaded;
+      } catch (err) {
+        if (err === ABORTED) return STOPPED;
+        // Not fatal: a new session told the whole request (the turn's cold text) still gets the answer.
+        report.receipt({ sessionLoadFailed: (err as Error).message });
+      }
     }
     try {
       const workspace = await this.workspace(turn.cwd);

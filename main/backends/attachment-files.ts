@@ -63,7 +63,8 @@ function localPath(uri: string): string | undefined {
   }
 }
 
-function safeFileName(name: string | undefined): string {
+/** A name safe to write in a folder of our own: no path parts, no odd characters, never empty. */
+export function safeFileName(name: string | undefined): string {
   const cleaned = basename(name ?? '')
     .replace(/[^\w.\- ]+/g, '_')
     .slice(0, 100);

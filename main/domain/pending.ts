@@ -24,6 +24,11 @@ export interface PermissionPending {
   toolCall: ToolCallSummary;
   options: PermissionOption[];
   workspace?: string;
+  /**
+   * Set when the agent can pick the conversation up again after the bridge restarts (its backend's
+   * opaque handle for it): an answer then continues in a new turn instead of being lost.
+   */
+  reattach?: string;
   createdAt: string;
   expiresAt: string;
 }
@@ -70,4 +75,19 @@ export function describePending(pending: Pending, agent: string): string {
       return never;
     }
   }
+}
+
+/**
+ * The turn that carries a permission answer whose request died with the bridge: the agent picks its
+ * conversation up again (it does not re-send the request), and is told what was decided for that call.
+ */
+export function permissionFollowUp(toolCall: ToolCallSummary, option: PermissionOption): string {
+  const allowed = option.kind.startsWith('allow');
+  const verdict = allowed
+    ? `allowed it ("${option.name}"): go ahead and run it now, then continue the task`
+    : `rejected it ("${option.name}"): do not run it; continue the task without it`;
+  return (
+    `You asked permission for the tool call "${toolCall.title}" and your turn was interrupted while it ` +
+    `waited. The requester has ${verdict}.`
+  );
 }

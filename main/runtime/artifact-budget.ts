@@ -1,4 +1,4 @@
-import type { Task } from '../domain/task.js';
+import type { Part, Task } from '../domain/task.js';
 
 /** `max_artifact_bytes` when the agent's settings name none. */
 export const DEFAULT_MAX_ARTIFACT_BYTES = 32 * 1024 * 1024;
@@ -10,8 +10,9 @@ export interface Truncation {
 }
 
 /**
- * The reply text a task may still keep, in UTF-8 bytes, across all its turns. Text beyond it is dropped,
- * not stored: an agent flooding its output must not fill the database or the memory of every reader.
+ * What a task may still keep of its replies, across all its turns: text in UTF-8 bytes, files in decoded
+ * bytes (not their base64), data as its JSON. Beyond it content is dropped, not stored: an agent flooding
+ * its output must not fill the database or the memory of every reader.
  */
 export class ArtifactBudget {
   private used: number;
@@ -45,6 +46,20 @@ export class ArtifactBudget {
     return encoded.subarray(0, cut).toString('utf8');
   }
 
+  /** Room for a whole non-text part of `bytes` (a file cannot be cut): true and counted, or dropped. */
+  admit(bytes: number): boolean {
+    if (bytes <= this.maxBytes - this.used) {
+      this.used += bytes;
+      return true;
+    }
+    this.dropped += bytes;
+    return false;
+  }
+
+  get maxBytesPerTask(): number {
+    return this.maxBytes;
+  }
+
   /** The task's `metadata.truncated` after this turn, adding to what earlier turns dropped. */
   truncation(previous: unknown): Truncation {
     const before = (previous as Partial<Truncation> | undefined)?.droppedBytes;
@@ -54,8 +69,28 @@ export class ArtifactBudget {
 
 export function artifactBytes(task: Task): number {
   let total = 0;
-  for (const artifact of task.artifacts) {
-    for (const part of artifact.parts) if (part.kind === 'text') total += Buffer.byteLength(part.text);
-  }
+  for (const artifact of task.artifacts) for (const part of artifact.parts) total += partBytes(part);
   return total;
+}
+
+/** What one part costs against the cap: text bytes, a file's decoded bytes (a link: its URI), data's JSON. */
+export function partBytes(part: Part): number {
+  switch (part.kind) {
+    case 'text':
+      return Buffer.byteLength(part.text);
+    case 'data':
+      return Buffer.byteLength(JSON.stringify(part.data));
+    case 'file':
+      return part.file.bytes !== undefined ? base64Bytes(part.file.bytes) : Buffer.byteLength(part.file.uri ?? '');
+    default: {
+      const never: never = part;
+      return never;
+    }
+  }
+}
+
+/** Decoded length of base64 text, without decoding it. */
+export function base64Bytes(base64: string): number {
+  const body = base64.replace(/=+$/, '');
+  return Math.floor((body.length * 3) / 4);
 }

@@ -1,13 +1,18 @@
+import type { Part } from '../domain/task.js';
+
 /**
  * Batches reply text into artifact chunks: a chunk is flushed when 512 characters have accumulated or
- * 20 ms after the last text arrived, whichever comes first (CONTRACT.md "Streaming"). The first chunk
- * creates the artifact (`append: false`); later ones append; `finish` sends `lastChunk: true`.
+ * 20 ms after the last text arrived, whichever comes first (CONTRACT.md "Streaming"). A non-text part
+ * (a file, a link, data) goes out at once as its own chunk, after the text buffered before it, so the
+ * parts keep the agent's order. The first chunk creates the artifact (`append: false`); later ones
+ * append; `finish` sends `lastChunk: true`.
  */
 export const CHUNK_CHARS = 512;
 export const CHUNK_IDLE_MS = 20;
 
 export interface ArtifactChunk {
-  text: string;
+  /** Text chunks hold one text part; a non-text part travels alone. */
+  parts: Part[];
   append: boolean;
   lastChunk: boolean;
 }
@@ -15,6 +20,7 @@ export interface ArtifactChunk {
 export class ArtifactStream {
   private buffer = '';
   private sent = 0;
+  private parts = 0;
   private total = '';
   private timer: ReturnType<typeof setTimeout> | undefined;
   private finished = false;
@@ -24,6 +30,20 @@ export class ArtifactStream {
   /** Everything received so far, flushed or not. */
   get text(): string {
     return this.total;
+  }
+
+  /** Non-text parts sent so far. */
+  get partCount(): number {
+    return this.parts;
+  }
+
+  /** A non-text part (or a note about one that was dropped), after the text that came before it. */
+  pushPart(part: Part): void {
+    if (this.finished) return;
+    if (this.buffer !== '') this.flush(false);
+    this.clearTimer();
+    if (part.kind !== 'text') this.parts += 1;
+    this.sendChunk([part], false);
   }
 
   push(text: string): void {
@@ -58,8 +78,13 @@ export class ArtifactStream {
   private flush(lastChunk: boolean): void {
     this.clearTimer();
     if (this.buffer === '' && !lastChunk) return;
-    const chunk = { text: this.buffer, append: this.sent > 0, lastChunk };
+    const text = this.buffer;
     this.buffer = '';
+    this.sendChunk([{ kind: 'text', text }], lastChunk);
+  }
+
+  private sendChunk(parts: Part[], lastChunk: boolean): void {
+    const chunk = { parts, append: this.sent > 0, lastChunk };
     this.sent += 1;
     this.emit(chunk);
   }

@@ -11,6 +11,7 @@ import { payloadHash } from './payload-hash.js';
 import { PendingClock } from './pending-clock.js';
 import { resolvePermissionAnswer } from './permission-answers.js';
 import { PermissionDesk, pendingLost } from './permission-desk.js';
+import { resumePermission } from './permission-resume.js';
 import { latestQuestions, recordQuestion, type AnsweredQuestion } from './question-log.js';
 import type { AgentEntry, AgentRegistry } from './registry.js';
 import { newTask } from './new-task.js';
@@ -253,6 +254,12 @@ export class Dispatcher {
     const entry = this.opts.registry.get(current.metadata.agent);
     if (pending.kind === 'permission') {
       const live = this.live.get(taskId);
+      if (live && !this.desk.has(taskId) && pending.reattach) {
+        const { reattach } = pending;
+        resumePermission(live, { ...pending, reattach }, { answer, answeredBy, entry, turns: this.turns, message });
+        this.clock.clear(taskId);
+        return this.live.view(live);
+      }
       if (!live || !this.desk.has(taskId)) throw pendingLost();
       // A refused answer must leave no trace: check it before its message joins the history.
       resolvePermissionAnswer(pending.options, answer);
@@ -293,12 +300,13 @@ export class Dispatcher {
     const first = live.task.history[0]?.parts ?? [];
     // The whole request again with the choice: what an agent that no longer holds the conversation needs.
     const cold = { text: decisionFollowUp(decision, textOf(first)), attachments: nonTextParts(first) };
+    // The agent is told which A2A message started this turn: the requester's own, when one carried the
+    // answer; an id is made up only for answers without one (tasks/answer, the CLI, the desktop app).
+    const messageId = message?.messageId ?? crypto.randomUUID();
     this.turns.schedule(
       live,
       entry,
-      warm
-        ? { messageId: crypto.randomUUID(), text: decisionFollowUp(decision), attachments: [], cold }
-        : { messageId: crypto.randomUUID(), ...cold },
+      warm ? { messageId, text: decisionFollowUp(decision), attachments: [], cold } : { messageId, ...cold },
       unreserve,
     );
     return this.live.view(live);

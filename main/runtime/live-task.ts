@@ -90,19 +90,28 @@ export class LiveTask {
     Object.assign(this.task.metadata, patch);
   }
 
+  /**
+   * Adds a chunk's parts to the reply artifact in order. The stored artifact joins consecutive plain text
+   * (the stream's many small text chunks read as one text), and keeps every other part as it came.
+   */
   appendArtifact(chunk: ArtifactChunk, artifactId: string): void {
     if (this.frozen || isTerminal(this.state)) return;
     let artifact = this.task.artifacts.find((a) => a.artifactId === artifactId);
     if (!artifact) {
-      artifact = { artifactId, name: 'reply', parts: [{ kind: 'text', text: '' }] };
+      artifact = { artifactId, name: 'reply', parts: [] };
       this.task.artifacts.push(artifact);
     }
-    const part = artifact.parts[0];
-    if (part?.kind === 'text') part.text += chunk.text;
+    for (const part of chunk.parts) {
+      // The empty text of a bare `lastChunk` marker adds nothing to what is kept.
+      if (part.kind === 'text' && part.text === '' && artifact.parts.length > 0) continue;
+      const last = artifact.parts.at(-1);
+      if (part.kind === 'text' && !part.metadata && last?.kind === 'text' && !last.metadata) last.text += part.text;
+      else artifact.parts.push(structuredClone(part));
+    }
     const event = artifactUpdate(
       this.task,
       this.seq + 1,
-      { artifactId, name: 'reply', parts: [{ kind: 'text', text: chunk.text }] },
+      { artifactId, name: 'reply', parts: chunk.parts },
       { append: chunk.append, lastChunk: chunk.lastChunk },
     );
     this.record(event, false);

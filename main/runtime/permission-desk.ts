@@ -71,6 +71,7 @@ export class PermissionDesk {
       toolCall: request.toolCall,
       options: request.options,
       ...workspaceOf(live, settings),
+      ...(request.reattach ? { reattach: request.reattach } : {}),
       createdAt: new Date(now).toISOString(),
       expiresAt: new Date(now + settings.approvalTimeoutMs).toISOString(),
     };
@@ -78,13 +79,15 @@ export class PermissionDesk {
       const queue = this.queues.get(live.id) ?? [];
       this.queues.set(live.id, queue);
       hooks.onPark();
-      queue.push({
+      const waiting: Waiting = {
         pending,
         resolve: (outcome) => {
           hooks.onResume();
           resolve(outcome);
         },
-      });
+      };
+      queue.push(waiting);
+      request.withdrawn?.addEventListener('abort', () => this.withdraw(live, waiting, settings), { once: true });
       if (queue.length === 1) this.present(live, settings);
     });
   }
@@ -116,6 +119,27 @@ export class PermissionDesk {
       by: answeredBy,
     });
     this.settleCurrent(live, { outcome: 'selected', optionId: option.optionId }, settings, announce);
+  }
+
+  /**
+   * The agent's turn ended (or crashed) with questions still open: nobody can act on them any more. Each
+   * is recorded `withdrawn`, the pending question is cleared and the task is back to `working` for the
+   * outcome of the turn to settle it — never a question left that no answer could reach.
+   */
+  withdrawAll(live: LiveTask): void {
+    const queue = this.queues.get(live.id) ?? [];
+    const shown = queue[0];
+    this.cancelAll(live.id);
+    if (!shown || live.task.metadata.pending?.kind !== 'permission') return;
+    const announce = recordQuestion(live, {
+      kind: 'permission',
+      about: shown.pending.toolCall.title,
+      outcome: 'withdrawn',
+      by: 'agent',
+    });
+    live.patchMetadata({ pending: undefined });
+    live.setStatus('working');
+    announce();
   }
 
   /** Cancels every question of the task (cancel, shutdown): each agent-side request gets `cancelled`. */
@@ -163,6 +187,25 @@ export class PermissionDesk {
     );
     const expiry = setTimeout(() => this.expire(live, settings), ttl);
     this.timers.set(live.id, [reminder, expiry]);
+  }
+
+  /** The agent took one request back: drop it; if it was the one shown, the next one (or `working`) follows. */
+  private withdraw(live: LiveTask, waiting: Waiting, settings: AgentSettings): void {
+    const queue = this.queues.get(live.id);
+    const at = queue?.indexOf(waiting) ?? -1;
+    if (!queue || at < 0) return;
+    if (at > 0) {
+      queue.splice(at, 1);
+      waiting.resolve({ outcome: 'cancelled' });
+      return;
+    }
+    const announce = recordQuestion(live, {
+      kind: 'permission',
+      about: waiting.pending.toolCall.title,
+      outcome: 'withdrawn',
+      by: 'agent',
+    });
+    this.settleCurrent(live, { outcome: 'cancelled' }, settings, announce);
   }
 
   /** Expiry rejects, never allows: the agent gets its reject option (or `cancelled` if it offered none). */

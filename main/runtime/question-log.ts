@@ -6,7 +6,8 @@ export interface QuestionRecord {
   kind: 'permission' | 'decision';
   /** The permission's title or command, or the decision's question. */
   about: string;
-  outcome: 'answered' | 'auto-decided' | 'expired';
+  /** `withdrawn`: the agent took its own request back (cancelled it, or ended its turn without waiting). */
+  outcome: 'answered' | 'auto-decided' | 'expired' | 'withdrawn';
   answer?: string;
   by: string;
   at: string;
@@ -28,7 +29,9 @@ export function recordQuestion(live: LiveTask, record: Omit<QuestionRecord, 'at'
       ? 'pending-answered'
       : record.outcome === 'expired'
         ? 'pending-expired'
-        : 'pending-auto-decided';
+        : record.outcome === 'withdrawn'
+          ? 'pending-withdrawn'
+          : 'pending-auto-decided';
   return () =>
     live.announce({
       event,

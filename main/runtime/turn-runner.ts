@@ -2,10 +2,11 @@ import { parseDecision } from '../domain/decision-contract.js';
 import { describePending, type DecisionPending } from '../domain/pending.js';
 import type { Part } from '../domain/task.js';
 import type { Turn, TurnOutcome, TurnReporter } from '../ports.js';
-import { ArtifactBudget, DEFAULT_MAX_ARTIFACT_BYTES } from './artifact-budget.js';
+import { ArtifactBudget, DEFAULT_MAX_ARTIFACT_BYTES, partBytes } from './artifact-budget.js';
 import { ArtifactStream } from './artifact-stream.js';
 import type { LiveTask } from './live-task.js';
 import { workspaceOf, type PermissionDesk } from './permission-desk.js';
+import { checkedPart, droppedNote } from './reply-parts.js';
 import type { AgentEntry } from './registry.js';
 import { TurnTimer } from './turn-timer.js';
 
@@ -18,6 +19,8 @@ export interface TurnPlan {
   followUp: boolean;
   /** See Turn.cold. */
   cold?: { text: string; attachments: Part[] };
+  /** See Turn.reattach. */
+  reattach?: string;
   /** Whether the decision contract was appended to `text`, so the reply may end with a decision. */
   contractApplied: boolean;
   /** Hands the agent's shard slot back (the task is parked or finished). */
@@ -55,6 +58,22 @@ export async function runTurn(
       firstOutputAt ??= new Date().toISOString();
       stream.push(budget.take(chunk));
     },
+    content(part) {
+      firstOutputAt ??= new Date().toISOString();
+      let kept = checkedPart(part);
+      if (kept.kind !== 'text') {
+        const bytes = partBytes(kept);
+        if (!budget.admit(bytes)) {
+          kept = droppedNote(part, `${bytes} bytes would pass the task's ${budget.maxBytesPerTask}-byte artifact cap`);
+        }
+      }
+      if (kept.kind === 'text') {
+        const text = budget.take(kept.text);
+        if (text === '') return;
+        kept = { ...kept, text };
+      }
+      stream.pushPart(kept);
+    },
     progress(note) {
       live.announce({ event: 'progress', progress: note });
     },
@@ -83,6 +102,7 @@ export async function runTurn(
     visitedAgents: live.task.metadata.visitedAgents,
     followUp: plan.followUp,
     ...(plan.cold ? { cold: plan.cold } : {}),
+    ...(plan.reattach ? { reattach: plan.reattach } : {}),
     ...(live.task.metadata.cwd ? { cwd: live.task.metadata.cwd } : {}),
     signal: turnAbort.signal,
   };
@@ -100,9 +120,9 @@ export async function runTurn(
   } finally {
     timer.stop();
     live.abort.signal.removeEventListener('abort', stopTurn);
-    // A crashed or escalated turn can end while its permission question is still shown: withdraw it.
-    desk.cancelAll(live.id);
-    if (live.task.metadata.pending?.kind === 'permission') live.patchMetadata({ pending: undefined });
+    // A turn can end (or crash) while its permission question is still shown: the agent no longer waits
+    // for it, so it is withdrawn and the turn's outcome settles the task.
+    desk.withdrawAll(live);
   }
   if (firstOutputAt) reporter.receipt({ firstOutputAt });
   if (budget.droppedBytes > 0) live.patchMetadata({ truncated: budget.truncation(live.task.metadata.truncated) });
@@ -118,7 +138,7 @@ export async function runTurn(
     );
   } else {
     stream.finish();
-    settleOutcome(plan, outcome, stream.text, onDecision);
+    settleOutcome(plan, outcome, { text: stream.text, parts: stream.partCount }, onDecision);
   }
   plan.release();
 }
@@ -126,7 +146,7 @@ export async function runTurn(
 function settleOutcome(
   plan: TurnPlan,
   outcome: TurnOutcome,
-  reply: string,
+  { text: reply, parts }: { text: string; parts: number },
   onDecision: (live: LiveTask) => void,
 ): void {
   const { live } = plan;
@@ -150,7 +170,7 @@ function settleOutcome(
         onDecision(live);
         return;
       }
-      if (reply.trim() === '') live.patchMetadata({ warning: 'the agent finished without any output' });
+      if (reply.trim() === '' && parts === 0) live.patchMetadata({ warning: 'the agent finished without any output' });
       live.setStatus('completed');
       return;
     }

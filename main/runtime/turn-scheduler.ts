@@ -19,6 +19,8 @@ export interface PlannedTurn {
   attachments: Part[];
   /** See Turn.cold. */
   cold?: { text: string; attachments: Part[] };
+  /** See Turn.reattach. */
+  reattach?: string;
 }
 
 export interface TurnSchedulerOptions {
@@ -74,6 +76,7 @@ export class TurnScheduler {
                 text: compose(turn.text),
                 attachments: turn.attachments,
                 ...(turn.cold ? { cold: { text: compose(turn.cold.text), attachments: turn.cold.attachments } } : {}),
+                ...(turn.reattach ? { reattach: turn.reattach } : {}),
                 followUp,
                 contractApplied: contract,
                 release,

@@ -10,6 +10,7 @@ export const AUDIT_ENTRY_TYPES = [
   'task.answered',
   'task.auto-decided',
   'task.expired',
+  'task.withdrawn',
   'task.auth-required',
   'task.completed',
   'task.canceled',

@@ -157,7 +157,10 @@ export const BridgeConfigSchema = z
     allowed_origins: z.array(z.string()).default([]),
     /** Agent turns running at once across all agents; more wait their turn (never dropped). */
     max_concurrent_tasks: z.number().int().positive().default(16),
-    /** Reply text kept per task; the rest is dropped and `metadata.truncated` says how much. */
+    /**
+     * Reply content kept per task (text bytes, files in decoded bytes); the rest is dropped, noted in the
+     * reply, and `metadata.truncated` says how much.
+     */
     max_artifact_bytes: z
       .number()
       .int()

@@ -22,7 +22,9 @@ export type JsonRpcResponse =
 /** What the adapter sends back: one JSON document (or nothing, for notifications), or an SSE stream. */
 export type RpcOutcome =
   | { kind: 'json'; body: JsonRpcResponse | JsonRpcResponse[] | undefined }
-  | { kind: 'stream'; id: Id; reply: StreamReply };
+  | { kind: 'stream'; id: Id; reply: StreamReply }
+  /** A stream whose only event is this error (`event: error`), for methods that always answer as SSE. */
+  | { kind: 'stream-error'; body: JsonRpcResponse };
 
 export class JsonRpcEndpoint {
   private readonly bridge: Record<string, MethodHandler>;
@@ -82,7 +84,12 @@ export class JsonRpcEndpoint {
       return json({ jsonrpc: '2.0', id: replyId, result: result ?? null });
     } catch (err) {
       if (id === undefined && !(err instanceof RpcError) && !isBridgeError(err)) this.report(err, method);
-      return json(id === undefined ? undefined : failure(replyId, this.expose(err, method), call));
+      if (id === undefined) return json(undefined);
+      const error = this.expose(err, method);
+      if (streamAllowed && streamsItsErrors(method, call, error)) {
+        return { kind: 'stream-error', body: failure(replyId, error, call) };
+      }
+      return json(failure(replyId, error, call));
     }
   }
 
@@ -120,6 +127,16 @@ export class JsonRpcEndpoint {
 
 export function failure(id: Id, err: RpcError, call: Pick<RpcCall, 'version'>): JsonRpcResponse {
   return { jsonrpc: '2.0', id, error: errorBody(err, call.version) };
+}
+
+/**
+ * v0.3 `tasks/resubscribe` always answers as a stream, its errors too (task not found, nothing left to
+ * subscribe to) — what v0.3 clients of the reference SDK read: @a2a-js/sdk 1.3.0
+ * dist/server/express/index.js `jsonRpcHandler` (`alwaysStreamSse` for tasks/resubscribe writes SSE
+ * headers first and a stream error as `event: error`). Bad params are still a plain error there, as here.
+ */
+function streamsItsErrors(method: string, call: Pick<RpcCall, 'version'>, error: RpcError): boolean {
+  return call.version === '0.3' && method === 'tasks/resubscribe' && error.code !== -32602;
 }
 
 /** Own members only: a method named "constructor" or "toString" must not reach Object.prototype. */

@@ -17,7 +17,7 @@ import { parseParams } from './parse-params.js';
 import { RpcError } from './rpc-errors.js';
 import type { MethodContext, MethodHandler } from './rpc-types.js';
 import { agentLookup, parseSend } from './send-request.js';
-import { sendStream, subscribeStream } from './task-stream.js';
+import { endsAtSettled, sendStream, subscribeStream } from './task-stream.js';
 
 export function v03Methods(ctx: MethodContext): Record<string, MethodHandler> {
   const { dispatcher } = ctx;
@@ -29,7 +29,10 @@ export function v03Methods(ctx: MethodContext): Record<string, MethodHandler> {
   };
   const stream: MethodHandler = async (params, call) => {
     const { request } = parseSend(params, call, lookup);
-    return sendStream(dispatcher, request, streamEventToV03);
+    // v0.3 TaskStatusUpdateEvent.final (§7.2.2, a2a.json): "If true, this is the final event in the stream
+    // for this interaction", and §9.3: "Server closes the SSE connection after the `final:true` event";
+    // the bridge sets `final` on terminal and interrupted states.
+    return sendStream(dispatcher, request, { convert: streamEventToV03, endsAt: endsAtSettled });
   };
 
   return {
@@ -42,9 +45,12 @@ export function v03Methods(ctx: MethodContext): Record<string, MethodHandler> {
     'tasks/cancel': (params) => dispatcher.cancel(parseParams(TaskIdParamsSchema, params).id),
     'tasks/resubscribe': (params, call) => {
       const p = parseParams(ResubscribeParamsSchema, params);
+      // Same rule as message/stream (§7.9 streams the same SendStreamingMessageResponse events): it ends
+      // after the `final: true` event, or at once when the snapshot shows the interaction already over.
       return subscribeStream(dispatcher, p.id, {
         afterSeq: p.metadata?.afterSeq ?? call.resumeAfter,
         convert: streamEventToV03,
+        endsAt: endsAtSettled,
       });
     },
     'tasks/pushNotificationConfig/set': pushNotSupported,

@@ -103,6 +103,12 @@ export async function handleRpcPost(
     }
     return sendJson(res, 200, outcome.body);
   }
+  if (outcome.kind === 'stream-error') {
+    res.writeHead(200, SSE_HEADERS);
+    writeSseEvent(res, outcome.body, { event: 'error' });
+    res.end();
+    return;
+  }
   res.writeHead(200, SSE_HEADERS);
   // Node holds the headers back until the first body byte; a resubscribe whose cursor is already
   // current has no event to send yet, and its client would wait for headers instead of events.

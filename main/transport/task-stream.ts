@@ -4,12 +4,25 @@ import { isSettled, isTerminal, type Task } from '../domain/task.js';
 import type { Dispatcher, SendRequest } from '../runtime/dispatcher.js';
 import { StreamReply } from './rpc-types.js';
 
-/** True when no more events belong to this stream: a terminal or interrupted state (A2A §3.1.2). */
-export function endsStream(event: StreamEvent): boolean {
+/**
+ * When a stream has carried its last event. Each streaming method follows its own spec sentence, quoted
+ * where the method picks its rule (methods-v1.ts, methods-v03.ts).
+ */
+export type StreamEnd = (event: StreamEvent) => boolean;
+
+/** At a terminal or an interrupted state: the end of one interaction (v1 send, the v0.3 `final` rule). */
+export const endsAtSettled: StreamEnd = (event) => {
   if (event.kind === 'status-update') return event.final;
   if (event.kind === 'task') return isSettled(event.task.status.state);
   return false;
-}
+};
+
+/** Only at a terminal state: an interrupted task may still go on (v1 SubscribeToTask). */
+export const endsAtTerminal: StreamEnd = (event) => {
+  if (event.kind === 'status-update') return isTerminal(event.status.state);
+  if (event.kind === 'task') return isTerminal(event.task.status.state);
+  return false;
+};
 
 /**
  * A task's events as a stream: `initial` first (the Task as created, for a send), then every stored event
@@ -19,7 +32,7 @@ export function endsStream(event: StreamEvent): boolean {
 export function taskStream(
   dispatcher: Dispatcher,
   taskId: string,
-  opts: { afterSeq?: number; initial?: Task; convert: (event: StreamEvent) => unknown },
+  opts: { afterSeq?: number; initial?: Task; convert: (event: StreamEvent) => unknown; endsAt: StreamEnd },
 ): StreamReply {
   return new StreamReply((emit, end) => {
     let open = true;
@@ -28,7 +41,7 @@ export function taskStream(
     const deliver = (event: StreamEvent): void => {
       if (!open) return;
       emit(opts.convert(event), event.seq);
-      if (endsStream(event)) {
+      if (opts.endsAt(event)) {
         open = false;
         subscription.unsubscribe();
         end();
@@ -59,11 +72,11 @@ export function taskStream(
 export async function sendStream(
   dispatcher: Dispatcher,
   request: SendRequest,
-  convert: (event: StreamEvent) => unknown,
+  opts: { convert: (event: StreamEvent) => unknown; endsAt: StreamEnd },
 ): Promise<StreamReply> {
   const afterSeq = request.message.taskId ? dispatcher.lastSeq(request.message.taskId) : 0;
   const task = await dispatcher.send({ ...request, blocking: false });
-  return taskStream(dispatcher, task.id, { initial: task, afterSeq, convert });
+  return taskStream(dispatcher, task.id, { initial: task, afterSeq, ...opts });
 }
 
 /**
@@ -74,7 +87,7 @@ export async function sendStream(
 export function subscribeStream(
   dispatcher: Dispatcher,
   taskId: string,
-  opts: { afterSeq: number | undefined; convert: (event: StreamEvent) => unknown },
+  opts: { afterSeq: number | undefined; convert: (event: StreamEvent) => unknown; endsAt: StreamEnd },
 ): StreamReply {
   const task = dispatcher.get(taskId);
   if (opts.afterSeq === undefined && isTerminal(task.status.state)) {
@@ -86,5 +99,6 @@ export function subscribeStream(
   return taskStream(dispatcher, taskId, {
     ...(opts.afterSeq !== undefined ? { afterSeq: opts.afterSeq } : {}),
     convert: opts.convert,
+    endsAt: opts.endsAt,
   });
 }

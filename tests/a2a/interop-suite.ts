@@ -197,6 +197,26 @@ export function interopSuite(mode: ClientMode): void {
       expect(streamedText(after).startsWith(streamedText(before))).toBe(true);
     });
 
+    it(`${label}: an agent's image, link and JSON reach the official client as raw, url and data parts`, async () => {
+      const task = asTask(await fake.client.sendMessage(sdkSend('rich')));
+      const parts = task.artifacts.flatMap((a) => a.parts).filter((p) => p.content?.$case !== 'text');
+      expect(parts.map((p) => [p.content?.$case, p.mediaType, p.filename])).toEqual([
+        ['raw', 'image/png', 'image-1.png'],
+        ['url', 'application/pdf', 'report.pdf'],
+        ['data', '', ''],
+      ]);
+      const [image, link, data] = parts.map((p) => p.content);
+      expect(image?.$case === 'raw' && Buffer.from(image.value).subarray(1, 4).toString()).toBe('PNG');
+      expect(link?.$case === 'url' && link.value).toBe('https://example.com/report.pdf');
+      expect(data?.$case === 'data' && data.value).toEqual({ passed: 12, failed: 0 });
+    });
+
+    // The official client reads the error either way; the wire shape (v0.3: SSE event: error) is pinned in streaming.test.ts.
+    it(`${label}: resubscribing to an unknown task fails with the SDK's task-not-found error`, async () => {
+      const attempt = readStream(fake.client.resubscribeTask({ tenant: '', id: 'no-such-task' }));
+      await expect(attempt).rejects.toThrow(/-32001|not found|no task/i);
+    });
+
     it(`${label}: resubscribe with the Last-Event-ID service parameter replays exactly the missed events`, async () => {
       // Event ids of a send stream: the Task is 0, then 1, 2, ... — a client can count them.
       const before = await readStream(

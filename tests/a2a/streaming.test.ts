@@ -203,20 +203,69 @@ describe.each(VERSIONS)('$label streaming', ({ version, label, stream: st, sub, 
     const id = describeEvent(version, (await started.next())!).result.id as string;
     await started.rest();
     const s = await subscribe(version, id);
-    const events = await s.rest();
-    expect(describeEvent(version, events[0]!)).toMatchObject({ kind: 'task', state: 'input-required' });
-    expect(events[0]!.data.result).toBeDefined();
+    const first = (await s.next())!;
+    expect(describeEvent(version, first)).toMatchObject({ kind: 'task', state: 'input-required' });
+    expect(first.data.result).toBeDefined();
+    if (version === '0.3') {
+      // v0.3: the interaction is over (the reference SDK ends a resubscribe with no running execution).
+      expect(await s.rest()).toEqual([]);
+    }
     await call(tb, version, METHODS[version].cancel, { id });
+    if (version === '1.0') {
+      const rest = await s.rest();
+      expect(describeEvent(version, rest.at(-1)!)).toMatchObject({ kind: 'status', state: 'canceled' });
+    }
   });
+
+  if (version === '1.0') {
+    // a2a-tck tests/compatibility/core_operations/test_task_lifecycle.py test_subscribe_terminates_at_terminal_state:
+    // subscribe to an input-required task, complete it with a follow-up message from elsewhere, and the
+    // stream must close with a terminal state as its last event.
+    it('STREAM-SUB-002: v1 §3.1.6 SubscribeToTask stays open through input-required and ends at the terminal state', async () => {
+      const started = await startStream(version, 'permission');
+      const id = describeEvent(version, (await started.next())!).result.id as string;
+      await started.rest();
+      const s = await subscribe(version, id);
+      expect(describeEvent(version, (await s.next())!)).toMatchObject({ kind: 'task', state: 'input-required' });
+      const answered = await call(
+        tb,
+        version,
+        METHODS[version].send,
+        { message: userMessage(version, 'allow', { taskId: id }) },
+        { path: AGENT },
+      );
+      expect(answered.error).toBeUndefined();
+      const rest = await s.rest();
+      const described = rest.map((e) => describeEvent(version, e));
+      expect(described.at(-1)).toMatchObject({ kind: 'status', state: 'completed' });
+      expect(described.filter((d) => d.kind === 'status' && d.state === 'completed')).toHaveLength(1);
+      expect(artifactText(version, rest)).toContain('outcome=allow');
+    });
+  }
 
   it(`${label} ${sub}: subscribing to a terminal task is -32004, to an unknown task -32001`, async () => {
     const done = await startStream(version, 'echo done');
     const id = describeEvent(version, (await done.next())!).result.id as string;
     await done.rest();
-    const s = await subscribe(version, id);
-    expect(s.error?.code).toBe(-32004);
-    const unknown = await subscribe(version, 'no-such-task');
-    expect(unknown.error?.code).toBe(-32001);
+    // v1: a plain JSON-RPC error before the stream; v0.3: the reference SDK's SSE `event: error`.
+    const errorOf = async (s: Awaited<ReturnType<typeof subscribe>>) => {
+      if (version === '1.0') {
+        expect(s.contentType).toMatch(/^application\/json/);
+        return s.error?.code;
+      }
+      expect(s.contentType).toMatch(/^text\/event-stream/);
+      const events = await s.rest();
+      expect(events).toHaveLength(1);
+      expect(events[0]!.event).toBe('error');
+      expect(events[0]!.data.id).toBe('s1');
+      return events[0]!.data.error?.code;
+    };
+    expect(await errorOf(await subscribe(version, id))).toBe(-32004);
+    expect(await errorOf(await subscribe(version, 'no-such-task'))).toBe(-32001);
+    // Bad params are refused before any stream, in both versions.
+    const bad = await openStream(tb, { version, method: METHODS[version].subscribe, params: {}, path: AGENT });
+    expect(bad.contentType).toMatch(/^application\/json/);
+    expect(bad.error?.code).toBe(-32602);
   });
 
   it(`${label} ${sub}: resubscribing with Last-Event-ID after a dropped connection misses nothing`, async () => {

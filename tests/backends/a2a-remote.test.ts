@@ -36,16 +36,37 @@ describe.each([
       peerState: 'completed',
       peerTaskId: expect.any(String),
     });
+    // A card without contactor's traits extension says only whether it streams: the rest is unknown.
     expect(b.traits).toMatchObject({
       backend: 'a2a',
       streaming,
       interruptible: true,
-      multiTurn: true,
-      inputRequired: true,
+      multiTurn: false,
+      inputRequired: false,
     });
+    expect(b.traits.limits).toContain('does not say whether it remembers a conversation');
     if (streaming) expect(rec.texts.length).toBeGreaterThan(1);
     const methods = protocol === '1.0' ? ['SendStreamingMessage', 'SendMessage'] : ['message/stream', 'message/send'];
     expect(peer.methods).toContain(streaming ? methods[0] : methods[1]);
+  });
+
+  it("passes the peer's files, links and data through unchanged, each once", async () => {
+    const rec = recorder();
+    expect(await backend(peer.url).run(makeTurn({ text: 'files please' }), rec.reporter)).toEqual({
+      kind: 'completed',
+    });
+    expect(rec.text()).toBe('see attached');
+    expect(rec.parts).toEqual([
+      {
+        kind: 'file',
+        file: { bytes: Buffer.from('PNGDATA').toString('base64'), mimeType: 'image/png', name: 'shot.png' },
+      },
+      {
+        kind: 'file',
+        file: { uri: 'https://example.com/report.pdf', mimeType: 'application/pdf', name: 'report.pdf' },
+      },
+      { kind: 'data', data: { passed: 3 } },
+    ]);
   });
 
   it('carries the loop guards across the hop in the message metadata', async () => {

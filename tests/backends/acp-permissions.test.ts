@@ -25,6 +25,8 @@ describe('AcpBackend permissions', () => {
           { optionId: 'allow', name: 'Allow once', kind: 'allow_once' },
           { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
         ],
+        // Aborted if the agent takes the request back ($/cancel_request).
+        withdrawn: expect.any(AbortSignal),
       },
     ]);
   });

@@ -50,6 +50,9 @@ function recorder() {
   const receipts: Record<string, unknown>[] = [];
   const reporter: TurnReporter = {
     text: (chunk) => texts.push(chunk),
+    content: () => {
+      throw new Error('a CLI run reports text only');
+    },
     progress: () => undefined,
     receipt: (facts) => receipts.push(facts),
     askPermission: () => Promise.reject(new Error('a CLI run never asks for permission')),

@@ -1,4 +1,5 @@
 /** A Turn and a recording TurnReporter (a fake that implements the port) for backend tests. */
+import type { Part } from '../../main/domain/task.js';
 import type { Turn, TurnReporter } from '../../main/ports.js';
 
 export function makeTurn(overrides: Partial<Turn> = {}): Turn {
@@ -21,8 +22,10 @@ export function recorder() {
   const texts: string[] = [];
   const receipts: Record<string, unknown>[] = [];
   const progress: { kind: string; text: string }[] = [];
+  const parts: Part[] = [];
   const reporter: TurnReporter = {
     text: (chunk) => texts.push(chunk),
+    content: (part) => parts.push(part),
     progress: (note) => progress.push(note),
     receipt: (facts) => receipts.push(facts),
     askPermission: () => Promise.reject(new Error('this backend never asks for permission')),
@@ -30,6 +33,7 @@ export function recorder() {
   return {
     reporter,
     texts,
+    parts,
     progress,
     text: () => texts.join(''),
     receipt: () => Object.assign({}, ...receipts) as Record<string, unknown>,

@@ -115,8 +115,14 @@ export function integrationAgent(
  * n characters in 100-character chunks, `stream` ticks until canceled, `permission` asks first). The
  * decision contract is off so the prompt's words reach the fixture unchanged.
  */
-export function fakeAcpAgent(): Record<string, unknown> {
-  return { kind: 'acp', command: [process.execPath, FAKE_ACP_AGENT], append_decision_contract: false, timeout_s: 30 };
+export function fakeAcpAgent(args: string[] = [], extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    kind: 'acp',
+    command: [process.execPath, FAKE_ACP_AGENT, ...args],
+    append_decision_contract: false,
+    timeout_s: 30,
+    ...extra,
+  };
 }
 
 export async function startTestBridge(opts: TestBridgeOptions = {}): Promise<TestBridge> {

@@ -5,6 +5,7 @@
  */
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startSdkEchoServer } from '../fixtures/a2a/sdk-echo-server.js';
 import { echoAgent, nodeScriptAgent, startTestBridge, type TestBridge } from '../helpers/bridge.js';
 
 /** The parts of a task (as JSON) these tests read. */
@@ -13,6 +14,15 @@ interface TaskJson {
   status: { state: string; message?: { parts: { text?: string }[] } };
   artifacts?: { artifactId: string; parts: { text?: string }[] }[];
   metadata: Record<string, unknown>;
+}
+
+interface TraitsExtension {
+  uri: string;
+  params: Record<string, unknown>;
+}
+
+function traitsOf(card: { capabilities: { extensions: TraitsExtension[] } }): Record<string, unknown> | undefined {
+  return card.capabilities.extensions.find((e) => e.uri === 'urn:contactor:agent-traits:v1')?.params;
 }
 
 const sleeperAgent = () => nodeScriptAgent('tests/fixtures/cli/sleeper.mjs');
@@ -93,12 +103,37 @@ describe('a2a backend between two contactor bridges', () => {
     const onB = (await b.rpc('tasks/list', { agent: 'echo' })).result.tasks[0];
     expect(onB.metadata).toMatchObject({ delegationDepth: 1, visitedAgents: ['viaB', 'echo'] });
 
-    // A's card reflects B's: it streams, it can be interrupted.
-    const card = (await a.rpc('agents/card', { agent: 'viaB' })).result;
-    const traits = card.capabilities.extensions.find(
-      (e: { uri: string }) => e.uri === 'urn:contactor:agent-traits:v1',
-    ).params;
-    expect(traits).toMatchObject({ backend: 'a2a', multiTurn: true, inputRequired: true });
+    // A's card inherits what B's card declares for its echo agent (its traits extension and its words),
+    // in both card versions.
+    const bCard = (await b.rpc('agents/card', { agent: 'echo' })).result;
+    for (const version of ['1.0', '0.3']) {
+      const res = await fetch(`${a.url}/agents/viaB/.well-known/agent-card.json`, {
+        headers: { 'A2A-Version': version },
+      });
+      const card = (await res.json()) as { description: string; capabilities: { extensions: TraitsExtension[] } };
+      expect(traitsOf(card)).toEqual({ ...traitsOf(bCard), backend: 'a2a' });
+      expect(card.description).toContain(`its own card says: "${bCard.description.slice(0, 80)}`);
+    }
+  });
+
+  it("an a2a agent's card derives its traits from a peer card without contactor's extension, and says what is unknown", async () => {
+    const peer = await startSdkEchoServer({ protocol: '1.0', streaming: false });
+    try {
+      const a = await bridge({ plain: { kind: 'a2a', url: peer.url, timeout_s: 30 } });
+      expect((await a.rpc('message/send', { agent: 'plain', text: 'hi' })).result.status.state).toBe('completed');
+      const card = (await a.rpc('agents/card', { agent: 'plain' })).result;
+      expect(traitsOf(card)).toEqual({
+        backend: 'a2a',
+        inputRequired: false,
+        interruptible: true,
+        multiTurn: false,
+        contentVerified: false,
+      });
+      expect(card.description).toContain('no streaming');
+      expect(card.description).toContain('does not say whether it remembers a conversation');
+    } finally {
+      await peer.close();
+    }
   });
 
   it("passes B's decision through to A's task, and A's answer back to B's task", async () => {

@@ -3,6 +3,8 @@ import { createParser } from 'eventsource-parser';
 
 export interface SseFrame {
   id: number | undefined;
+  /** The SSE `event:` field (`error` for a stream's error), when set. */
+  event?: string;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   data: any;
 }
@@ -37,7 +39,12 @@ export async function openStream(
   const reader = res.body!.getReader();
   const frames: SseFrame[] = [];
   const parser = createParser({
-    onEvent: (e) => frames.push({ id: e.id === undefined ? undefined : Number(e.id), data: JSON.parse(e.data) }),
+    onEvent: (e) =>
+      frames.push({
+        id: e.id === undefined ? undefined : Number(e.id),
+        ...(e.event !== undefined ? { event: e.event } : {}),
+        data: JSON.parse(e.data),
+      }),
   });
   const decoder = new TextDecoder();
   let ended = false;

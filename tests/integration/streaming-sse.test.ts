@@ -164,8 +164,17 @@ describe('tasks/resubscribe', () => {
 
   it('refuses a fresh subscription to a finished task (-32004), but a resume cursor gets the end', async () => {
     const { result } = await tb.rpc('message/send', { agent: 'echo', text: 'already done' });
-    const fresh = await tb.rpc('tasks/resubscribe', { id: result.id });
-    expect(fresh.error?.code).toBe(-32004);
+    // v0.3 answers its resubscribe errors on the stream (the reference SDK's `event: error`).
+    const fresh = await (
+      await openStream(tb.url, tb.token, { method: 'tasks/resubscribe', params: { id: result.id } })
+    ).read();
+    expect(fresh.frames).toEqual([
+      {
+        id: undefined,
+        event: 'error',
+        data: expect.objectContaining({ id: 'stream-1', error: expect.objectContaining({ code: -32004 }) }),
+      },
+    ]);
     const behind = await openStream(
       tb.url,
       tb.token,
@@ -187,9 +196,14 @@ describe('tasks/resubscribe', () => {
     expect(nothing.frames.every((f) => f.data.result.status?.state === 'completed')).toBe(true);
   });
 
-  it('answers an unknown task with -32001 as plain JSON', async () => {
-    const res = await tb.rpc('tasks/resubscribe', { id: 'nope' });
-    expect(res.error?.code).toBe(-32001);
+  it('answers an unknown task with -32001 as an SSE error event, as v0.3 clients of the reference SDK expect', async () => {
+    const stream = await openStream(tb.url, tb.token, { method: 'tasks/resubscribe', params: { id: 'nope' } });
+    expect(stream.contentType).toMatch(/^text\/event-stream/);
+    const { frames, ended } = await stream.read();
+    expect(ended).toBe(true);
+    expect(frames).toHaveLength(1);
+    expect(frames[0]!.event).toBe('error');
+    expect(frames[0]!.data.error.code).toBe(-32001);
   });
 });
 
