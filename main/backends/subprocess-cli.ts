@@ -19,7 +19,9 @@ import {
   type AgentChild,
   type ChildExit,
   type ChildSpec,
+  type StopResult,
 } from './child-process.js';
+import type { TreeKill } from './process-tree.js';
 import { SHUTTING_DOWN, STOPPED } from './outcomes.js';
 import { nodeWin32Probe, resolveWin32Command } from './win32-command.js';
 
@@ -35,6 +37,10 @@ export interface CliBackendOptions {
   maxOutputBytes?: number;
   /** After exit, how long to wait for stdout to close before giving up on a grandchild holding it. */
   drainMs?: number;
+  /** How process trees are stopped (default: the platform's way); tests pass a failing taskkill stand-in. */
+  treeKill?: TreeKill;
+  /** How long a stopped child may take to exit before the run gives up on it (default 5000 ms). */
+  exitWaitMs?: number;
 }
 
 const CLI_TRAITS: AgentTraits = {
@@ -51,7 +57,7 @@ const CLI_TRAITS: AgentTraits = {
 export class CliBackend implements AgentBackend {
   readonly traits = CLI_TRAITS;
   /** Running children and how to stop each one as its run would (marking the run stopped). */
-  private readonly running = new Map<AgentChild, () => Promise<void>>();
+  private readonly running = new Map<AgentChild, () => Promise<unknown>>();
   /** Runs and background reaps still in flight, so `close` can wait for every process. */
   private readonly inFlight = new Set<Promise<unknown>>();
   private closed = false;
@@ -111,21 +117,47 @@ export class CliBackend implements AgentBackend {
     const stdout = collectOutput(child.stdout, this.options.maxOutputBytes ?? 16 * 1024 * 1024);
     child.stdin.end(promptVia === 'stdin' ? prompt : undefined);
 
-    let stopping: Promise<void> | undefined;
-    const stop = (): Promise<void> => (stopping ??= stopProcessTree(child, { graceMs: this.options.stopGraceMs }));
+    const stopOptions = {
+      graceMs: this.options.stopGraceMs,
+      ...(this.options.treeKill ? { treeKill: this.options.treeKill } : {}),
+      ...(this.options.exitWaitMs !== undefined ? { exitWaitMs: this.options.exitWaitMs } : {}),
+    };
+    let stopping: Promise<StopResult> | undefined;
+    let stopRequested: () => void = () => undefined;
+    const requested = new Promise<void>((resolve) => (stopRequested = resolve));
+    const stop = (): Promise<StopResult> => {
+      stopRequested();
+      return (stopping ??= stopProcessTree(child, stopOptions));
+    };
     this.running.set(child, stop);
     turn.signal.addEventListener('abort', stop, { once: true });
     // Aborted or closed while spawning: the listener came too late.
     if (turn.signal.aborted || this.closed) void stop();
 
-    const exit = await exited(child);
-    await stopping;
+    // Once a stop is under way the wait is bounded by it: a child that survives every kill (taskkill
+    // refused, TerminateProcess denied) must not keep the task `working` forever.
+    const ended = await Promise.race<ChildExit | StopResult>([
+      exited(child),
+      requested.then(() => stopping!).then<ChildExit | StopResult>((r) => (r.exited ? exited(child) : r)),
+    ]);
     turn.signal.removeEventListener('abort', stop);
     this.running.delete(child);
+    const stopResult = stopping ? await stopping : undefined;
+    if (!('code' in ended)) {
+      destroyPipes(child);
+      report.receipt({ durationMs: Date.now() - startedAt, unstopped: ended.problems });
+      return {
+        kind: 'failed',
+        retryable: true,
+        reason: `stopped, but process ${child.pid} could not be ended: ${ended.problems.join('; ')}`,
+      };
+    }
+    const exit = ended;
     await pipesClosed(child, this.options.drainMs ?? 250);
     destroyPipes(child);
     // Whatever the agent left running (a daemon, a grandchild holding stdout) goes with it.
-    this.track(stopProcessTree(child, { graceMs: this.options.stopGraceMs }));
+    this.track(stopProcessTree(child, stopOptions));
+    if (stopResult?.problems.length) report.receipt({ unstopped: stopResult.problems });
 
     report.receipt({
       ...(exit.code !== null ? { exitCode: exit.code } : {}),
