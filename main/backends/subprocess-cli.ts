@@ -3,7 +3,10 @@
  * as the last argument), stdout as the one artifact, the exit code as the verdict. What it cannot do is
  * said on its card (seed: "关键不在它有什么，在它缺什么能被告知").
  */
-import { stat, rm } from 'node:fs/promises';
+import { mkdtempSync } from 'node:fs';
+import { rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { SubprocessCliAgentConfig } from '../schema/config.js';
 import type { AgentBackend, AgentTraits, Turn, TurnOutcome, TurnReporter } from '../ports.js';
@@ -18,12 +21,12 @@ import {
   StderrTail,
   type AgentChild,
   type ChildExit,
-  type ChildSpec,
   type StopResult,
 } from './child-process.js';
 import type { TreeKill } from './process-tree.js';
 import { SHUTTING_DOWN, STOPPED } from './outcomes.js';
-import { nodeWin32Probe, resolveWin32Command } from './win32-command.js';
+import { cliCommandLine, type CliCommandLine } from './cli-command-line.js';
+import { nodeWin32Probe, type Win32Probe } from './win32-command.js';
 
 export interface CliBackendOptions {
   /** The agent's configured name. */
@@ -41,6 +44,8 @@ export interface CliBackendOptions {
   treeKill?: TreeKill;
   /** How long a stopped child may take to exit before the run gives up on it (default 5000 ms). */
   exitWaitMs?: number;
+  /** Tests of the Windows command line on Linux: the platform and a fake file system. */
+  windows?: { platform: NodeJS.Platform; probe: Win32Probe };
 }
 
 const CLI_TRAITS: AgentTraits = {
@@ -95,11 +100,46 @@ export class CliBackend implements AgentBackend {
     const cwdProblem = await checkCwd(cwd);
     if (cwdProblem !== undefined) return { kind: 'undelivered', retryable: false, reason: cwdProblem };
 
-    const command = promptVia === 'arg' ? [...config.command, ...config.prompt_flag, prompt] : config.command;
     const env = this.envFor(turn);
+    let line: CliCommandLine;
+    let promptDir: string | undefined;
+    try {
+      line = cliCommandLine({
+        command: config.command,
+        promptVia,
+        promptFlag: config.prompt_flag,
+        prompt,
+        env,
+        platform: this.options.windows?.platform ?? process.platform,
+        probe: this.options.windows?.probe ?? nodeWin32Probe,
+        // Only a batch file with a multi-line prompt needs one (cli-command-line.ts).
+        promptFilePath: () => join((promptDir = mkdtempSync(join(tmpdir(), 'contactor-prompt-'))), 'prompt.md'),
+      });
+      if (line.promptFile) await writeFile(line.promptFile.path, line.promptFile.text, 'utf8');
+    } catch (err) {
+      if (promptDir !== undefined) await rm(promptDir, { recursive: true, force: true });
+      return couldNotStart(program, err);
+    }
+    try {
+      return await this.spawnAndWait(turn, report, program, line, env, cwd, prompt);
+    } finally {
+      if (promptDir !== undefined) await rm(promptDir, { recursive: true, force: true });
+    }
+  }
+
+  private async spawnAndWait(
+    turn: Turn,
+    report: TurnReporter,
+    program: string,
+    line: CliCommandLine,
+    env: Record<string, string>,
+    cwd: string | undefined,
+    prompt: string,
+  ): Promise<TurnOutcome> {
+    const promptVia = this.options.config.prompt_via;
     let child: AgentChild;
     try {
-      child = spawnChild({ ...launchable(command, env), cwd, env });
+      child = spawnChild({ command: line.command, windowsVerbatimArguments: line.windowsVerbatimArguments, cwd, env });
     } catch (err) {
       return couldNotStart(program, err);
     }
@@ -111,7 +151,7 @@ export class CliBackend implements AgentBackend {
       pid: child.pid,
       startedAt: new Date(startedAt).toISOString(),
       executionForm: 'subprocess',
-      promptVia,
+      promptVia: line.promptFile ? 'file' : promptVia,
     });
     const stderr = new StderrTail(child.stderr);
     const stdout = collectOutput(child.stdout, this.options.maxOutputBytes ?? 16 * 1024 * 1024);
@@ -203,16 +243,6 @@ function verdict(program: string, exit: ChildExit, stderr: StderrTail): TurnOutc
     ...(exit.code !== null ? { exitCode: exit.code } : {}),
     stderrTail: stderr.text(),
   };
-}
-
-/** On Windows, npm's `.cmd` shims cannot be spawned without a shell; win32-command.ts resolves them. */
-function launchable(
-  command: readonly string[],
-  env: Record<string, string>,
-): Pick<ChildSpec, 'command' | 'windowsVerbatimArguments'> {
-  if (process.platform !== 'win32') return { command };
-  const launch = resolveWin32Command(command, env, nodeWin32Probe);
-  return { command: [launch.program, ...launch.args], windowsVerbatimArguments: launch.verbatim };
 }
 
 function couldNotStart(program: string, err: unknown): TurnOutcome {
