@@ -25,6 +25,7 @@ import {
 } from './child-process.js';
 import type { TreeKill } from './process-tree.js';
 import { SHUTTING_DOWN, STOPPED } from './outcomes.js';
+import { currentAppExe, envForProgram } from './agent-env.js';
 import { cliCommandLine, type CliCommandLine } from './cli-command-line.js';
 import { nodeWin32Probe, type Win32Probe } from './win32-command.js';
 
@@ -44,6 +45,8 @@ export interface CliBackendOptions {
   treeKill?: TreeKill;
   /** How long a stopped child may take to exit before the run gives up on it (default 5000 ms). */
   exitWaitMs?: number;
+  /** The desktop app's exe (default: this process's, when it is Electron); only it gets ELECTRON_RUN_AS_NODE. */
+  appExe?: string | undefined;
   /** Tests of the Windows command line on Linux: the platform and a fake file system. */
   windows?: { platform: NodeJS.Platform; probe: Win32Probe };
 }
@@ -139,7 +142,14 @@ export class CliBackend implements AgentBackend {
     const promptVia = this.options.config.prompt_via;
     let child: AgentChild;
     try {
-      child = spawnChild({ command: line.command, windowsVerbatimArguments: line.windowsVerbatimArguments, cwd, env });
+      const appExe = 'appExe' in this.options ? this.options.appExe : currentAppExe();
+      const childEnv = envForProgram(line.command[0]!, env, appExe);
+      child = spawnChild({
+        command: line.command,
+        windowsVerbatimArguments: line.windowsVerbatimArguments,
+        cwd,
+        env: childEnv,
+      });
     } catch (err) {
       return couldNotStart(program, err);
     }
