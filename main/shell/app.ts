@@ -15,6 +15,7 @@ import { snapshotOf } from './bridge-snapshot.js';
 import { registerApprovalIpc } from './ipc.js';
 import { TOAST_ACTIVATOR_CLSID, appLayout, appUserModelId } from './layout.js';
 import { Notifier } from './notifier.js';
+import { activationKey } from './toast-xml.js';
 import { TrayIcon } from './tray.js';
 import type { TrayActions } from './tray-menu.js';
 import { trayStateOf, type BridgeStatus, type TrayState } from './tray-state.js';
@@ -84,6 +85,7 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
     dispatcher,
     openApprovals: () => approvals.show(),
     icon: path.join(layout.iconsDir, 'app.png'),
+    activationKey: () => activationKey(host.bridge?.token),
     log,
   });
   if (typeof Notification.handleActivation === 'function')

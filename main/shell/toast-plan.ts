@@ -9,7 +9,7 @@ import { isLowRisk } from './low-risk.js';
 import { clip } from './tray-state.js';
 
 export interface ToastPlan {
-  /** The toast's Tag on Windows: the task id, so activations after a restart still name the task. */
+  /** The task id: the toast's Tag on Windows (one toast per task), and the `task` field of its arguments. */
   id: string;
   title: string;
   body: string;
@@ -62,23 +62,4 @@ function decisionPlan(agent: string, pending: Extract<Pending, { kind: 'decision
     return { title, body, buttons: pending.options.map((o) => clip(mark(o), 40)), answers: [...pending.options] };
   }
   return { title, body, buttons: [clip(mark(pending.recommend), 40), REVIEW], answers: [pending.recommend, null] };
-}
-
-/**
- * Electron's Windows toasts carry `type=action&action=<i>&tag=<id>` (windows_toast_notification.cc);
- * a body click may carry only the tag, or nothing.
- */
-export function parseActivation(details: { type: string; arguments: string; actionIndex?: number }): {
-  taskId?: string;
-  actionIndex?: number;
-} {
-  const params = new URLSearchParams(details.arguments);
-  const taskId = params.get('tag') || undefined;
-  const fromArgs = params.get('action');
-  const actionIndex =
-    details.actionIndex ?? (fromArgs !== null && /^\d+$/.test(fromArgs) ? Number(fromArgs) : undefined);
-  return {
-    ...(taskId ? { taskId } : {}),
-    ...(details.type === 'action' && actionIndex !== undefined ? { actionIndex } : {}),
-  };
 }

@@ -12,6 +12,7 @@ import type { DesktopShell } from '../../main/shell/app.js';
 import type { MenuTemplateItem } from '../../main/shell/tray-menu.js';
 import { desktopConfig, rpc, testEnv, type DesktopConfig } from './desktop-config.js';
 import { app, fake, fakeEvent, type FakeBrowserWindow, type FakeNotification, type FakeTray } from './fake-electron.js';
+import { deliver, press } from './windows-toast-host.js';
 
 vi.mock('electron', () => import('./fake-electron.js'));
 
@@ -275,7 +276,7 @@ describe('running app', () => {
   it('the activation callback leaves live toasts to their own events (no double answer)', async () => {
     const task = await rpc(bridge(), 'message/send', { agent: 'echo', text: 'decide: tabs|spaces' });
     await vi.waitFor(() => expect(notificationFor(task.id)).toBeDefined(), WAIT);
-    fake.activationHandler!({ type: 'action', arguments: `type=action&action=1&tag=${task.id}`, actionIndex: 1 });
+    fake.activationHandler!(press(notificationFor(task.id)!.options.toastXml!, 1).details);
     expect((await rpc(bridge(), 'tasks/get', { id: task.id })).status.state).toBe('input-required');
     notificationFor(task.id)!.emit('click', fakeEvent());
     expect(fake.windows.some((w) => !w.destroyed)).toBe(true);
@@ -320,6 +321,9 @@ describe('after a restart', () => {
       text: 'decide: tabs|spaces',
     });
     expect(task.status.state).toBe('input-required');
+    await vi.waitFor(() => expect(fake.notifications.some((n) => n.options.id === task.id)).toBe(true), WAIT);
+    // The toast stays in the Action Center across the restart: keep its XML to press it later.
+    const toastXml = fake.notifications.find((n) => n.options.id === task.id)!.options.toastXml!;
     await quitAndWait();
 
     fake.reset();
@@ -330,9 +334,15 @@ describe('after a restart', () => {
     }))!;
     const b = { url: second.host.bridge!.url, token: second.host.bridge!.token };
     const show = vi.spyOn(second.approvals, 'show');
-    fake.activationHandler!({ type: 'click', arguments: `tag=${task.id}` });
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    // What Electron delivered before our toastXml: only its own tag. Never an answer; logged.
+    fake.activationHandler!(deliver(`type=action&action=1&tag=${task.id}`).details);
+    expect(log.mock.calls.map((c) => String(c[0]))).toContainEqual(expect.stringMatching(/ignored a toast activation/));
+    log.mockRestore();
+    fake.activationHandler!(press(toastXml, 'body').details);
     expect(show).toHaveBeenCalledTimes(1);
-    fake.activationHandler!({ type: 'action', arguments: `type=action&action=1&tag=${task.id}`, actionIndex: 1 });
+    expect((await rpc(b, 'tasks/get', { id: task.id })).status.state).toBe('input-required');
+    fake.activationHandler!(press(toastXml, 1).details);
     await vi.waitFor(
       async () => expect((await rpc(b, 'tasks/get', { id: task.id })).status.state).toBe('completed'),
       WAIT,
@@ -340,6 +350,9 @@ describe('after a restart', () => {
     const done = await rpc(b, 'tasks/get', { id: task.id });
     expect(done.metadata.answeredBy).toBe('person (notification)');
     expect(JSON.stringify(done.artifacts)).toContain('Going with spaces. Done.');
+    // The same button again: already answered, ignored without a crash.
+    fake.activationHandler!(press(toastXml, 0).details);
+    expect((await rpc(b, 'tasks/get', { id: task.id })).status.state).toBe('completed');
     await quitAndWait();
   });
 });

@@ -134,7 +134,13 @@ export class FakeNotification extends Emitter {
     fake.activationHandler = handler;
   });
   constructor(
-    readonly options: { id?: string; title?: string; body?: string; actions?: { type: string; text?: string }[] },
+    readonly options: {
+      id?: string;
+      title?: string;
+      body?: string;
+      actions?: { type: string; text?: string }[];
+      toastXml?: string;
+    },
   ) {
     super();
     fake.notifications.push(this);

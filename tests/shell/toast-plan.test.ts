@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DecisionPending, PermissionPending, ToolCallSummary } from '../../main/domain/pending.js';
 import type { Task } from '../../main/domain/task.js';
 import { isLowRisk } from '../../main/shell/low-risk.js';
-import { parseActivation, toastPlanFor } from '../../main/shell/toast-plan.js';
+import { toastPlanFor } from '../../main/shell/toast-plan.js';
 
 const run = (command: string): ToolCallSummary => ({ title: command, kind: 'execute', rawInput: { command } });
 
@@ -131,20 +131,5 @@ describe('toastPlanFor', () => {
     expect(toastPlanFor(taskWith(permission('rm x')), { reminder: true })!.title).toBe(
       'Still waiting: dsh wants to run: rm x',
     );
-  });
-});
-
-describe('parseActivation', () => {
-  it('reads the tag and the button from Electron’s toast arguments', () => {
-    expect(parseActivation({ type: 'action', arguments: 'type=action&action=1&tag=abc' })).toEqual({
-      taskId: 'abc',
-      actionIndex: 1,
-    });
-    expect(parseActivation({ type: 'action', arguments: 'tag=abc', actionIndex: 0 })).toEqual({
-      taskId: 'abc',
-      actionIndex: 0,
-    });
-    expect(parseActivation({ type: 'click', arguments: 'tag=abc' })).toEqual({ taskId: 'abc' });
-    expect(parseActivation({ type: 'click', arguments: '' })).toEqual({});
   });
 });
