@@ -4,6 +4,7 @@
  * activator CLSID before any notification can exist, then `ready`, then the bridge is started, and only
  * then does the tray appear, so every menu item works from the first click.
  */
+import os from 'node:os';
 import path from 'node:path';
 import { Notification, app, clipboard, shell } from 'electron';
 import { createBridge, defaultDataDir, resolveConfigPath, type BridgeOptions } from '../wiring.js';
@@ -14,6 +15,7 @@ import { BridgeHost } from './bridge-host.js';
 import { snapshotOf } from './bridge-snapshot.js';
 import { registerApprovalIpc } from './ipc.js';
 import { TOAST_ACTIVATOR_CLSID, appLayout, appUserModelId } from './layout.js';
+import { protectedHomeDirs } from './low-risk.js';
 import { Notifier } from './notifier.js';
 import { activationKey } from './toast-xml.js';
 import { TrayIcon } from './tray.js';
@@ -86,6 +88,15 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
     openApprovals: () => approvals.show(),
     icon: path.join(layout.iconsDir, 'app.png'),
     activationKey: () => activationKey(host.bridge?.token),
+    protectedDirs: () => {
+      const dataDir = host.config?.dataDir ?? opts.bridge?.dataDir ?? defaultDataDir(opts.env);
+      const configFile = host.config?.path;
+      return [
+        ...(dataDir ? [dataDir] : []),
+        ...(configFile ? [path.dirname(configFile)] : []),
+        ...protectedHomeDirs(os.homedir()),
+      ];
+    },
     log,
   });
   if (typeof Notification.handleActivation === 'function')

@@ -19,6 +19,8 @@ export interface NotifierOptions {
   icon?: string;
   /** Signs and checks toast arguments (toast-xml.ts activationKey); read at call time, reloads keep the token. */
   activationKey: () => Buffer | undefined;
+  /** Folders a one-click Allow never reads (low-risk.ts): the data dir, credential folders. */
+  protectedDirs: () => readonly string[];
   log: (message: string, err?: unknown) => void;
 }
 
@@ -60,7 +62,7 @@ export class Notifier {
     }
     // A permission from before this start: the agent-side request did not survive; the window explains.
     if (pending.kind === 'permission' && pending.createdAt < this.startedAt) return this.opts.openApprovals();
-    const plan = toastPlanFor(task);
+    const plan = toastPlanFor(task, { protectedDirs: this.opts.protectedDirs() });
     if (plan) this.act(plan, index);
   }
 
@@ -69,7 +71,7 @@ export class Notifier {
   }
 
   private show(task: Task, reminder: boolean): void {
-    const plan = toastPlanFor(task, { reminder });
+    const plan = toastPlanFor(task, { reminder, protectedDirs: this.opts.protectedDirs() });
     if (!plan || !Notification.isSupported()) return;
     this.withdraw(task.id);
     const notification = new Notification({
