@@ -101,7 +101,7 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
   });
   if (typeof Notification.handleActivation === 'function')
     Notification.handleActivation((details) => notifier.onActivation(details));
-  registerApprovalIpc(createApprovalIpc({ pageUrl: layout.rendererUrl, dispatcher }));
+  registerApprovalIpc(createApprovalIpc({ ownFrame: () => approvals.ownFrame(), dispatcher }));
 
   const currentState = (): TrayState => {
     const bridge = host.bridge;

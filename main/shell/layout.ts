@@ -7,7 +7,6 @@
  * Unpackaged (`electron .` after `node scripts/build.mjs`): the same names under the repo.
  */
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 
 /** Equals electron-builder's `appId`: the NSIS installer stamps it on the Start-menu shortcut. */
 export const APP_ID = 'dev.contactor.app';
@@ -24,7 +23,6 @@ export interface AppLayout {
   iconsDir: string;
   preload: string;
   rendererHtml: string;
-  rendererUrl: string;
 }
 
 export function appLayout(opts: { isPackaged: boolean; resourcesPath: string; appPath: string }): AppLayout {
@@ -35,7 +33,6 @@ export function appLayout(opts: { isPackaged: boolean; resourcesPath: string; ap
     iconsDir: path.join(resourcesDir, 'icons'),
     preload: path.join(opts.appPath, 'out', 'preload', 'index.cjs'),
     rendererHtml,
-    rendererUrl: pathToFileURL(rendererHtml).href,
   };
 }
 

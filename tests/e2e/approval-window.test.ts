@@ -48,17 +48,18 @@ describe.skipIf(!hasChromium())('approval window (Chromium)', () => {
     cfg = desktopConfig();
     bridge = await createBridge({ configPath: cfg.configPath, env: testEnv() });
     await bridge.start();
-    const ipc = createApprovalIpc({ pageUrl: pathToFileURL(PAGE).href, dispatcher: () => bridge.server.dispatcher });
+    // The page stands for the approval window's main frame: one WebContents, one frame identity.
+    const frame = { webContentsId: 1, processId: 1, routingId: 1 };
+    const ipc = createApprovalIpc({ ownFrame: () => frame, dispatcher: () => bridge.server.dispatcher });
+    const sender = () => ({ sender: { id: 1 }, senderFrame: { processId: 1, routingId: 1, url: page.url() } });
 
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 440, height: 600 }, colorScheme: 'dark' });
     page.on('pageerror', (err) => console.error('renderer error:', err));
     // The preload's three functions, backed by the main-process handlers; the sender is the page's real URL.
-    await page.exposeFunction('__contactorList', () =>
-      ipc.listPending({ senderFrame: { url: page.url() } }, undefined),
-    );
+    await page.exposeFunction('__contactorList', () => ipc.listPending(sender(), undefined));
     await page.exposeFunction('__contactorAnswer', (taskId: string, answer: string) =>
-      ipc.answer({ senderFrame: { url: page.url() } }, { taskId, answer }),
+      ipc.answer(sender(), { taskId, answer }),
     );
     await page.addInitScript(() => {
       const w = globalThis as unknown as PageGlobals;

@@ -5,7 +5,6 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { IPC_CHANNELS } from '../../main/schema/ipc.js';
 import type { DesktopShell } from '../../main/shell/app.js';
@@ -114,6 +113,11 @@ describe('running app', () => {
   const notificationFor = (taskId: string): FakeNotification | undefined =>
     fake.notifications.filter((n) => n.options.id === taskId).at(-1);
   const rendererUrl = (): string => fake.windows[0]!.loadedFile!;
+  /** An IpcMainInvokeEvent from the approval window's own page (electron.d.ts: sender + senderFrame). */
+  const ownSender = () => ({
+    sender: fake.windows[0]!.webContents,
+    senderFrame: fake.windows[0]!.webContents.mainFrame,
+  });
 
   beforeAll(async () => {
     fake.reset();
@@ -237,7 +241,7 @@ describe('running app', () => {
     expect((await rpc(bridge(), 'tasks/get', { id: task.id })).status.state).toBe('input-required');
 
     const answer = fake.ipcHandlers.get(IPC_CHANNELS.answer)!;
-    const own = { senderFrame: { url: pathToFileURL(rendererUrl()).href } };
+    const own = ownSender();
     expect(await answer(own, { taskId: task.id, answer: 'allow' })).toEqual({
       ok: true,
       taskId: task.id,
@@ -257,11 +261,18 @@ describe('running app', () => {
     const task = await rpc(bridge(), 'message/send', { agent: 'echo', text: 'decide: red|blue' });
     const list = fake.ipcHandlers.get(IPC_CHANNELS.listPending)!;
     const answer = fake.ipcHandlers.get(IPC_CHANNELS.answer)!;
-    const own = { senderFrame: { url: pathToFileURL(rendererUrl()).href } };
-    expect(() => answer({ senderFrame: { url: 'https://evil.example/' } }, { taskId: task.id, answer: 'red' })).toThrow(
-      /only the approval window/,
+    const own = ownSender();
+    const win = fake.windows[0]!.webContents;
+    // A subframe of the window (same process, another routing id), another window's page, a closed frame.
+    const iframe = { sender: win, senderFrame: { ...win.mainFrame, routingId: 7, url: 'https://evil.example/' } };
+    expect(() => answer(iframe, { taskId: task.id, answer: 'red' })).toThrow(
+      /refused an IPC call from https:\/\/evil\.example\/: only the approval window/,
     );
-    expect(() => answer({ senderFrame: null }, { taskId: task.id, answer: 'red' })).toThrow(/closed frame/);
+    const other = { sender: { id: 999 }, senderFrame: { ...win.mainFrame } };
+    expect(() => answer(other, { taskId: task.id, answer: 'red' })).toThrow(/only the approval window/);
+    expect(() => answer({ sender: win, senderFrame: null }, { taskId: task.id, answer: 'red' })).toThrow(
+      /closed frame/,
+    );
     expect(() => answer(own, { taskId: task.id, answer: 7 })).toThrow(
       /invalid IPC payload: answer: answer must be a string/,
     );

@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { vi } from 'vitest';
+import { frameUrlAfterLoadFile } from './chromium-file-url.js';
 
 type Listener = (...args: any[]) => unknown; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -150,9 +151,20 @@ export class FakeNotification extends Emitter {
 }
 export { FakeNotification as Notification };
 
+let nextWebContentsId = 1;
+
+/** A WebFrameMain as electron.d.ts describes it: processId + routingId identify it; url is Chromium's. */
+export interface FakeFrame {
+  processId: number;
+  routingId: number;
+  url: string;
+}
+
 export class FakeBrowserWindow extends Emitter {
   openHandler: Listener | undefined;
   readonly webContents = Object.assign(new Emitter(), {
+    id: nextWebContentsId++,
+    mainFrame: { processId: 4000 + nextWebContentsId, routingId: 1, url: '' } as FakeFrame,
     send: vi.fn(),
     setWindowOpenHandler: vi.fn((handler: Listener) => void (this.openHandler = handler)),
   });
@@ -162,7 +174,11 @@ export class FakeBrowserWindow extends Emitter {
     fake.windows.push(this);
   }
   loadedFile: string | undefined;
-  loadFile = vi.fn(async (file: string) => void (this.loadedFile = file));
+  /** Sets the frame URL as Electron's loadFile + Chromium's canonicaliser would (chromium-file-url.ts). */
+  loadFile = vi.fn(async (file: string) => {
+    this.loadedFile = file;
+    this.webContents.mainFrame.url = frameUrlAfterLoadFile(file);
+  });
   showInactive = vi.fn();
   show = vi.fn();
   focus = vi.fn();

@@ -118,7 +118,6 @@ describe('layout', () => {
       preload: path.join('/app/resources/app.asar', 'out', 'preload', 'index.cjs'),
       rendererHtml: path.join('/app/resources/app.asar', 'out', 'renderer', 'index.html'),
     });
-    expect(l.rendererUrl).toBe('file:///app/resources/app.asar/out/renderer/index.html');
   });
   it('unpackaged: everything under the repo', () => {
     expect(appLayout({ isPackaged: false, resourcesPath: '/electron/resources', appPath: '/repo' }).resourcesDir).toBe(
