@@ -61,7 +61,11 @@ function packageRoot(): string {
   }
 }
 
+/** Set by scripts/build.mjs in the bundles (the packaged CLI has no package.json above it). */
+declare const __CONTACTOR_VERSION__: string | undefined;
+
 function packageVersion(root: string): string {
+  if (typeof __CONTACTOR_VERSION__ === 'string') return __CONTACTOR_VERSION__;
   return (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
