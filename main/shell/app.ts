@@ -74,7 +74,7 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
 
   const log = (message: string, err?: unknown): void => console.error(`contactor: ${message}`, err ?? '');
   const dispatcher = () => host.bridge?.server.dispatcher;
-  const loginTarget = loginItemTarget(opts.env, process.execPath);
+  const loginTarget = loginItemTarget(process.execPath);
   const wslSetup =
     app.isPackaged && process.platform === 'win32' ? wslCliSetup(path.dirname(process.execPath)) : undefined;
 

@@ -81,19 +81,11 @@ describe('wslCliSetup', () => {
 });
 
 describe('autostart', () => {
-  it('the portable build registers the exe the user keeps, not its %TEMP% copy', () => {
-    expect(
-      loginItemTarget(
-        { PORTABLE_EXECUTABLE_FILE: 'D:\\tools\\Contactor.exe' },
-        'C:\\Temp\\contactor-portable\\Contactor.exe',
-      ),
-    ).toEqual({
-      path: 'D:\\tools\\Contactor.exe',
+  it('registers the installed exe, started hidden', () => {
+    expect(loginItemTarget('C:\\Users\\me\\AppData\\Local\\Programs\\contactor\\Contactor.exe')).toEqual({
+      path: 'C:\\Users\\me\\AppData\\Local\\Programs\\contactor\\Contactor.exe',
       args: ['--hidden'],
     });
-    expect(loginItemTarget({}, 'C:\\Users\\me\\AppData\\Local\\Programs\\contactor\\Contactor.exe').path).toBe(
-      'C:\\Users\\me\\AppData\\Local\\Programs\\contactor\\Contactor.exe',
-    );
   });
   it('reads Windows’ effective state (Task Manager "Disabled" included) and writes only the toggle', () => {
     const written: unknown[] = [];
@@ -101,7 +93,7 @@ describe('autostart', () => {
       getLoginItemSettings: () => ({ openAtLogin: true, executableWillLaunchAtLogin: false }),
       setLoginItemSettings: (s) => void written.push(s),
     };
-    const target = loginItemTarget({}, 'C:\\x\\Contactor.exe');
+    const target = loginItemTarget('C:\\x\\Contactor.exe');
     expect(readStartAtLogin(app, target)).toBe(false);
     expect(written).toEqual([]);
     writeStartAtLogin(app, target, true);
