@@ -44,8 +44,20 @@ export interface DesktopShell {
 /** Feed events come in bursts (a question = a status change + a reminder timer + ...): render once per burst. */
 const REFRESH_DEBOUNCE_MS = 150;
 
+/**
+ * `Contactor.exe --quit`: the installer's way to stop a running app cleanly before it replaces files
+ * (build/installer.nsh customCheckAppRunning). It reaches the running instance through the single-instance
+ * lock, which quits through `before-quit`: agents stopped, running tasks recorded, the store closed.
+ */
+export const QUIT_FLAG = '--quit';
+
 export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefined> {
   if (!app.requestSingleInstanceLock({ argv: opts.argv.slice(1) })) {
+    app.quit();
+    return undefined;
+  }
+  // Nothing was running: there is nothing to stop, and an installer must not start the app.
+  if (opts.argv.includes(QUIT_FLAG)) {
     app.quit();
     return undefined;
   }
@@ -55,8 +67,18 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
   // Filled in once the tray exists; events that arrive earlier find it empty.
   const ready: { shell?: DesktopShell; tray?: TrayIcon } = {};
   let showWhenReady = !opts.argv.includes(HIDDEN_FLAG);
-  // additionalData/argv of the second launch are not needed: any second launch means "show me".
-  app.on('second-instance', () => {
+  let quitWhenReady = false;
+  // A second launch means "show me", or "quit" from the installer. additionalData carries its argv as given
+  // (docs/api/app.md: the `argv` parameter may be reordered or extended by Chromium).
+  app.on('second-instance', (_event, argv: string[], _cwd: string, additionalData: unknown) => {
+    const given = (additionalData as { argv?: unknown } | undefined)?.argv;
+    const args = Array.isArray(given) ? given : argv;
+    if (args.includes(QUIT_FLAG)) {
+      // Before the tray exists the clean stop (before-quit below) is not in place yet: quit once it is.
+      if (ready.shell) app.quit();
+      else quitWhenReady = true;
+      return;
+    }
     if (ready.shell) ready.shell.approvals.show();
     else showWhenReady = true;
   });
@@ -182,6 +204,7 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
   });
 
   ready.shell = { host, approvals, tray, actions, state: () => rendered, refresh };
-  if (showWhenReady) approvals.show();
+  if (quitWhenReady) app.quit();
+  else if (showWhenReady) approvals.show();
   return ready.shell;
 }

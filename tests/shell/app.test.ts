@@ -367,3 +367,63 @@ describe('after a restart', () => {
     await quitAndWait();
   });
 });
+
+describe('the installer asks the app to quit (issue 14 item 12)', () => {
+  it('Contactor.exe --quit reaches the running app, which stops its agents and records the running task', async () => {
+    fake.reset();
+    const cfg = desktopConfig();
+    dirs.push(cfg);
+    const shell = (await launch({
+      argv: ['Contactor.exe', '--hidden'],
+      env: testEnv(),
+      bridge: { configPath: cfg.configPath },
+    }))!;
+    const b = { url: shell.host.bridge!.url, token: shell.host.bridge!.token };
+    const dispatcher = shell.host.bridge!.server.dispatcher;
+    void rpc(b, 'message/send', { agent: 'fake', text: 'stream' }).catch(() => undefined);
+    await vi.waitFor(
+      () =>
+        expect(dispatcher.list({ states: ['working'], pageSize: 5, includeArtifacts: false }).tasks).toHaveLength(1),
+      WAIT,
+    );
+    const running = dispatcher.list({ states: ['working'], pageSize: 5, includeArtifacts: false }).tasks[0]!;
+    const pidOf = (): unknown => dispatcher.get(running.id).metadata.receipt?.pid;
+    await vi.waitFor(() => expect(pidOf()).toEqual(expect.any(Number)), WAIT);
+    const agentPid = pidOf() as number;
+
+    // What build/installer.nsh runs: a second instance with --quit; Electron hands its argv to the first
+    // instance as `second-instance` additionalData (requestSingleInstanceLock({ argv })).
+    app.emit('second-instance', fakeEvent(), ['Contactor.exe', '--quit'], 'C:\\', { argv: ['--quit'] });
+    await vi.waitFor(() => expect(fake.quitted).toBe(true), WAIT);
+    expect(shell.host.bridge).toBeUndefined();
+    expect(() => process.kill(agentPid, 0)).toThrow();
+
+    // The next start finds the task ended as retryable, not orphaned in `working`.
+    fake.reset();
+    const next = (await launch({
+      argv: ['Contactor.exe', '--hidden'],
+      env: testEnv(),
+      bridge: { configPath: cfg.configPath },
+    }))!;
+    const after = await rpc({ url: next.host.bridge!.url, token: next.host.bridge!.token }, 'tasks/get', {
+      id: running.id,
+    });
+    expect(after.status.state).toBe('failed');
+    expect(after.metadata.retryable).toBe(true);
+    await quitAndWait();
+  });
+
+  it('--quit with no app running quits at once and starts nothing', async () => {
+    fake.reset();
+    const cfg = desktopConfig();
+    dirs.push(cfg);
+    const shell = await launch({
+      argv: ['Contactor.exe', '--quit'],
+      env: testEnv(),
+      bridge: { configPath: cfg.configPath },
+    });
+    expect(shell).toBeUndefined();
+    expect(fake.calls).toEqual(['lock', 'quit']);
+    expect(existsSync(path.join(cfg.dataDir, 'bridge.json'))).toBe(false);
+  });
+});
