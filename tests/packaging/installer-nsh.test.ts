@@ -9,8 +9,8 @@
  * customUnInstall in the uninstall section.
  *
  * Two stand-ins, because electron-builder downloads them from GitHub: StdUtils.TestParameter (the StdUtils
- * plugin; same meaning: is `/name` on the command line, via NSIS's own FileFunc) and the language strings
- * electron-builder generates from templates/nsis/messages.yml.
+ * plugin; same meaning for the flags electron-builder passes, e.g. `--updated` from include/installUtil.nsh,
+ * via NSIS's own FileFunc GetOptions) and the language strings it generates from templates/nsis/messages.yml.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -37,21 +37,32 @@ const NSH = path.join(ROOT, 'build', 'installer.nsh');
 
 // No LogicLib inside: it runs as the test of electron-builder's `\${isUpdated}` flag inside `\${ifNot}`.
 const STDUTILS_STAND_IN = `!include FileFunc.nsh
+!include WordFunc.nsh
 !macro _StdU_TestParameter out name
   Push $0
+  Push $1
   \${GetParameters} $0
   ClearErrors
-  \${GetOptions} $0 "/\${name}" $0
+  \${WordFind} "$0 " "--\${name} " "E#" $1
   StrCpy $0 "true"
   IfErrors 0 +2
     StrCpy $0 "false"
+  Pop $1
   Exch $0
   Pop \${out}
 !macroend
 !define StdUtils.TestParameter '!insertmacro _StdU_TestParameter'
 `;
 
-function script(uninstaller: boolean): string {
+interface ScriptOptions {
+  /** 64-bit stubs, so Wine's wine64 can run the result. */
+  amd64?: boolean;
+  /** Leave out the app-running check (it drives PowerShell/tasklist, which Wine does not have like Windows). */
+  registryOnly?: boolean;
+  outFile?: string;
+}
+
+function script(uninstaller: boolean, opts: ScriptOptions = {}): string {
   const header = new NsisScriptGenerator();
   header.addIncludeDir(path.join(TEMPLATES, 'include'));
   // NsisTarget.computeCommonInstallerScriptHeader's flag list.
@@ -67,7 +78,7 @@ function script(uninstaller: boolean): string {
   header.include(NSH);
   const body = `
 Name "\${PRODUCT_NAME}"
-OutFile "${path.join(tmp, uninstaller ? 'uninstaller-build.exe' : 'installer.exe')}"
+OutFile "${opts.outFile ?? path.join(tmp, uninstaller ? 'uninstaller-build.exe' : 'installer.exe')}"
 InstallDir "$LOCALAPPDATA\\Programs\\contactor"
 RequestExecutionLevel user
 LoadLanguageFile "\${NSISDIR}\\Contrib\\Language files\\English.nlf"
@@ -97,19 +108,29 @@ LangString appCannotBeClosed \${LANG_ENGLISH} "\${PRODUCT_NAME} cannot be closed
   SectionEnd
 !endif
 `;
+  const checked = opts.registryOnly ? body.replace(/^.*(CHECK_APP_RUNNING|Call un\.checkAppRunning).*$/gm, '') : body;
   // NsisTarget passes `Unicode true` as a command (-X) before the script: it must come first.
-  return 'Unicode true\n' + STDUTILS_STAND_IN + header.build() + body;
+  const target = opts.amd64 ? 'Target amd64-unicode' : 'Unicode true';
+  return `${target}\n${STDUTILS_STAND_IN}${header.build()}${checked}`;
 }
 
 let tmp: string;
 
-async function makensis(uninstaller: boolean): Promise<{ stdout: string; stderr: string }> {
-  const file = path.join(tmp, uninstaller ? 'uninstaller.nsi' : 'installer.nsi');
-  writeFileSync(file, script(uninstaller));
+async function makensis(uninstaller: boolean, opts: ScriptOptions = {}): Promise<{ stdout: string; stderr: string }> {
+  const file = path.join(tmp, `${uninstaller ? 'uninstaller' : 'installer'}${opts.amd64 ? '64' : ''}.nsi`);
+  writeFileSync(file, script(uninstaller, opts));
   const defines = ['-DAPP_ID=dev.contactor.app', '-DAPP_EXECUTABLE_FILENAME=Contactor.exe', '-DPRODUCT_NAME=Contactor'];
   return promisify(execFile)(
     MAKENSIS!,
-    ['-WX', '-INPUTCHARSET', 'UTF8', ...defines, ...(uninstaller ? ['-DBUILD_UNINSTALLER'] : []), file],
+    // Without the app check, getProcessInfo.nsh's function is unused: a warning, so -WX only for the full build.
+    [
+      ...(opts.registryOnly ? [] : ['-WX']),
+      '-INPUTCHARSET',
+      'UTF8',
+      ...defines,
+      ...(uninstaller ? ['-DBUILD_UNINSTALLER'] : []),
+      file,
+    ],
     { cwd: TEMPLATES, timeout: 60_000 },
   );
 }
@@ -159,4 +180,99 @@ describe('build/installer.nsh content', () => {
     expect(check.indexOf('--quit')).toBeGreaterThan(0);
     expect(check.indexOf('--quit')).toBeLessThan(check.indexOf('!insertmacro _CHECK_APP_RUNNING'));
   });
+});
+
+/**
+ * The PATH and registry steps run for real: the 64-bit build of the same script under Wine 8 (its registry
+ * and `reg.exe`), install → reinstall → update-uninstall → uninstall. The app-running check is left out here
+ * (it drives PowerShell and tasklist, which Wine lacks); it is compiled above and checked on Windows.
+ */
+const WINE = '/usr/lib/wine/wine64';
+const WINESERVER = '/usr/lib/wine/wineserver';
+describe.skipIf(!MAKENSIS || !existsSync(WINE))('build/installer.nsh under Wine (registry and PATH)', () => {
+  let prefix: string;
+  const env = (): NodeJS.ProcessEnv => ({
+    ...process.env,
+    WINEPREFIX: prefix,
+    WINEDEBUG: '-all',
+    WINEDLLOVERRIDES: 'mscoree,mshtml=',
+  });
+  const wine = async (...args: string[]): Promise<string> =>
+    (await promisify(execFile)(WINE, args, { env: env(), timeout: 60_000 })).stdout;
+  const userPath = async (): Promise<string | undefined> => {
+    const out = await wine('reg', 'query', 'HKCU\\Environment', '/v', 'Path').catch(() => '');
+    return /Path\s+(REG_\w+)\s+(.*)/.exec(out)?.slice(1).join(' ').trim();
+  };
+  const CLSID_KEY = `HKCU\\Software\\Classes\\CLSID\\${TOAST_ACTIVATOR_CLSID}`;
+  const clsidPresent = async (): Promise<boolean> =>
+    wine('reg', 'query', CLSID_KEY).then(
+      () => true,
+      () => false,
+    );
+
+  beforeAll(async () => {
+    tmp = mkdtempSync(path.join(tmpdir(), 'contactor-nsis-'));
+    prefix = mkdtempSync(path.join(tmpdir(), 'contactor-wine-'));
+    await promisify(execFile)(WINE, ['wineboot', '-i'], { env: env(), timeout: 120_000 });
+    // wineboot leaves work running in the background; wait until the prefix is settled.
+    await promisify(execFile)(WINESERVER, ['-w'], { env: env(), timeout: 120_000 });
+    await makensis(false, { amd64: true, registryOnly: true, outFile: path.join(tmp, 'setup64.exe') });
+    await makensis(true, { amd64: true, registryOnly: true, outFile: path.join(tmp, 'unbuild64.exe') });
+  }, 180_000);
+  afterAll(() => {
+    rmSync(prefix, { recursive: true, force: true });
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('adds the CLI folder once, keeps the user’s entries and REG_EXPAND_SZ, and removes only it on uninstall', async () => {
+    await wine(
+      'reg',
+      'add',
+      'HKCU\\Environment',
+      '/v',
+      'Path',
+      '/t',
+      'REG_EXPAND_SZ',
+      '/d',
+      'C:\\tools;%USERPROFILE%\\bin',
+      '/f',
+    );
+    await wine(path.join(tmp, 'setup64.exe'), '/S', '/D=C:\\inst');
+    const installed = 'REG_EXPAND_SZ C:\\tools;%USERPROFILE%\\bin;C:\\inst\\resources\\cli';
+    expect(await userPath()).toBe(installed);
+    await wine(path.join(tmp, 'setup64.exe'), '/S', '/D=C:\\inst');
+    expect(await userPath()).toBe(installed);
+
+    // The uninstaller, written by the uninstaller pass as electron-builder does.
+    await wine(path.join(tmp, 'unbuild64.exe'), '/S', '/D=C:\\inst');
+    await wine('reg', 'add', `${CLSID_KEY}\\LocalServer32`, '/ve', '/d', 'C:\\inst\\Contactor.exe', '/f');
+    // An update runs the old uninstaller with --updated (include/installUtil.nsh): nothing of ours goes.
+    await wine('C:\\inst\\uninstall.exe', '/S', '--updated', '_?=C:\\inst');
+    expect(await userPath()).toBe(installed);
+    expect(await clsidPresent()).toBe(true);
+
+    await wine('C:\\inst\\uninstall.exe', '/S', '_?=C:\\inst');
+    expect(await userPath()).toBe('REG_EXPAND_SZ C:\\tools;%USERPROFILE%\\bin');
+    expect(await clsidPresent()).toBe(false);
+  }, 120_000);
+
+  it('an entry the user typed differently (case, trailing backslash) is still ours; a PATH of only ours goes', async () => {
+    await wine(
+      'reg',
+      'add',
+      'HKCU\\Environment',
+      '/v',
+      'Path',
+      '/t',
+      'REG_EXPAND_SZ',
+      '/d',
+      'c:\\INST\\resources\\cli\\',
+      '/f',
+    );
+    await wine(path.join(tmp, 'setup64.exe'), '/S', '/D=C:\\inst');
+    expect(await userPath()).toBe('REG_EXPAND_SZ C:\\inst\\resources\\cli');
+    await wine(path.join(tmp, 'unbuild64.exe'), '/S', '/D=C:\\inst');
+    await wine('C:\\inst\\uninstall.exe', '/S', '_?=C:\\inst');
+    expect(await userPath()).toBeUndefined();
+  }, 120_000);
 });
