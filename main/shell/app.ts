@@ -11,10 +11,11 @@ import { createBridge, defaultDataDir, resolveConfigPath, type BridgeOptions } f
 import { createApprovalIpc } from './approval-ipc.js';
 import { ApprovalWindow } from './approval-window.js';
 import { HIDDEN_FLAG, loginItemTarget, readStartAtLogin, writeStartAtLogin } from './autostart.js';
+import { TRAY_HINT, takeFirstRun } from './first-run.js';
 import { BridgeHost } from './bridge-host.js';
 import { snapshotOf } from './bridge-snapshot.js';
 import { registerApprovalIpc } from './ipc.js';
-import { TOAST_ACTIVATOR_CLSID, appLayout, appUserModelId } from './layout.js';
+import { appLayout, windowsIdentity } from './layout.js';
 import { protectedHomeDirs } from './low-risk.js';
 import { Notifier } from './notifier.js';
 import { activationKey } from './toast-xml.js';
@@ -26,6 +27,8 @@ import { wslCliSetup } from './wsl-setup.js';
 export interface LaunchOptions {
   argv: string[];
   env: Record<string, string | undefined>;
+  /** process.platform unless a test says otherwise: Windows-only Electron calls are made on win32 only. */
+  platform?: NodeJS.Platform;
   /** createBridge overrides (tests: a temp config and data dir); `resourcesDir` defaults to the app's. */
   bridge?: BridgeOptions;
 }
@@ -61,8 +64,13 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
     app.quit();
     return undefined;
   }
-  app.setAppUserModelId(appUserModelId(app.isPackaged, process.execPath));
-  app.setToastActivatorCLSID(TOAST_ACTIVATOR_CLSID);
+  // setAppUserModelId and setToastActivatorCLSID are `@platform win32` (electron.d.ts): absent elsewhere.
+  if ((opts.platform ?? process.platform) === 'win32') {
+    const identity = windowsIdentity(app.isPackaged, process.execPath);
+    if (identity.name) app.setName(identity.name);
+    app.setAppUserModelId(identity.aumid);
+    app.setToastActivatorCLSID(identity.clsid);
+  }
 
   // Filled in once the tray exists; events that arrive earlier find it empty.
   const ready: { shell?: DesktopShell; tray?: TrayIcon } = {};
@@ -121,7 +129,7 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
     },
     log,
   });
-  if (typeof Notification.handleActivation === 'function')
+  if ((opts.platform ?? process.platform) === 'win32' && typeof Notification.handleActivation === 'function')
     Notification.handleActivation((details) => notifier.onActivation(details));
   registerApprovalIpc(createApprovalIpc({ ownFrame: () => approvals.ownFrame(), dispatcher }));
 
@@ -202,6 +210,12 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
         app.quit();
       });
   });
+
+  if (takeFirstRun(host.config?.dataDir) && Notification.isSupported()) {
+    const hint = new Notification({ title: TRAY_HINT.title, body: TRAY_HINT.body, timeoutType: 'never' });
+    hint.on('click', () => approvals.show());
+    hint.show();
+  }
 
   ready.shell = { host, approvals, tray, actions, state: () => rendered, refresh };
   if (quitWhenReady) app.quit();

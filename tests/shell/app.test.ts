@@ -16,7 +16,7 @@ import { deliver, press } from './windows-toast-host.js';
 vi.mock('electron', () => import('./fake-electron.js'));
 
 const { launch } = await import('../../main/shell/app.js');
-const { TOAST_ACTIVATOR_CLSID } = await import('../../main/shell/layout.js');
+const { TOAST_ACTIVATOR_CLSID, DEV_APP_NAME, DEV_TOAST_ACTIVATOR_CLSID } = await import('../../main/shell/layout.js');
 
 const WAIT = { timeout: 15_000, interval: 25 };
 
@@ -60,7 +60,12 @@ describe('startup', () => {
     const dataDir = cfg.dataDir;
     fake.onTray = () => (bridgeFileAtTray = existsSync(path.join(dataDir, 'bridge.json')));
     try {
-      const shell = await launch({ argv: ['Contactor.exe'], env: testEnv(), bridge: { configPath: cfg.configPath } });
+      const shell = await launch({
+        argv: ['Contactor.exe'],
+        env: testEnv(),
+        platform: 'win32',
+        bridge: { configPath: cfg.configPath },
+      });
       expect(shell).toBeDefined();
       expect(fake.calls.slice(0, 6)).toEqual([
         'lock',
@@ -83,12 +88,50 @@ describe('startup', () => {
     }
   });
 
-  it('uses the exe path as AUMID when unpackaged, so dev runs never borrow the installed app’s shortcut', async () => {
+  it('unpackaged: its own name, AUMID and CLSID, so dev runs never re-target the installed shortcut or activator', async () => {
     fake.reset();
     cfg = desktopConfig();
-    await launch({ argv: ['electron', '.', '--hidden'], env: testEnv(), bridge: { configPath: cfg.configPath } });
-    expect(fake.calls[1]).toBe(`aumid:${process.execPath}`);
+    await launch({
+      argv: ['electron', '.', '--hidden'],
+      env: testEnv(),
+      platform: 'win32',
+      bridge: { configPath: cfg.configPath },
+    });
+    expect(fake.calls.slice(1, 4)).toEqual([
+      `name:${DEV_APP_NAME}`,
+      `aumid:${process.execPath}`,
+      `clsid:${DEV_TOAST_ACTIVATOR_CLSID}`,
+    ]);
     expect(fake.windows).toHaveLength(0);
+  });
+
+  it('off Windows the main process starts without the win32-only calls (electron.d.ts @platform win32)', async () => {
+    fake.reset();
+    cfg = desktopConfig();
+    const shell = await launch({
+      argv: ['electron', '.', '--hidden'],
+      env: testEnv(),
+      platform: 'linux',
+      bridge: { configPath: cfg.configPath },
+    });
+    expect(shell?.host.bridge).toBeDefined();
+    expect(fake.calls).toEqual(['lock', 'ready', 'tray']);
+  });
+
+  it('the first start says where the tray icon lives and how to pin it; later starts do not', async () => {
+    fake.reset();
+    cfg = desktopConfig();
+    const start = () =>
+      launch({ argv: ['Contactor.exe', '--hidden'], env: testEnv(), bridge: { configPath: cfg!.configPath } });
+    await start();
+    const hints = () => fake.notifications.filter((n) => n.options.title === 'Contactor is running in the tray');
+    expect(hints()).toHaveLength(1);
+    expect(hints()[0]!.options.body).toMatch(/hidden area .*Other system tray icons/);
+    expect(hints()[0]!.show).toHaveBeenCalled();
+    await quitAndWait();
+    fake.reset();
+    await start();
+    expect(hints()).toHaveLength(0);
   });
 
   it('a second launch (lock not granted) quits at once: no bridge, no tray', async () => {
@@ -125,6 +168,7 @@ describe('running app', () => {
     shell = (await launch({
       argv: ['Contactor.exe', '--hidden'],
       env: testEnv(),
+      platform: 'win32',
       bridge: { configPath: cfg.configPath },
     }))!;
     tray = fake.trays[0]!;
@@ -211,7 +255,10 @@ describe('running app', () => {
     toast.emit('failed', fakeEvent(), 'toasts are off');
     shell.refresh();
     expect(tray.tooltip).toContain('1 waiting for you');
-    expect((tray.image as { file: string }).file).toMatch(/tray-needs-you\.ico$/);
+    // The count on the icon itself: a badge drawn on the needs-you icon (tray-badge.ts).
+    const badged = tray.image as { bitmap: Buffer; options: { width: number; scaleFactor: number } };
+    expect(badged.options).toEqual({ width: 32, height: 32, scaleFactor: 2 });
+    expect(badged.bitmap.some((byte) => byte !== 0)).toBe(true);
     expect(menuItem(tray, 'Approvals (1)')).toBeDefined();
     expect(menuItem(tray, /^echo: /).label).toBe('echo: waiting for you');
 
@@ -325,6 +372,7 @@ describe('after a restart', () => {
     const first = (await launch({
       argv: ['Contactor.exe', '--hidden'],
       env: testEnv(),
+      platform: 'win32',
       bridge: { configPath: cfg.configPath },
     }))!;
     const task = await rpc({ url: first.host.bridge!.url, token: first.host.bridge!.token }, 'message/send', {
@@ -341,6 +389,7 @@ describe('after a restart', () => {
     const second = (await launch({
       argv: ['Contactor.exe', '--hidden'],
       env: testEnv(),
+      platform: 'win32',
       bridge: { configPath: cfg.configPath },
     }))!;
     const b = { url: second.host.bridge!.url, token: second.host.bridge!.token };
@@ -376,6 +425,7 @@ describe('the installer asks the app to quit (issue 14 item 12)', () => {
     const shell = (await launch({
       argv: ['Contactor.exe', '--hidden'],
       env: testEnv(),
+      platform: 'win32',
       bridge: { configPath: cfg.configPath },
     }))!;
     const b = { url: shell.host.bridge!.url, token: shell.host.bridge!.token };
@@ -403,6 +453,7 @@ describe('the installer asks the app to quit (issue 14 item 12)', () => {
     const next = (await launch({
       argv: ['Contactor.exe', '--hidden'],
       env: testEnv(),
+      platform: 'win32',
       bridge: { configPath: cfg.configPath },
     }))!;
     const after = await rpc({ url: next.host.bridge!.url, token: next.host.bridge!.token }, 'tasks/get', {

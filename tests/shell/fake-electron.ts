@@ -85,6 +85,7 @@ export const app = {
     fake.calls.push('lock');
     return fake.lockGranted;
   }),
+  setName: vi.fn((name: string) => void fake.calls.push(`name:${name}`)),
   setAppUserModelId: vi.fn((id: string) => void fake.calls.push(`aumid:${id}`)),
   setToastActivatorCLSID: vi.fn((id: string) => void fake.calls.push(`clsid:${id}`)),
   whenReady: vi.fn(async () => void fake.calls.push('ready')),
@@ -126,7 +127,23 @@ export class FakeTray extends Emitter {
 export { FakeTray as Tray };
 
 export const Menu = { buildFromTemplate: vi.fn((template: unknown[]) => ({ template })) };
-export const nativeImage = { createFromPath: vi.fn((file: string) => ({ file })) };
+/**
+ * nativeImage as the tray uses it: an image from a file, resized, read as raw BGRA pixels (transparent here),
+ * and an image made from such pixels (electron.d.ts NativeImage toBitmap / createFromBitmap).
+ */
+const imageFrom = (file: string, size = 16) => ({
+  file,
+  size,
+  resize: (o: { width: number; height: number }) => imageFrom(file, o.width),
+  toBitmap: () => Buffer.alloc(size * size * 4),
+});
+export const nativeImage = {
+  createFromPath: vi.fn((file: string) => imageFrom(file)),
+  createFromBitmap: vi.fn((bitmap: Buffer, options: { width: number; height: number; scaleFactor?: number }) => ({
+    bitmap,
+    options,
+  })),
+};
 
 export class FakeNotification extends Emitter {
   static isSupported = vi.fn(() => true);

@@ -1,7 +1,14 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loginItemTarget, readStartAtLogin, writeStartAtLogin, type LoginItemApp } from '../../main/shell/autostart.js';
-import { APP_ID, appLayout, appUserModelId } from '../../main/shell/layout.js';
+import {
+  APP_ID,
+  DEV_APP_NAME,
+  DEV_TOAST_ACTIVATOR_CLSID,
+  TOAST_ACTIVATOR_CLSID,
+  appLayout,
+  windowsIdentity,
+} from '../../main/shell/layout.js';
 import { approvalWindowPosition } from '../../main/shell/window-position.js';
 import { wslCliSetup, wslPathOf } from '../../main/shell/wsl-setup.js';
 
@@ -116,10 +123,16 @@ describe('layout', () => {
       path.join('/repo', 'resources'),
     );
   });
-  it('the AUMID is the builder appId once packaged', () => {
-    expect(appUserModelId(true, 'C:\\x\\Contactor.exe')).toBe(APP_ID);
-    expect(appUserModelId(false, '/repo/node_modules/electron/dist/electron')).toBe(
-      '/repo/node_modules/electron/dist/electron',
-    );
+  it('packaged: the builder appId and the installed CLSID; dev runs: their own name, AUMID and CLSID', () => {
+    expect(windowsIdentity(true, 'C:\\x\\Contactor.exe')).toEqual({ aumid: APP_ID, clsid: TOAST_ACTIVATOR_CLSID });
+    const dev = windowsIdentity(false, 'C:\\repo\\node_modules\\electron\\dist\\electron.exe');
+    expect(dev).toEqual({
+      aumid: 'C:\\repo\\node_modules\\electron\\dist\\electron.exe',
+      clsid: DEV_TOAST_ACTIVATOR_CLSID,
+      name: DEV_APP_NAME,
+    });
+    // Electron names the Start-menu shortcut after the app name: a dev run's is another file.
+    expect(dev.name).not.toBe('Contactor');
+    expect(dev.clsid).not.toBe(TOAST_ACTIVATOR_CLSID);
   });
 });
