@@ -1,3 +1,6 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loginItemTarget, readStartAtLogin, writeStartAtLogin, type LoginItemApp } from '../../main/shell/autostart.js';
@@ -70,7 +73,8 @@ describe('wslCliSetup', () => {
       [
         '# Contactor CLI for WSL (installed in C:\\Users\\Zoë Smith\\AppData\\Local\\Programs\\contactor)',
         'mkdir -p ~/.local/bin',
-        'ln -s "/mnt/c/Users/Zoë Smith/AppData/Local/Programs/contactor/resources/cli/contactor" ~/.local/bin/contactor',
+        'ln -sf "/mnt/c/Users/Zoë Smith/AppData/Local/Programs/contactor/resources/cli/contactor" ~/.local/bin/contactor',
+        'case ":$PATH:" in *":$HOME/.local/bin:"*) ;; *) export PATH="$HOME/.local/bin:$PATH" ;; esac',
         'contactor status',
         '',
       ].join('\n'),
@@ -78,8 +82,29 @@ describe('wslCliSetup', () => {
   });
   it('quotes what stays special inside double quotes', () => {
     expect(wslCliSetup('D:\\a$b`c"d\\')).toContain(
-      'ln -s "/mnt/d/a\\$b\\`c\\"d/resources/cli/contactor" ~/.local/bin/contactor',
+      'ln -sf "/mnt/d/a\\$b\\`c\\"d/resources/cli/contactor" ~/.local/bin/contactor',
     );
+  });
+  it('pasted into a shell twice, works in that same shell (item 7)', () => {
+    const home = mkdtempSync(path.join(tmpdir(), 'contactor-wsl-setup-'));
+    try {
+      // The wrapper stands in for /mnt/c/…/resources/cli/contactor (no Windows drive here): it says who it is.
+      const wrapper = path.join(home, 'install', 'contactor');
+      mkdirSync(path.dirname(wrapper));
+      writeFileSync(wrapper, '#!/bin/sh\necho "wrapper $*"\n', { mode: 0o755 });
+      const text = wslCliSetup('C:\\Program Files\\Contactor')!.replace(
+        '"/mnt/c/Program Files/Contactor/resources/cli/contactor"',
+        `"${wrapper}"`,
+      );
+      const r = spawnSync('sh', ['-c', `${text}\n${text}`], {
+        env: { HOME: home, PATH: '/usr/bin:/bin' },
+        encoding: 'utf8',
+      });
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toBe('wrapper status\nwrapper status\n');
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
   it('has nothing to offer for a UNC install', () => {
     expect(wslPathOf('\\\\server\\share\\contactor')).toBeUndefined();
