@@ -1,11 +1,165 @@
-; Included by electron-builder's NSIS script (electron-builder.yml nsis.include).
-; "Start at login" writes HKCU\Software\Microsoft\Windows\CurrentVersion\Run\<AUMID> through Electron's
-; setLoginItemSettings; the value name is the AppUserModelId, which equals the appId. The uninstaller does not
-; know about it, so remove it here (with its Task Manager "Startup apps" state), or Windows would try to start a
-; deleted exe at every login. An update also runs the old uninstaller: the user's choice must survive that.
-!macro customUnInstall
-  ${ifNot} ${isUpdated}
-    DeleteRegValue HKCU "Software\Microsoft\Windows\CurrentVersion\Run" "${APP_ID}"
-    DeleteRegValue HKCU "Software\Microsoft\Windows\CurrentVersion\Explorer\StartupApproved\Run" "${APP_ID}"
+; Included by electron-builder's NSIS script (electron-builder.yml nsis.include), in the header, before
+; templates/nsis/installer.nsi includes allowOnlyOneInstallerInstance.nsh. Checked by compiling it with Debian's
+; makensis (tests/packaging/installer-nsh.test.ts).
+
+; The toast activator CLSID the app registers (main/shell/layout.ts TOAST_ACTIVATOR_CLSID): Electron writes
+; HKCU\Software\Classes\CLSID\{…}\LocalServer32 = Contactor.exe (windows_toast_activator.cc EnsureCLSIDRegistry).
+!define CONTACTOR_TOAST_CLSID "{6B1A4C3E-2F0D-4C8B-9E57-3D9A0C1F7E42}"
+; The folder with contactor.cmd (cmd, PowerShell) and the WSL wrapper: on the user's PATH while installed.
+!define CONTACTOR_CLI_DIR "$INSTDIR\resources\cli"
+; ReadRegStr cuts a value at NSIS_MAX_STRLEN - 1 characters: anything that long may be cut, and writing a cut
+; value back would lose part of the user's PATH. Such a PATH is left alone.
+!define /math CONTACTOR_MAX_PATH ${NSIS_MAX_STRLEN} - 2
+
+; ---- Updates and uninstall: stop the bridge cleanly before files are replaced -----------------------------
+; electron-builder's own _CHECK_APP_RUNNING (include/allowOnlyOneInstallerInstance.nsh) stops every process
+; under $INSTDIR with Stop-Process / taskkill: the bridge never gets to stop its agents or record its running
+; tasks. So first ask the running app to quit (`Contactor.exe --quit` reaches it through the single-instance
+; lock; main/shell/app.ts), wait for it, and only then run electron-builder's check for whatever is left.
+; Defining customCheckAppRunning makes that file skip these two lines, which its _CHECK_APP_RUNNING needs.
+!include "getProcessInfo.nsh"
+Var pid
+
+!macro customCheckAppRunning
+  !insertmacro IS_POWERSHELL_AVAILABLE
+  !insertmacro FIND_PROCESS "${APP_EXECUTABLE_FILENAME}" $R0
+  ${if} $R0 == 0
+    DetailPrint "Asking ${PRODUCT_NAME} to stop its agents and quit"
+    ExecWait '"$INSTDIR\${APP_EXECUTABLE_FILENAME}" --quit'
+    StrCpy $R1 0
+    ${DoWhile} $R0 == 0
+      ${if} $R1 >= 60
+        ${ExitDo}
+      ${endIf}
+      Sleep 500
+      IntOp $R1 $R1 + 1
+      !insertmacro FIND_PROCESS "${APP_EXECUTABLE_FILENAME}" $R0
+    ${Loop}
   ${endIf}
+  !insertmacro _CHECK_APP_RUNNING
 !macroend
+
+; ---- The user's PATH ------------------------------------------------------------------------------------
+; HKCU\Environment\Path without any entry equal to the given one (StrCmp: case-insensitive, as Windows paths
+; are). Stack in: list, entry (entry on top); out: the list without it.
+!macro CONTACTOR_PATH_WITHOUT_FUNCTION PREFIX
+  Function ${PREFIX}contactorPathWithout
+    Exch $R1
+    Exch
+    Exch $R0
+    Push $R2
+    Push $R3
+    Push $R4
+    Push $R5
+    Push $R6
+    StrCpy $R2 ""
+    StrCpy $R3 $R0
+    next_entry:
+      StrCmp $R3 "" done
+      StrCpy $R4 0
+      scan:
+        StrCpy $R5 $R3 1 $R4
+        StrCmp $R5 "" cut
+        StrCmp $R5 ";" cut
+        IntOp $R4 $R4 + 1
+        Goto scan
+      cut:
+        StrCpy $R6 $R3 $R4
+        IntOp $R4 $R4 + 1
+        StrCpy $R3 $R3 "" $R4
+        StrCmp $R6 "" next_entry
+        StrCmp $R6 $R1 next_entry
+        StrCmp $R6 "$R1\" next_entry
+        StrCmp $R2 "" 0 +3
+          StrCpy $R2 $R6
+          Goto next_entry
+        StrCpy $R2 "$R2;$R6"
+        Goto next_entry
+    done:
+    StrCpy $R0 $R2
+    Pop $R6
+    Pop $R5
+    Pop $R4
+    Pop $R3
+    Pop $R2
+    Exch
+    Pop $R1
+    Exch $R0
+  FunctionEnd
+!macroend
+
+; Tell running programs (Explorer, new terminals) that the environment changed: WM_SETTINGCHANGE (0x1A) to
+; HWND_BROADCAST (0xFFFF) with "Environment" (Microsoft Learn, "WM_SETTINGCHANGE").
+!macro CONTACTOR_BROADCAST_ENVIRONMENT
+  SendMessage 0xFFFF 0x1A 0 "STR:Environment" /TIMEOUT=5000
+!macroend
+
+!ifndef BUILD_UNINSTALLER
+  !insertmacro CONTACTOR_PATH_WITHOUT_FUNCTION ""
+
+  !macro customInstall
+    Push $0
+    Push $1
+    Push $2
+    ClearErrors
+    ReadRegStr $0 HKCU "Environment" "Path"
+    StrLen $1 $0
+    StrLen $2 "${CONTACTOR_CLI_DIR}"
+    IntOp $1 $1 + $2
+    ${if} $1 >= ${CONTACTOR_MAX_PATH}
+      DetailPrint "Your PATH is too long to change safely; add ${CONTACTOR_CLI_DIR} to it by hand."
+    ${else}
+      Push $0
+      Push "${CONTACTOR_CLI_DIR}"
+      Call contactorPathWithout
+      Pop $0
+      ${if} $0 == ""
+        StrCpy $0 "${CONTACTOR_CLI_DIR}"
+      ${else}
+        StrCpy $0 "$0;${CONTACTOR_CLI_DIR}"
+      ${endIf}
+      WriteRegExpandStr HKCU "Environment" "Path" $0
+      !insertmacro CONTACTOR_BROADCAST_ENVIRONMENT
+    ${endIf}
+    Pop $2
+    Pop $1
+    Pop $0
+  !macroend
+!else
+  !insertmacro CONTACTOR_PATH_WITHOUT_FUNCTION "un."
+
+  ; "Start at login" writes HKCU\Software\Microsoft\Windows\CurrentVersion\Run\<AUMID> through Electron's
+  ; setLoginItemSettings; the value name is the AppUserModelId, which equals the appId. The uninstaller does not
+  ; know about it, so remove it here (with its Task Manager "Startup apps" state), or Windows would try to start a
+  ; deleted exe at every login. The toast activator's CLSID key and the PATH entry go too. An update also runs
+  ; the old uninstaller (with --updated): the user's choices and the PATH entry must survive that.
+  !macro customUnInstall
+    ${ifNot} ${isUpdated}
+      DeleteRegValue HKCU "Software\Microsoft\Windows\CurrentVersion\Run" "${APP_ID}"
+      DeleteRegValue HKCU "Software\Microsoft\Windows\CurrentVersion\Explorer\StartupApproved\Run" "${APP_ID}"
+      DeleteRegKey HKCU "Software\Classes\CLSID\${CONTACTOR_TOAST_CLSID}"
+      Push $0
+      Push $1
+      ClearErrors
+      ReadRegStr $0 HKCU "Environment" "Path"
+      StrLen $1 $0
+      ${ifNot} ${Errors}
+      ${andIf} $1 < ${CONTACTOR_MAX_PATH}
+        Push $0
+        Push "${CONTACTOR_CLI_DIR}"
+        Call un.contactorPathWithout
+        Pop $1
+        ${if} $1 != $0
+          ${if} $1 == ""
+            DeleteRegValue HKCU "Environment" "Path"
+          ${else}
+            WriteRegExpandStr HKCU "Environment" "Path" $1
+          ${endIf}
+          !insertmacro CONTACTOR_BROADCAST_ENVIRONMENT
+        ${endIf}
+      ${endIf}
+      Pop $1
+      Pop $0
+    ${endIf}
+  !macroend
+!endif

@@ -157,13 +157,9 @@ const INHERITED_ENV =
  * The environment every agent the bridge starts inherits (the bridge's own variables and the agent's
  * configured `env` go on top). The CLI's probes use it too, so a probe sees what a task will see.
  */
-export function inheritedAgentEnv(
-  env: Record<string, string | undefined>,
-  runsInElectron = process.versions.electron !== undefined,
-): Record<string, string> {
-  const inherited = Object.entries(env).filter(
-    (e): e is [string, string] => e[1] !== undefined && INHERITED_ENV.test(e[0]),
+export function inheritedAgentEnv(env: Record<string, string | undefined>): Record<string, string> {
+  // No ELECTRON_RUN_AS_NODE here: only the app's own exe gets it, at spawn (backends/agent-env.ts).
+  return Object.fromEntries(
+    Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && INHERITED_ENV.test(e[0])),
   );
-  // Inside Electron, process.execPath is the app: bundled scripts (the demo agent) need it in Node mode.
-  return { ...Object.fromEntries(inherited), ...(runsInElectron ? { ELECTRON_RUN_AS_NODE: '1' } : {}) };
 }

@@ -12,6 +12,7 @@ import { A2aRemoteBackend } from './backends/a2a-remote.js';
 import { AcpBackend } from './backends/acp.js';
 import { HttpApiBackend } from './backends/http-api.js';
 import { CliBackend } from './backends/subprocess-cli.js';
+import { installedCliDir, withCliDirFirst } from './backends/agent-env.js';
 import { inheritedAgentEnv, loadConfig, type LoadedConfig } from './config.js';
 
 /** Where config and data live even when no bridge could be built (the tray's Open config / Open logs). */
@@ -62,7 +63,11 @@ function packageRoot(): string {
   }
 }
 
+/** Set by scripts/build.mjs in the bundles (the packaged CLI has no package.json above it). */
+declare const __CONTACTOR_VERSION__: string | undefined;
+
 function packageVersion(root: string): string {
+  if (typeof __CONTACTOR_VERSION__ === 'string') return __CONTACTOR_VERSION__;
   return (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
@@ -101,13 +106,18 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
     const store = new AuditedTaskStore(sqlite, audit);
     const registry = new AgentRegistry(new TurnSlots(config.max_concurrent_tasks));
     const backends: AgentBackend[] = [];
+    // The packaged Windows app's CLI folder goes first on every agent's PATH (backends/agent-env.ts).
+    const cliDir = installedCliDir(resourcesDir);
     for (const [name, agent] of Object.entries(config.agents)) {
-      const baseEnv = {
-        ...inheritedAgentEnv(env),
-        CONTACTOR_URL: url,
-        CONTACTOR_AGENT: name,
-        ...(secret ? { CONTACTOR_TOKEN: secret } : {}),
-      };
+      const baseEnv = withCliDirFirst(
+        {
+          ...inheritedAgentEnv(env),
+          CONTACTOR_URL: url,
+          CONTACTOR_AGENT: name,
+          ...(secret ? { CONTACTOR_TOKEN: secret } : {}),
+        },
+        cliDir,
+      );
       const backend = createBackend(name, agent, baseEnv);
       backends.push(backend);
       registry.add(name, backend, settingsOf(agent, config));

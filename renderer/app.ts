@@ -1,7 +1,7 @@
 /**
  * The approval window: lists every open question oldest first and answers them through `window.contactor`
- * (the preload). Keyboard: A allow once, D deny, 1–9 option n, ↑/↓ (or K/J) move, Esc close. Enter and
- * Space only ever press Deny: answering anything else takes a click or its own key.
+ * (the preload). Keyboard: D deny, Alt+A allow once, Alt+1–9 option n, ↑/↓ (or K/J) move, Esc close. No
+ * unmodified key approves; Enter and Space only ever press Deny; "Allow always" takes a click.
  */
 import type { ContactorApi, PendingItem } from '../main/schema/ipc.js';
 import { itemKey, renderCard, updateTimes, type Card } from './card.js';
@@ -130,12 +130,23 @@ document.addEventListener('keydown', (event) => {
     event.preventDefault();
     return;
   }
-  if (event.ctrlKey || event.altKey || event.metaKey || event.repeat) return;
+  if (event.ctrlKey || event.metaKey || event.repeat) return;
+  const card = selected && !leaving.has(selected) ? cards.get(selected) : undefined;
+  if (event.altKey) {
+    // By physical key: Alt (AltGr, Option) changes `event.key` on many layouts.
+    const code = /^(?:Key([A-Z])|Digit(\d)|Numpad(\d))$/.exec(event.code);
+    const key = code ? (code[1] ?? code[2] ?? code[3])!.toLowerCase() : '';
+    const hit = key ? card?.choices.find((c) => c.choice.altKeys.includes(key)) : undefined;
+    if (card && hit) {
+      event.preventDefault();
+      choose(card, hit.choice);
+    }
+    return;
+  }
   const key = event.key.toLowerCase();
   if (key === 'escape') return window.close();
   if (key === 'arrowdown' || key === 'j') return (event.preventDefault(), move(1));
   if (key === 'arrowup' || key === 'k') return (event.preventDefault(), move(-1));
-  const card = selected && !leaving.has(selected) ? cards.get(selected) : undefined;
   const hit = card?.choices.find((c) => c.choice.keys.includes(key));
   if (card && hit) {
     event.preventDefault();

@@ -55,9 +55,11 @@ export function renderCard(item: PendingItem, onChoose: (card: Card, choice: Cho
     ) as HTMLButtonElement;
     button.type = 'button';
     button.dataset.tone = choice.tone;
-    const key = choice.keys[0];
+    const plain = choice.keys[0];
+    const alt = choice.altKeys[0];
+    const key = plain ? plain.toUpperCase() : alt ? `Alt+${alt.toUpperCase()}` : undefined;
     button.append(el('span', 'label', choice.recommended ? `★ ${choice.label}` : choice.label));
-    if (key) button.append(el('kbd', '', key.toUpperCase()));
+    if (key) button.append(el('kbd', '', key));
     if (choice.recommended) button.title = 'Recommended by the agent';
     button.addEventListener('click', () => onChoose(card, choice));
     buttons.append(button);

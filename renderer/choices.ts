@@ -1,6 +1,8 @@
 /**
  * The buttons of one question, as data. Deny comes first and is the default focus; Enter and Space never
- * press anything but Deny (app.ts), so a stray keystroke can only refuse.
+ * press anything but Deny (app.ts), and no unmodified key approves: D denies, allow-once is Alt+A, an
+ * option is Alt+its number, "Allow always" has no key at all (mouse only). So a stray keystroke can only
+ * refuse.
  */
 import type { PendingItem } from '../main/schema/ipc.js';
 
@@ -12,8 +14,10 @@ export interface Choice {
   answer: string;
   tone: Tone;
   recommended: boolean;
-  /** Keys that press it (lowercase). */
+  /** Unmodified keys that press it (lowercase); only ever for a refusal. */
   keys: string[];
+  /** Keys that press it together with Alt (lowercase letters, digits). */
+  altKeys: string[];
   /** Shown after answering. */
   confirmation: string;
 }
@@ -34,7 +38,8 @@ export function choicesOf(item: PendingItem): Choice[] {
       answer: option,
       tone: 'option' as const,
       recommended: option === pending.recommend,
-      keys: i < 9 ? [String(i + 1)] : [],
+      keys: [],
+      altKeys: i < 9 ? [String(i + 1)] : [],
       confirmation: `Chose ${option}`,
     }));
   }
@@ -47,13 +52,17 @@ export function choicesOf(item: PendingItem): Choice[] {
     .sort((a, b) => rank(a.option.kind) - rank(b.option.kind))
     .map(({ option, number }) => {
       const known = PERMISSION_LABELS[option.kind];
-      const letter = option === firstDeny ? ['d'] : option === firstAllow ? ['a'] : [];
+      const tone = known?.tone ?? (option.kind.startsWith('reject') ? 'deny' : 'allow');
+      const digit = number <= 9 ? [String(number)] : [];
+      // "Allow always" (and any other standing or unknown allow) stays mouse only.
+      const altKeys = option === firstAllow ? ['a', ...digit] : tone === 'deny' ? digit : [];
       return {
         label: known?.label ?? option.name,
         answer: option.optionId,
-        tone: known?.tone ?? (option.kind.startsWith('reject') ? 'deny' : 'allow'),
+        tone,
         recommended: false,
-        keys: [...letter, ...(number <= 9 ? [String(number)] : [])],
+        keys: option === firstDeny ? ['d'] : [],
+        altKeys,
         confirmation: known?.done ?? `Answered ${option.name}`,
       };
     });

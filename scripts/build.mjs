@@ -1,15 +1,21 @@
 // Builds the bundles: `npm run build`, and tests/global-setup.ts before the tests. One entry per target;
 // the desktop app adds its main/preload/renderer targets to TARGETS.
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/**
+ * The version, baked in: the packaged CLI (resources/cli/contactor.cjs) has no package.json above it, and must
+ * not read whatever package.json lies above the folder it is run from (main/cli/version.ts, wiring.ts).
+ */
+const VERSION = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
+const VERSION_DEFINE = { __CONTACTOR_VERSION__: JSON.stringify(VERSION) };
 
 /** esbuild leaves `import.meta` empty in CommonJS; the CLI and wiring use import.meta.url to find their files. */
 const IMPORT_META_URL_SHIM = {
-  define: { 'import.meta.url': '__contactor_import_meta_url' },
+  define: { 'import.meta.url': '__contactor_import_meta_url', ...VERSION_DEFINE },
   banner: { js: "const __contactor_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
 };
 
@@ -28,7 +34,8 @@ const TARGETS = [
   },
   {
     // The desktop app's resources/cli/contactor.cjs, run by the app's executable in Node mode: self-contained
-    // except the native better-sqlite3 (from the app's node_modules) and electron (never loaded by the CLI).
+    // except the native better-sqlite3, which electron-builder.yml ships beside it in resources/cli/node_modules
+    // (outside app.asar, so any Node finds it), and electron (never loaded by the CLI).
     name: 'cli (desktop resources)',
     entryPoints: ['main/cli/index.ts'],
     outfile: 'out/cli/contactor.cjs',
@@ -85,6 +92,7 @@ for (const { name, ...options } of TARGETS) {
     sourcemap: 'linked',
     logLevel: 'warning',
     ...options,
+    define: { ...VERSION_DEFINE, ...options.define },
   });
   console.log(`built ${name} → ${options.outfile ?? `${options.outdir}/`} (${Date.now() - started} ms)`);
 }

@@ -269,13 +269,14 @@ describe('inheritedAgentEnv', () => {
       CONTACTOR_TOKEN: 'bridge-secret',
       UNSET: undefined,
     };
-    expect(inheritedAgentEnv(env, false)).toEqual({
+    expect(inheritedAgentEnv(env)).toEqual({
       PATH: '/bin',
       HOME: '/h',
       LC_ALL: 'C',
       https_proxy: 'x',
       Path: 'p',
     });
-    expect(inheritedAgentEnv({ PATH: '/bin' }, true)).toEqual({ PATH: '/bin', ELECTRON_RUN_AS_NODE: '1' });
+    // Never ELECTRON_RUN_AS_NODE, even inside Electron: it is set at spawn for the app's own exe only.
+    expect(inheritedAgentEnv({ PATH: '/bin', ELECTRON_RUN_AS_NODE: '1' })).toEqual({ PATH: '/bin' });
   });
 });

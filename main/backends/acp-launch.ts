@@ -3,6 +3,7 @@
  * (or a terminal it asks for) can run: natively, as a Windows program (npm shims resolved, see
  * win32-command.ts), or inside a WSL distro through `wsl.exe`. Pure, with the host platform passed in.
  */
+import { CLI_DIR_VAR, envForProgram, wslCommandWithCliDir } from './agent-env.js';
 import { spawnChild, type AgentChild } from './child-process.js';
 import { resolveWin32Command, type Win32Probe } from './win32-command.js';
 
@@ -21,6 +22,8 @@ export interface LaunchInput {
   forwardEnv: readonly string[];
   hostPlatform: NodeJS.Platform;
   probe: Win32Probe;
+  /** The desktop app's exe when the bridge runs in it: only that program gets ELECTRON_RUN_AS_NODE. */
+  appExe?: string | undefined;
 }
 
 export interface LaunchPlan {
@@ -34,13 +37,21 @@ export interface LaunchPlan {
 }
 
 export function planLaunch(input: LaunchInput): LaunchPlan {
+  const plan = planFor(input);
+  return { ...plan, env: envForProgram(plan.program, plan.env, input.appExe, input.hostPlatform) };
+}
+
+function planFor(input: LaunchInput): LaunchPlan {
   if (input.platform === 'wsl') {
     const existing = input.env.WSLENV ? input.env.WSLENV.split(':').filter(Boolean) : [];
-    const wslenv = [...new Set([...existing, ...input.forwardEnv])].join(':');
+    // The CLI folder is a Windows path: `/p` makes WSL hand it over as /mnt/... (agent-env.ts).
+    const forward = input.forwardEnv.map((name) => (name === CLI_DIR_VAR ? `${name}/p` : name));
+    const wslenv = [...new Set([...existing, ...forward])].join(':');
     const distro = input.distro ? ['-d', input.distro] : [];
+    const command = input.env[CLI_DIR_VAR] !== undefined ? wslCommandWithCliDir(input.command) : input.command;
     return {
       program: 'wsl.exe',
-      args: [...distro, '--cd', input.agentCwd, '--exec', ...input.command],
+      args: [...distro, '--cd', input.agentCwd, '--exec', ...command],
       // wsl.exe takes its directory from --cd; a \\wsl.localhost cwd is not a valid Win32 cwd for it.
       cwd: undefined,
       env: { ...input.env, WSL_UTF8: '1', ...(wslenv ? { WSLENV: wslenv } : {}) },

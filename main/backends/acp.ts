@@ -8,6 +8,7 @@
 import { DEFAULT_MAX_MESSAGE_BYTES, RequestError } from '@agentclientprotocol/sdk';
 import type { AcpAgentConfig } from '../schema/config.js';
 import type { AgentBackend, AgentTraits, Turn, TurnOutcome, TurnReporter } from '../ports.js';
+import { currentAppExe } from './agent-env.js';
 import { AcpConnection, StartFailure } from './acp-connection.js';
 import { planLaunch, type LaunchPlan } from './acp-launch.js';
 import { authHint, isAuthRequired } from './acp-outcome.js';
@@ -145,6 +146,7 @@ export class AcpBackend implements AgentBackend {
         forwardEnv: [...forwardEnv, ...Object.keys(env)],
         hostPlatform: process.platform,
         probe: nodeWin32Probe,
+        appExe: currentAppExe(),
       });
     let launch: LaunchPlan;
     try {

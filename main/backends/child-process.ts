@@ -8,7 +8,7 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import { groupAlive, signalGroup, taskkillCommand } from './process-tree.js';
+import { groupAlive, signalGroup, taskkillCommand, type TreeKill } from './process-tree.js';
 
 export type AgentChild = ChildProcessWithoutNullStreams;
 
@@ -32,12 +32,26 @@ export interface StopOptions {
   graceMs?: number;
   /** Time to wait after closing stdin before SIGTERM, for agents that exit on EOF (default 0). */
   eofMs?: number;
+  /** How long to wait for the exit after the last kill before giving up on it (default 5000 ms). */
+  exitWaitMs?: number;
+  /** How the tree is stopped; the platform's own way by default. Tests pass a failing taskkill stand-in. */
+  treeKill?: TreeKill;
+}
+
+/** What `stopProcessTree` achieved. `problems` names what could not be stopped, for receipts and logs. */
+export interface StopResult {
+  exited: boolean;
+  problems: string[];
 }
 
 const IS_WINDOWS = process.platform === 'win32';
 const POLL_MS = 25;
 /** After SIGKILL the kernel needs no grace; this only bounds the wait if something is very wrong. */
 const AFTER_KILL_MS = 5000;
+/** The platform's way to stop a tree: process groups on POSIX, `taskkill /T /F` on Windows. */
+export const PLATFORM_TREE_KILL: TreeKill = IS_WINDOWS
+  ? { kind: 'taskkill', command: taskkillCommand }
+  : { kind: 'group' };
 
 /**
  * Spawns with `shell: false` and pipes on all three streams. On POSIX the child leads a new process
@@ -144,44 +158,75 @@ export class StderrTail {
 
 /**
  * Stops a child and everything it started: stdin end → SIGTERM to the group → SIGKILL after `graceMs`
- * if any member is still running. On Windows: `taskkill /T /F`. Resolves once the child has exited and
- * (POSIX) no member of its group is running; safe to call on a child that has already exited, to reap
- * descendants it left behind.
+ * if any member is still running. On Windows: `taskkill /T /F`; when that fails (access denied, a Windows
+ * without `/T` such as Wine's), `child.kill()` (TerminateProcess) at least ends the child, and the result
+ * says its descendants may still run. Every wait is bounded: resolves once the child has exited and
+ * (POSIX) no member of its group is running, or after `exitWaitMs` with `exited: false`. Safe to call on
+ * a child that has already exited, to reap descendants it left behind.
  */
-export async function stopProcessTree(child: AgentChild, options: StopOptions = {}): Promise<void> {
+export async function stopProcessTree(child: AgentChild, options: StopOptions = {}): Promise<StopResult> {
   const pid = child.pid;
-  if (pid === undefined) return;
-  const { graceMs = 2000, eofMs = 0 } = options;
+  if (pid === undefined) return { exited: true, problems: [] };
+  const { graceMs = 2000, eofMs = 0, exitWaitMs = AFTER_KILL_MS, treeKill = PLATFORM_TREE_KILL } = options;
   const exit = exited(child);
   if (!child.stdin.destroyed && !child.stdin.writableEnded) child.stdin.end();
-  const treeGone = (): boolean => hasExited(child) && (IS_WINDOWS || !groupAlive(pid));
+  const byGroup = treeKill.kind === 'group';
+  const treeGone = (): boolean => hasExited(child) && (!byGroup || !groupAlive(pid));
   if (eofMs > 0) await until(treeGone, eofMs);
-  if (treeGone()) return;
+  if (treeGone()) return { exited: true, problems: [] };
 
-  if (IS_WINDOWS) {
-    if (!hasExited(child)) await runTaskkill(pid);
-    await within(exit, AFTER_KILL_MS);
-    return;
+  const problems: string[] = [];
+  if (treeKill.kind === 'taskkill') {
+    if (!hasExited(child)) {
+      const failure = await runTaskkill(treeKill.command(pid), exitWaitMs);
+      if (failure !== undefined) {
+        problems.push(`taskkill failed (${failure}); its descendants may still run`);
+        if (!hasExited(child)) child.kill('SIGKILL');
+      }
+    }
+  } else {
+    if (!signalGroup(pid, 'SIGTERM')) child.kill('SIGTERM');
+    if (!(await until(treeGone, graceMs))) {
+      if (!signalGroup(pid, 'SIGKILL')) child.kill('SIGKILL');
+    }
   }
-  if (!signalGroup(pid, 'SIGTERM')) child.kill('SIGTERM');
-  if (!(await until(treeGone, graceMs))) {
-    if (!signalGroup(pid, 'SIGKILL')) child.kill('SIGKILL');
-  }
-  await within(exit, AFTER_KILL_MS);
-  await until(treeGone, AFTER_KILL_MS);
+  const done = (await within(exit, exitWaitMs)) !== undefined;
+  if (!done) problems.push(`process ${pid} did not exit within ${exitWaitMs} ms of being killed`);
+  else if (byGroup && !(await until(treeGone, exitWaitMs)))
+    problems.push(`members of process group ${pid} survived SIGKILL`);
+  return { exited: done, problems };
 }
 
 function hasExited(child: AgentChild): boolean {
   return child.exitCode !== null || child.signalCode !== null;
 }
 
-function runTaskkill(pid: number): Promise<void> {
-  const { program, args } = taskkillCommand(pid);
-  return new Promise((resolve) => {
-    const killer = spawn(program, args, { stdio: 'ignore', windowsHide: true, shell: false });
-    killer.once('exit', () => resolve());
-    killer.once('error', () => resolve());
+/**
+ * Runs taskkill and resolves with why it failed, or undefined when it exited 0. taskkill exits 0 on success
+ * and non-zero with an `ERROR: ...` line otherwise (Microsoft Learn, "taskkill"); a hung taskkill counts as failed.
+ */
+async function runTaskkill(command: { program: string; args: string[] }, ms: number): Promise<string | undefined> {
+  const killer = spawn(command.program, command.args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    windowsHide: true,
+    shell: false,
   });
+  const output: Buffer[] = [];
+  killer.stdout.on('data', (chunk: Buffer) => output.push(chunk));
+  killer.stderr.on('data', (chunk: Buffer) => output.push(chunk));
+  const result = new Promise<string | undefined>((resolve) => {
+    killer.once('error', (err) => resolve(err.message));
+    killer.once('close', (code) => {
+      const said = Buffer.concat(output).toString('utf8').trim().split(/\r?\n/).slice(-2).join(' ');
+      resolve(code === 0 ? undefined : `exit ${code ?? 'signal'}${said ? `: ${said}` : ''}`);
+    });
+  });
+  const outcome = await within(result, ms);
+  if (outcome === undefined && killer.exitCode === null) {
+    killer.kill();
+    return `no answer within ${ms} ms`;
+  }
+  return outcome;
 }
 
 async function until(done: () => boolean, ms: number): Promise<boolean> {

@@ -5,6 +5,10 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
+/** How a process tree is stopped: by process group (POSIX), or by a taskkill-style program (Windows). */
+export type TreeKill =
+  { kind: 'group' } | { kind: 'taskkill'; command: (pid: number) => { program: string; args: string[] } };
+
 /** The argv that kills a Windows process and all of its descendants, forcefully. */
 export function taskkillCommand(pid: number): { program: string; args: string[] } {
   return { program: 'taskkill', args: ['/PID', String(pid), '/T', '/F'] };

@@ -3,7 +3,10 @@
  * as the last argument), stdout as the one artifact, the exit code as the verdict. What it cannot do is
  * said on its card (seed: "关键不在它有什么，在它缺什么能被告知").
  */
-import { stat, rm } from 'node:fs/promises';
+import { mkdtempSync } from 'node:fs';
+import { rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { SubprocessCliAgentConfig } from '../schema/config.js';
 import type { AgentBackend, AgentTraits, Turn, TurnOutcome, TurnReporter } from '../ports.js';
@@ -18,10 +21,13 @@ import {
   StderrTail,
   type AgentChild,
   type ChildExit,
-  type ChildSpec,
+  type StopResult,
 } from './child-process.js';
+import type { TreeKill } from './process-tree.js';
 import { SHUTTING_DOWN, STOPPED } from './outcomes.js';
-import { nodeWin32Probe, resolveWin32Command } from './win32-command.js';
+import { currentAppExe, envForProgram } from './agent-env.js';
+import { cliCommandLine, type CliCommandLine } from './cli-command-line.js';
+import { nodeWin32Probe, type Win32Probe } from './win32-command.js';
 
 export interface CliBackendOptions {
   /** The agent's configured name. */
@@ -35,6 +41,14 @@ export interface CliBackendOptions {
   maxOutputBytes?: number;
   /** After exit, how long to wait for stdout to close before giving up on a grandchild holding it. */
   drainMs?: number;
+  /** How process trees are stopped (default: the platform's way); tests pass a failing taskkill stand-in. */
+  treeKill?: TreeKill;
+  /** How long a stopped child may take to exit before the run gives up on it (default 5000 ms). */
+  exitWaitMs?: number;
+  /** The desktop app's exe (default: this process's, when it is Electron); only it gets ELECTRON_RUN_AS_NODE. */
+  appExe?: string | undefined;
+  /** Tests of the Windows command line on Linux: the platform and a fake file system. */
+  windows?: { platform: NodeJS.Platform; probe: Win32Probe };
 }
 
 const CLI_TRAITS: AgentTraits = {
@@ -51,7 +65,7 @@ const CLI_TRAITS: AgentTraits = {
 export class CliBackend implements AgentBackend {
   readonly traits = CLI_TRAITS;
   /** Running children and how to stop each one as its run would (marking the run stopped). */
-  private readonly running = new Map<AgentChild, () => Promise<void>>();
+  private readonly running = new Map<AgentChild, () => Promise<unknown>>();
   /** Runs and background reaps still in flight, so `close` can wait for every process. */
   private readonly inFlight = new Set<Promise<unknown>>();
   private closed = false;
@@ -89,11 +103,53 @@ export class CliBackend implements AgentBackend {
     const cwdProblem = await checkCwd(cwd);
     if (cwdProblem !== undefined) return { kind: 'undelivered', retryable: false, reason: cwdProblem };
 
-    const command = promptVia === 'arg' ? [...config.command, ...config.prompt_flag, prompt] : config.command;
     const env = this.envFor(turn);
+    let line: CliCommandLine;
+    let promptDir: string | undefined;
+    try {
+      line = cliCommandLine({
+        command: config.command,
+        promptVia,
+        promptFlag: config.prompt_flag,
+        prompt,
+        env,
+        platform: this.options.windows?.platform ?? process.platform,
+        probe: this.options.windows?.probe ?? nodeWin32Probe,
+        // Only a batch file with a multi-line prompt needs one (cli-command-line.ts).
+        promptFilePath: () => join((promptDir = mkdtempSync(join(tmpdir(), 'contactor-prompt-'))), 'prompt.md'),
+      });
+      if (line.promptFile) await writeFile(line.promptFile.path, line.promptFile.text, 'utf8');
+    } catch (err) {
+      if (promptDir !== undefined) await rm(promptDir, { recursive: true, force: true });
+      return couldNotStart(program, err);
+    }
+    try {
+      return await this.spawnAndWait(turn, report, program, line, env, cwd, prompt);
+    } finally {
+      if (promptDir !== undefined) await rm(promptDir, { recursive: true, force: true });
+    }
+  }
+
+  private async spawnAndWait(
+    turn: Turn,
+    report: TurnReporter,
+    program: string,
+    line: CliCommandLine,
+    env: Record<string, string>,
+    cwd: string | undefined,
+    prompt: string,
+  ): Promise<TurnOutcome> {
+    const promptVia = this.options.config.prompt_via;
     let child: AgentChild;
     try {
-      child = spawnChild({ ...launchable(command, env), cwd, env });
+      const appExe = 'appExe' in this.options ? this.options.appExe : currentAppExe();
+      const childEnv = envForProgram(line.command[0]!, env, appExe);
+      child = spawnChild({
+        command: line.command,
+        windowsVerbatimArguments: line.windowsVerbatimArguments,
+        cwd,
+        env: childEnv,
+      });
     } catch (err) {
       return couldNotStart(program, err);
     }
@@ -105,27 +161,53 @@ export class CliBackend implements AgentBackend {
       pid: child.pid,
       startedAt: new Date(startedAt).toISOString(),
       executionForm: 'subprocess',
-      promptVia,
+      promptVia: line.promptFile ? 'file' : promptVia,
     });
     const stderr = new StderrTail(child.stderr);
     const stdout = collectOutput(child.stdout, this.options.maxOutputBytes ?? 16 * 1024 * 1024);
     child.stdin.end(promptVia === 'stdin' ? prompt : undefined);
 
-    let stopping: Promise<void> | undefined;
-    const stop = (): Promise<void> => (stopping ??= stopProcessTree(child, { graceMs: this.options.stopGraceMs }));
+    const stopOptions = {
+      graceMs: this.options.stopGraceMs,
+      ...(this.options.treeKill ? { treeKill: this.options.treeKill } : {}),
+      ...(this.options.exitWaitMs !== undefined ? { exitWaitMs: this.options.exitWaitMs } : {}),
+    };
+    let stopping: Promise<StopResult> | undefined;
+    let stopRequested: () => void = () => undefined;
+    const requested = new Promise<void>((resolve) => (stopRequested = resolve));
+    const stop = (): Promise<StopResult> => {
+      stopRequested();
+      return (stopping ??= stopProcessTree(child, stopOptions));
+    };
     this.running.set(child, stop);
     turn.signal.addEventListener('abort', stop, { once: true });
     // Aborted or closed while spawning: the listener came too late.
     if (turn.signal.aborted || this.closed) void stop();
 
-    const exit = await exited(child);
-    await stopping;
+    // Once a stop is under way the wait is bounded by it: a child that survives every kill (taskkill
+    // refused, TerminateProcess denied) must not keep the task `working` forever.
+    const ended = await Promise.race<ChildExit | StopResult>([
+      exited(child),
+      requested.then(() => stopping!).then<ChildExit | StopResult>((r) => (r.exited ? exited(child) : r)),
+    ]);
     turn.signal.removeEventListener('abort', stop);
     this.running.delete(child);
+    const stopResult = stopping ? await stopping : undefined;
+    if (!('code' in ended)) {
+      destroyPipes(child);
+      report.receipt({ durationMs: Date.now() - startedAt, unstopped: ended.problems });
+      return {
+        kind: 'failed',
+        retryable: true,
+        reason: `stopped, but process ${child.pid} could not be ended: ${ended.problems.join('; ')}`,
+      };
+    }
+    const exit = ended;
     await pipesClosed(child, this.options.drainMs ?? 250);
     destroyPipes(child);
     // Whatever the agent left running (a daemon, a grandchild holding stdout) goes with it.
-    this.track(stopProcessTree(child, { graceMs: this.options.stopGraceMs }));
+    this.track(stopProcessTree(child, stopOptions));
+    if (stopResult?.problems.length) report.receipt({ unstopped: stopResult.problems });
 
     report.receipt({
       ...(exit.code !== null ? { exitCode: exit.code } : {}),
@@ -171,16 +253,6 @@ function verdict(program: string, exit: ChildExit, stderr: StderrTail): TurnOutc
     ...(exit.code !== null ? { exitCode: exit.code } : {}),
     stderrTail: stderr.text(),
   };
-}
-
-/** On Windows, npm's `.cmd` shims cannot be spawned without a shell; win32-command.ts resolves them. */
-function launchable(
-  command: readonly string[],
-  env: Record<string, string>,
-): Pick<ChildSpec, 'command' | 'windowsVerbatimArguments'> {
-  if (process.platform !== 'win32') return { command };
-  const launch = resolveWin32Command(command, env, nodeWin32Probe);
-  return { command: [launch.program, ...launch.args], windowsVerbatimArguments: launch.verbatim };
 }
 
 function couldNotStart(program: string, err: unknown): TurnOutcome {

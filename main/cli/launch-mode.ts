@@ -37,9 +37,6 @@ export interface LaunchChoice {
 export function findDesktopApp(
   s: Pick<LaunchSituation, 'env' | 'execPath' | 'exists'>,
 ): { exe: string; how: string } | undefined {
-  const portable = s.env.PORTABLE_EXECUTABLE_FILE;
-  // The portable build runs from a %TEMP% unpack dir; the launcher the user keeps is the one to start.
-  if (portable && s.exists(portable)) return { exe: portable, how: 'the portable app' };
   const underApp =
     s.env.ELECTRON_RUN_AS_NODE === '1' && path.win32.basename(s.execPath).toLowerCase() === APP_EXE.toLowerCase();
   if (underApp) return { exe: s.execPath, how: 'the app this CLI runs in' };

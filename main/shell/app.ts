@@ -4,17 +4,21 @@
  * activator CLSID before any notification can exist, then `ready`, then the bridge is started, and only
  * then does the tray appear, so every menu item works from the first click.
  */
+import os from 'node:os';
 import path from 'node:path';
 import { Notification, app, clipboard, shell } from 'electron';
 import { createBridge, defaultDataDir, resolveConfigPath, type BridgeOptions } from '../wiring.js';
 import { createApprovalIpc } from './approval-ipc.js';
 import { ApprovalWindow } from './approval-window.js';
 import { HIDDEN_FLAG, loginItemTarget, readStartAtLogin, writeStartAtLogin } from './autostart.js';
+import { TRAY_HINT, takeFirstRun } from './first-run.js';
 import { BridgeHost } from './bridge-host.js';
 import { snapshotOf } from './bridge-snapshot.js';
 import { registerApprovalIpc } from './ipc.js';
-import { TOAST_ACTIVATOR_CLSID, appLayout, appUserModelId } from './layout.js';
+import { appLayout, windowsIdentity } from './layout.js';
+import { protectedHomeDirs } from './low-risk.js';
 import { Notifier } from './notifier.js';
+import { activationKey } from './toast-xml.js';
 import { TrayIcon } from './tray.js';
 import type { TrayActions } from './tray-menu.js';
 import { trayStateOf, type BridgeStatus, type TrayState } from './tray-state.js';
@@ -23,6 +27,8 @@ import { wslCliSetup } from './wsl-setup.js';
 export interface LaunchOptions {
   argv: string[];
   env: Record<string, string | undefined>;
+  /** process.platform unless a test says otherwise: Windows-only Electron calls are made on win32 only. */
+  platform?: NodeJS.Platform;
   /** createBridge overrides (tests: a temp config and data dir); `resourcesDir` defaults to the app's. */
   bridge?: BridgeOptions;
 }
@@ -41,19 +47,46 @@ export interface DesktopShell {
 /** Feed events come in bursts (a question = a status change + a reminder timer + ...): render once per burst. */
 const REFRESH_DEBOUNCE_MS = 150;
 
+/**
+ * `Contactor.exe --quit`: the installer's way to stop a running app cleanly before it replaces files
+ * (build/installer.nsh customCheckAppRunning). It reaches the running instance through the single-instance
+ * lock, which quits through `before-quit`: agents stopped, running tasks recorded, the store closed.
+ */
+export const QUIT_FLAG = '--quit';
+
 export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefined> {
   if (!app.requestSingleInstanceLock({ argv: opts.argv.slice(1) })) {
     app.quit();
     return undefined;
   }
-  app.setAppUserModelId(appUserModelId(app.isPackaged, process.execPath));
-  app.setToastActivatorCLSID(TOAST_ACTIVATOR_CLSID);
+  // Nothing was running: there is nothing to stop, and an installer must not start the app.
+  if (opts.argv.includes(QUIT_FLAG)) {
+    app.quit();
+    return undefined;
+  }
+  // setAppUserModelId and setToastActivatorCLSID are `@platform win32` (electron.d.ts): absent elsewhere.
+  if ((opts.platform ?? process.platform) === 'win32') {
+    const identity = windowsIdentity(app.isPackaged, process.execPath);
+    if (identity.name) app.setName(identity.name);
+    app.setAppUserModelId(identity.aumid);
+    app.setToastActivatorCLSID(identity.clsid);
+  }
 
   // Filled in once the tray exists; events that arrive earlier find it empty.
   const ready: { shell?: DesktopShell; tray?: TrayIcon } = {};
   let showWhenReady = !opts.argv.includes(HIDDEN_FLAG);
-  // additionalData/argv of the second launch are not needed: any second launch means "show me".
-  app.on('second-instance', () => {
+  let quitWhenReady = false;
+  // A second launch means "show me", or "quit" from the installer. additionalData carries its argv as given
+  // (docs/api/app.md: the `argv` parameter may be reordered or extended by Chromium).
+  app.on('second-instance', (_event, argv: string[], _cwd: string, additionalData: unknown) => {
+    const given = (additionalData as { argv?: unknown } | undefined)?.argv;
+    const args = Array.isArray(given) ? given : argv;
+    if (args.includes(QUIT_FLAG)) {
+      // Before the tray exists the clean stop (before-quit below) is not in place yet: quit once it is.
+      if (ready.shell) app.quit();
+      else quitWhenReady = true;
+      return;
+    }
     if (ready.shell) ready.shell.approvals.show();
     else showWhenReady = true;
   });
@@ -71,7 +104,7 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
 
   const log = (message: string, err?: unknown): void => console.error(`contactor: ${message}`, err ?? '');
   const dispatcher = () => host.bridge?.server.dispatcher;
-  const loginTarget = loginItemTarget(opts.env, process.execPath);
+  const loginTarget = loginItemTarget(process.execPath);
   const wslSetup =
     app.isPackaged && process.platform === 'win32' ? wslCliSetup(path.dirname(process.execPath)) : undefined;
 
@@ -84,11 +117,21 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
     dispatcher,
     openApprovals: () => approvals.show(),
     icon: path.join(layout.iconsDir, 'app.png'),
+    activationKey: () => activationKey(host.bridge?.token),
+    protectedDirs: () => {
+      const dataDir = host.config?.dataDir ?? opts.bridge?.dataDir ?? defaultDataDir(opts.env);
+      const configFile = host.config?.path;
+      return [
+        ...(dataDir ? [dataDir] : []),
+        ...(configFile ? [path.dirname(configFile)] : []),
+        ...protectedHomeDirs(os.homedir()),
+      ];
+    },
     log,
   });
-  if (typeof Notification.handleActivation === 'function')
+  if ((opts.platform ?? process.platform) === 'win32' && typeof Notification.handleActivation === 'function')
     Notification.handleActivation((details) => notifier.onActivation(details));
-  registerApprovalIpc(createApprovalIpc({ pageUrl: layout.rendererUrl, dispatcher }));
+  registerApprovalIpc(createApprovalIpc({ ownFrame: () => approvals.ownFrame(), dispatcher }));
 
   const currentState = (): TrayState => {
     const bridge = host.bridge;
@@ -168,7 +211,14 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
       });
   });
 
+  if (takeFirstRun(host.config?.dataDir) && Notification.isSupported()) {
+    const hint = new Notification({ title: TRAY_HINT.title, body: TRAY_HINT.body, timeoutType: 'never' });
+    hint.on('click', () => approvals.show());
+    hint.show();
+  }
+
   ready.shell = { host, approvals, tray, actions, state: () => rendered, refresh };
-  if (showWhenReady) approvals.show();
+  if (quitWhenReady) app.quit();
+  else if (showWhenReady) approvals.show();
   return ready.shell;
 }

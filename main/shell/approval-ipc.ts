@@ -10,9 +10,20 @@ import type { Dispatcher } from './bridge-host.js';
 import { commandOf } from '../domain/pending.js';
 import { titleOf } from './tray-state.js';
 
-/** The part of an IpcMainInvokeEvent we rely on; `senderFrame` is null once the frame is gone. */
+/**
+ * The part of an IpcMainInvokeEvent we rely on (electron.d.ts `IpcMainInvokeEvent`): the sending WebContents
+ * and frame; `senderFrame` is null once the frame is gone.
+ */
 export interface IpcSender {
-  senderFrame: { url: string } | null;
+  sender: { id: number };
+  senderFrame: { processId: number; routingId: number; url: string } | null;
+}
+
+/** Who the approval window is right now: its WebContents and that one's main frame. */
+export interface FrameIdentity {
+  webContentsId: number;
+  processId: number;
+  routingId: number;
 }
 
 export const ANSWERED_BY = 'person (approval window)';
@@ -22,13 +33,30 @@ export interface ApprovalIpc {
   answer(event: IpcSender, raw: unknown): AnswerResult;
 }
 
-/** `pageUrl` is the approval window's own file:// URL; `dispatcher` is read at call time (reloads swap it). */
-export function createApprovalIpc(opts: { pageUrl: string; dispatcher: () => Dispatcher | undefined }): ApprovalIpc {
-  const own = withoutFragment(opts.pageUrl);
+/**
+ * `ownFrame` names the approval window's main frame (undefined while there is no window); `dispatcher` is
+ * read at call time (reloads swap it). The sender is checked by identity, never by comparing URL strings:
+ * Chromium's canonical file URL of the page differs from Node's pathToFileURL for install paths holding
+ * `~` (8.3 short names), `%`, `[`, `]` or a lowercase drive letter (url/url_canon_path.cc kPathCharLookup,
+ * url_canon_fileurl.cc FileDoDriveSpec).
+ */
+export function createApprovalIpc(opts: {
+  ownFrame: () => FrameIdentity | undefined;
+  dispatcher: () => Dispatcher | undefined;
+}): ApprovalIpc {
   const checkSender = (event: IpcSender): void => {
-    const url = event.senderFrame?.url;
-    if (!url || withoutFragment(url) !== own)
-      throw new Error(`refused an IPC call from ${url ?? 'a closed frame'}: only the approval window may call it`);
+    const own = opts.ownFrame();
+    const frame = event.senderFrame;
+    const isOwn =
+      own !== undefined &&
+      frame !== null &&
+      event.sender.id === own.webContentsId &&
+      frame.processId === own.processId &&
+      frame.routingId === own.routingId;
+    if (!isOwn)
+      throw new Error(
+        `refused an IPC call from ${frame ? frame.url || 'a frame' : 'a closed frame'}: only the approval window may call it`,
+      );
   };
   const bridge = (): Dispatcher => {
     const d = opts.dispatcher();
@@ -85,8 +113,4 @@ function parseOrThrow<T>(
     .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
     .join('; ');
   throw new Error(`invalid IPC payload: ${issues}`);
-}
-
-function withoutFragment(url: string): string {
-  return url.replace(/[?#].*$/, '');
 }

@@ -5,6 +5,7 @@
  */
 import { BrowserWindow, screen, type WebPreferences } from 'electron';
 import { IPC_CHANNELS } from '../schema/ipc.js';
+import type { FrameIdentity } from './approval-ipc.js';
 import { approvalWindowPosition, type Rect } from './window-position.js';
 
 export const APPROVAL_WINDOW_SIZE = { width: 440, height: 600 } as const;
@@ -63,6 +64,14 @@ export class ApprovalWindow {
     });
     this.window = win;
     void win.loadFile(this.opts.rendererHtml);
+  }
+
+  /** The window's WebContents and main frame, for the IPC sender check (approval-ipc.ts). */
+  ownFrame(): FrameIdentity | undefined {
+    const win = this.window;
+    if (!win || win.isDestroyed()) return undefined;
+    const main = win.webContents.mainFrame;
+    return { webContentsId: win.webContents.id, processId: main.processId, routingId: main.routingId };
   }
 
   /** Tells an open window to fetch the list again. */

@@ -15,15 +15,9 @@ export interface LoginItemApp {
 /** The argument a login start carries: the app then stays in the tray without opening a window. */
 export const HIDDEN_FLAG = '--hidden';
 
-/**
- * The portable build runs from a fresh %TEMP% unpack dir; its launcher sets PORTABLE_EXECUTABLE_FILE to the
- * .exe the user keeps, which is what must start at login. Per-user NSIS keeps process.execPath across updates.
- */
-export function loginItemTarget(
-  env: Record<string, string | undefined>,
-  execPath: string,
-): { path: string; args: string[] } {
-  return { path: env.PORTABLE_EXECUTABLE_FILE || execPath, args: [HIDDEN_FLAG] };
+/** The per-user NSIS install keeps process.execPath across updates (the only Windows build we ship). */
+export function loginItemTarget(execPath: string): { path: string; args: string[] } {
+  return { path: execPath, args: [HIDDEN_FLAG] };
 }
 
 export function readStartAtLogin(app: LoginItemApp, target: { path: string; args: string[] }): boolean {

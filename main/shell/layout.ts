@@ -7,7 +7,6 @@
  * Unpackaged (`electron .` after `node scripts/build.mjs`): the same names under the repo.
  */
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 
 /** Equals electron-builder's `appId`: the NSIS installer stamps it on the Start-menu shortcut. */
 export const APP_ID = 'dev.contactor.app';
@@ -18,13 +17,32 @@ export const APP_ID = 'dev.contactor.app';
  */
 export const TOAST_ACTIVATOR_CLSID = '{6B1A4C3E-2F0D-4C8B-9E57-3D9A0C1F7E42}';
 
+/**
+ * Unpackaged (`electron .`) runs use their own name and CLSID. Electron writes a Start-menu shortcut named
+ * after the app (`<name>.lnk`) and rewrites it when it points at another exe, and points the CLSID's
+ * LocalServer32 at the running exe (electron/electron shell/browser/notifications/win/windows_toast_activator.cc
+ * EnsureShortcut, ExistingShortcutValid, EnsureCLSIDRegistry): with the installed app's name and CLSID a dev
+ * run would re-target the installed app's shortcut and toast activator.
+ */
+export const DEV_TOAST_ACTIVATOR_CLSID = '{0E9A5F21-7C44-4B9D-A1C3-5D2E8F6B7A10}';
+export const DEV_APP_NAME = 'Contactor Dev';
+
+/** The identity Windows knows this run by: AUMID, toast activator CLSID and (dev only) the app name. */
+export function windowsIdentity(
+  isPackaged: boolean,
+  execPath: string,
+): { aumid: string; clsid: string; name?: string } {
+  return isPackaged
+    ? { aumid: APP_ID, clsid: TOAST_ACTIVATOR_CLSID }
+    : { aumid: execPath, clsid: DEV_TOAST_ACTIVATOR_CLSID, name: DEV_APP_NAME };
+}
+
 export interface AppLayout {
   /** Passed to createBridge as `resourcesDir`. */
   resourcesDir: string;
   iconsDir: string;
   preload: string;
   rendererHtml: string;
-  rendererUrl: string;
 }
 
 export function appLayout(opts: { isPackaged: boolean; resourcesPath: string; appPath: string }): AppLayout {
@@ -35,11 +53,5 @@ export function appLayout(opts: { isPackaged: boolean; resourcesPath: string; ap
     iconsDir: path.join(resourcesDir, 'icons'),
     preload: path.join(opts.appPath, 'out', 'preload', 'index.cjs'),
     rendererHtml,
-    rendererUrl: pathToFileURL(rendererHtml).href,
   };
-}
-
-/** Unpackaged runs use the exe's path (docs/tutorial/notifications.md), so they never borrow the installed app's shortcut. */
-export function appUserModelId(isPackaged: boolean, execPath: string): string {
-  return isPackaged ? APP_ID : execPath;
 }

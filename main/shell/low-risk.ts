@@ -1,63 +1,397 @@
 /**
- * Which permission requests may be answered straight from a toast. A one-click Allow on a toast is only
- * offered for things that cannot change anything: reading and searching, and a short list of read-only
- * commands with no shell syntax at all. Everything else gets "Review…" and the approval window, where the
- * full command is shown. The list is an allow-list on purpose: an unknown command is never low-risk.
+ * Which permission requests may be answered straight from a toast ("one-click Allow"). Everything else gets
+ * "Review…" and the approval window, where the full command is shown.
+ *
+ * The model is an allow-list twice over: a program must be listed, and every flag it is given must be
+ * listed for that program (an unknown flag is never low-risk), and every path it reads must lie inside the
+ * task's workspace and outside the protected folders (~/.ssh, ~/.aws, …, the bridge's data dir). Programs
+ * that can write or run something through an option or an environment hook are not listed at all: `less`
+ * (LESSOPEN, `-o`/`--log-file`), `date` (`-s`), `tree` (`-o`, `-R` writes 00Tree.html), `git` (repo config an
+ * agent can write runs programs: core.fsmonitor, diff.external, core.pager, filters), `find -exec/-delete`,
+ * `file -C` (writes a .mgc), `rg --pre`/`-z` (runs programs). Paths are checked lexically; a symlink inside
+ * the workspace that points out is a known gap, which is why recursive reads of a folder holding a protected
+ * one are refused too.
+ *
+ * Flag lists follow GNU coreutils 9.5, GNU grep 3.11, GNU findutils 4.10, ripgrep 14.1.1 and file 5.45
+ * (their manuals), restricted to options that only select, format or limit what is read.
  */
+import path from 'node:path';
 import { commandOf, type ToolCallSummary } from '../domain/pending.js';
+
+export interface RiskContext {
+  /** The task's workspace; without one, nothing that reads a path is one-click. */
+  workspace?: string | undefined;
+  /** Folders never read with one click, with everything under them (the data dir, ~/.ssh, …). */
+  protectedDirs?: readonly string[];
+}
+
+/** Home-relative folders that hold credentials; `protectedHomeDirs` turns them into absolute paths. */
+const CREDENTIAL_DIRS = ['.ssh', '.aws', '.gnupg', '.kube', '.docker', '.azure', '.config/gcloud', '.password-store'];
+const CREDENTIAL_FILES = ['.netrc', '.npmrc', '.pypirc', '.git-credentials', '.pgpass'];
+
+export function protectedHomeDirs(home: string): string[] {
+  const p = styleOf(home);
+  return [...CREDENTIAL_DIRS, ...CREDENTIAL_FILES].map((d) => p.join(home, d));
+}
+
+interface ProgramSpec {
+  /** Short flags without a value, as letters. */
+  short?: string;
+  /** Short flags that take a value that is not a path (`-n 5`, `-n5`). */
+  shortValue?: string;
+  long?: readonly string[];
+  /** Long flags that take a value that is not a path (`--max-count=5`, `--max-count 5`). */
+  longValue?: readonly string[];
+  /** `-5` as a line count (head/tail). */
+  numericFlag?: boolean;
+  /** What the positional arguments are: paths, a pattern then paths, program names (`which`), or nothing. */
+  positional: 'paths' | 'pattern-then-paths' | 'names' | 'none';
+  /** Reads folders recursively without a flag (rg, du); `recursiveFlags` are the flags that make it recursive. */
+  recursive?: boolean;
+  recursiveFlags?: readonly string[];
+}
+
+const PROGRAMS: Record<string, ProgramSpec> = {
+  // coreutils 9.5 `ls`: listing and formatting only (no --hide/-I patterns, no --color=always hooks).
+  ls: {
+    short: 'aAlh1tSrdFRisngoGpUvX',
+    long: [
+      '--all',
+      '--almost-all',
+      '--human-readable',
+      '--directory',
+      '--classify',
+      '--recursive',
+      '--reverse',
+      '--inode',
+      '--size',
+      '--numeric-uid-gid',
+    ],
+    positional: 'paths',
+    recursiveFlags: ['-R', '--recursive'],
+  },
+  pwd: { short: 'LP', positional: 'none' },
+  // coreutils `wc`: not --files0-from=F (a list of paths read from a file).
+  wc: { short: 'lwcmL', long: ['--lines', '--words', '--bytes', '--chars', '--max-line-length'], positional: 'paths' },
+  cat: {
+    short: 'nbAEeTtsv',
+    long: ['--number', '--number-nonblank', '--show-all', '--show-ends', '--show-tabs', '--squeeze-blank'],
+    positional: 'paths',
+  },
+  // coreutils `head`/`tail`: not -f/-F/--follow (never ends), not --pid.
+  head: {
+    short: 'qvz',
+    shortValue: 'nc',
+    longValue: ['--lines', '--bytes'],
+    long: ['--quiet', '--silent', '--verbose'],
+    numericFlag: true,
+    positional: 'paths',
+  },
+  tail: {
+    short: 'qvz',
+    shortValue: 'nc',
+    longValue: ['--lines', '--bytes'],
+    long: ['--quiet', '--silent', '--verbose'],
+    numericFlag: true,
+    positional: 'paths',
+  },
+  stat: {
+    short: 'LtF',
+    shortValue: 'c',
+    longValue: ['--format', '--printf'],
+    long: ['--dereference', '--terse'],
+    positional: 'paths',
+  },
+  du: {
+    short: 'shacbkmLxd0',
+    shortValue: 'd',
+    longValue: ['--max-depth'],
+    long: ['--summarize', '--human-readable', '--all', '--total'],
+    positional: 'paths',
+    recursive: true,
+  },
+  df: {
+    short: 'hHTiPkla',
+    long: ['--human-readable', '--print-type', '--inodes', '--portability', '--local', '--all'],
+    positional: 'paths',
+  },
+  // file 5.45: not -C (compiles and writes a magic file), -m (loads magic from a path), -z/-Z (decompressors), -f (list file).
+  file: {
+    short: 'bikLhNE0',
+    long: ['--brief', '--mime', '--mime-type', '--mime-encoding', '--dereference', '--no-dereference', '--no-pad'],
+    positional: 'paths',
+  },
+  // GNU grep 3.11: not -f/--file (patterns from a path), not --exclude-from.
+  grep: {
+    short: 'iyvwxcLlnHhoqsrREFGPIaUzZ',
+    shortValue: 'emABCdD',
+    long: [
+      '--ignore-case',
+      '--invert-match',
+      '--word-regexp',
+      '--line-regexp',
+      '--count',
+      '--files-with-matches',
+      '--files-without-match',
+      '--line-number',
+      '--with-filename',
+      '--no-filename',
+      '--only-matching',
+      '--quiet',
+      '--silent',
+      '--no-messages',
+      '--recursive',
+      '--dereference-recursive',
+      '--extended-regexp',
+      '--fixed-strings',
+      '--basic-regexp',
+      '--perl-regexp',
+      '--text',
+    ],
+    longValue: [
+      '--regexp',
+      '--max-count',
+      '--after-context',
+      '--before-context',
+      '--context',
+      '--include',
+      '--exclude',
+      '--exclude-dir',
+      '--color',
+      '--colour',
+    ],
+    positional: 'pattern-then-paths',
+    recursiveFlags: ['-r', '-R', '--recursive', '--dereference-recursive'],
+  },
+  // ripgrep 14.1.1: not --pre/--pre-glob (runs a program per file), -z/--search-zip (runs decompressors),
+  // --ignore-file/--config-path style options (read other files), -L/--follow (leaves the tree by symlinks).
+  rg: {
+    short: 'iSsvwxcloFnNHIUaqu',
+    shortValue: 'emABCgtTMj',
+    long: [
+      '--ignore-case',
+      '--smart-case',
+      '--case-sensitive',
+      '--invert-match',
+      '--word-regexp',
+      '--line-regexp',
+      '--count',
+      '--count-matches',
+      '--files-with-matches',
+      '--files-without-match',
+      '--only-matching',
+      '--fixed-strings',
+      '--line-number',
+      '--no-line-number',
+      '--with-filename',
+      '--no-filename',
+      '--no-heading',
+      '--heading',
+      '--hidden',
+      '--no-ignore',
+      '--files',
+      '--quiet',
+      '--json',
+      '--vimgrep',
+      '--stats',
+      '--multiline',
+    ],
+    longValue: [
+      '--regexp',
+      '--max-count',
+      '--after-context',
+      '--before-context',
+      '--context',
+      '--glob',
+      '--iglob',
+      '--type',
+      '--type-not',
+      '--max-depth',
+      '--max-columns',
+      '--threads',
+      '--sort',
+      '--sortr',
+      '--color',
+    ],
+    positional: 'pattern-then-paths',
+    recursive: true,
+  },
+  which: { short: 'a', positional: 'names' },
+  whoami: { positional: 'none' },
+  uname: { short: 'asnrvmpio', long: ['--all'], positional: 'none' },
+};
+
+/** findutils 4.10 `find` tests and actions that only select and print (never -exec, -ok, -delete, -fprint, -fls). */
+const FIND_UNARY = new Set([
+  '-print',
+  '-print0',
+  '-empty',
+  '-readable',
+  '-true',
+  '-false',
+  '-prune',
+  '-depth',
+  '-mount',
+  '-xdev',
+  '-not',
+  '-a',
+  '-o',
+  '-and',
+  '-or',
+  '!',
+  '(',
+  ')',
+]);
+const FIND_VALUED = new Set([
+  '-name',
+  '-iname',
+  '-path',
+  '-ipath',
+  '-wholename',
+  '-iwholename',
+  '-regex',
+  '-iregex',
+  '-type',
+  '-xtype',
+  '-maxdepth',
+  '-mindepth',
+  '-size',
+  '-mtime',
+  '-mmin',
+  '-atime',
+  '-amin',
+  '-ctime',
+  '-cmin',
+  '-perm',
+  '-user',
+  '-group',
+  '-links',
+]);
 
 const READ_ONLY_KINDS = new Set(['read', 'search']);
 
-/** Programs that only read, whatever their (metacharacter-free) arguments. */
-const READ_ONLY_PROGRAMS = new Set([
-  'ls', 'dir', 'cat', 'head', 'tail', 'less', 'wc', 'pwd', 'grep', 'rg', 'tree', 'stat', 'file', 'which',
-  'du', 'df', 'whoami', 'date', 'uname', 'echo', 'type',
-]); // prettier-ignore
+/** Anything that chains, redirects, substitutes, expands or escapes: no longer one plain command. */
+const SHELL_SYNTAX = /[;&|<>`$(){}\\\n\r*?[\]!'"~%^=]/;
 
-/** Arguments that make an otherwise read-only program write or execute. */
-const WRITING_FLAGS: Record<string, RegExp> = {
-  find: /^-(delete|exec|execdir|ok|okdir|fprint|fprint0|fprintf|fls)$/,
-  git: /^--output(=|$)/,
-};
-
-/** `git <sub>` that only read, with their own extra guards. */
-const READ_ONLY_GIT = new Set([
-  'status',
-  'diff',
-  'log',
-  'show',
-  'blame',
-  'rev-parse',
-  'ls-files',
-  'describe',
-  'shortlog',
-]);
-
-/** Anything that chains, redirects, substitutes or escapes: the string is no longer one plain command. */
-const SHELL_SYNTAX = /[;&|<>`$(){}\\\n\r*?[\]!'"]/;
-
-export function isLowRisk(toolCall: ToolCallSummary): boolean {
+export function isLowRisk(toolCall: ToolCallSummary, context: RiskContext = {}): boolean {
   const command = commandOf(toolCall).trim();
-  if (!command) return toolCall.kind !== undefined && READ_ONLY_KINDS.has(toolCall.kind);
-  if (toolCall.kind !== undefined && !READ_ONLY_KINDS.has(toolCall.kind) && toolCall.kind !== 'execute') return false;
-  return isReadOnlyCommand(command);
+  const kind = toolCall.kind;
+  if (!command) {
+    // A read or search without a command: one-click only when it names what it reads, all inside.
+    const paths = (toolCall.locations ?? []).map((l) => l.path);
+    return kind !== undefined && READ_ONLY_KINDS.has(kind) && paths.length > 0 && pathsAreSafe(paths, false, context);
+  }
+  if (kind !== undefined && !READ_ONLY_KINDS.has(kind) && kind !== 'execute') return false;
+  return isReadOnlyCommand(command, context);
 }
 
-function isReadOnlyCommand(command: string): boolean {
-  if (SHELL_SYNTAX.test(command)) return false;
-  const [program = '', ...args] = command.split(/\s+/);
-  const flags = WRITING_FLAGS[program];
-  if (flags && args.some((a) => flags.test(a))) return false;
-  if (program === 'find') return true;
-  if (program === 'git') return isReadOnlyGit(args);
-  return READ_ONLY_PROGRAMS.has(program);
+function isReadOnlyCommand(command: string, context: RiskContext): boolean {
+  // `=` is allowed only inside a `--flag=value`; the shell check runs on the rest.
+  if (/[^\x20-\x7e\u00a0-\uffff]/.test(command)) return false; // line breaks, tabs, control characters
+  const words = command.split(/ +/);
+  if (words.some((w) => SHELL_SYNTAX.test(w.replace(/^(--[a-z][a-z-]*)=/, '$1 ')))) return false;
+  const [program = '', ...args] = words;
+  if (program === 'find') return findIsSafe(args, context);
+  const spec = Object.hasOwn(PROGRAMS, program) ? PROGRAMS[program] : undefined;
+  if (!spec) return false;
+  const parsed = parseArgs(args, spec);
+  if (!parsed) return false;
+  let positional = parsed.positional;
+  if (spec.positional === 'none') return positional.length === 0;
+  if (spec.positional === 'names') return positional.every((n) => /^[\w.+-]+$/.test(n) && !n.startsWith('-'));
+  if (spec.positional === 'pattern-then-paths' && !parsed.patternGiven) {
+    if (positional.length === 0) return false;
+    positional = positional.slice(1);
+  }
+  const recursive = spec.recursive === true || parsed.flags.some((f) => spec.recursiveFlags?.includes(f));
+  // No path: the program reads its working directory, the workspace.
+  return pathsAreSafe(positional.length ? positional : ['.'], recursive, context);
 }
 
-function isReadOnlyGit(args: string[]): boolean {
-  // `git -C dir status` etc.: global options before the subcommand could point at hooks or aliases.
-  const [sub = '', ...rest] = args;
-  if (READ_ONLY_GIT.has(sub)) return true;
-  if (sub === 'branch' || sub === 'tag' || sub === 'remote')
-    return rest.every((a) => /^(-a|-r|-v|-vv|--list|--all)$/.test(a));
-  return false;
+interface ParsedArgs {
+  flags: string[];
+  positional: string[];
+  /** A pattern came through -e/--regexp, so every positional is a path. */
+  patternGiven: boolean;
+}
+
+function parseArgs(args: readonly string[], spec: ProgramSpec): ParsedArgs | undefined {
+  const flags: string[] = [];
+  const positional: string[] = [];
+  let patternGiven = false;
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i]!;
+    if (arg === '--') {
+      positional.push(...args.slice(i + 1));
+      break;
+    }
+    if (arg.startsWith('--')) {
+      const [name, value] = arg.split('=', 2) as [string, string | undefined];
+      if (spec.long?.includes(name) && value === undefined) flags.push(name);
+      else if (spec.longValue?.includes(name)) {
+        flags.push(name);
+        if (value === undefined) i += 1;
+        if (name === '--regexp') patternGiven = true;
+      } else return undefined;
+    } else if (arg.startsWith('-') && arg.length > 1) {
+      if (spec.numericFlag && /^-\d+$/.test(arg)) continue;
+      for (let j = 1; j < arg.length; j += 1) {
+        const letter = arg[j]!;
+        if (spec.shortValue?.includes(letter)) {
+          flags.push(`-${letter}`);
+          if (letter === 'e') patternGiven = true;
+          if (j === arg.length - 1) i += 1; // the value is the next word
+          break;
+        }
+        if (!spec.short?.includes(letter)) return undefined;
+        flags.push(`-${letter}`);
+      }
+    } else positional.push(arg);
+  }
+  return { flags, positional, patternGiven };
+}
+
+function findIsSafe(args: readonly string[], context: RiskContext): boolean {
+  const paths: string[] = [];
+  let i = 0;
+  while (i < args.length && !args[i]!.startsWith('-') && args[i] !== '!' && args[i] !== '(') paths.push(args[i++]!);
+  for (; i < args.length; i += 1) {
+    const arg = args[i]!;
+    if (FIND_UNARY.has(arg)) continue;
+    if (FIND_VALUED.has(arg) && i + 1 < args.length) {
+      i += 1;
+      continue;
+    }
+    return false;
+  }
+  return pathsAreSafe(paths.length ? paths : ['.'], true, context);
+}
+
+function pathsAreSafe(paths: readonly string[], recursive: boolean, context: RiskContext): boolean {
+  const workspace = context.workspace;
+  if (!workspace) return false;
+  const p = styleOf(workspace);
+  const key = (s: string): string => (p === path.win32 ? s.toLowerCase() : s);
+  const inside = (child: string, parent: string): boolean => {
+    const rel = p.relative(key(parent), key(child));
+    return rel === '' || (!rel.startsWith('..') && !p.isAbsolute(rel));
+  };
+  const root = p.resolve(workspace);
+  const protectedDirs = (context.protectedDirs ?? []).map((d) => p.resolve(d));
+  return paths.every((arg) => {
+    if (arg.startsWith('-')) return false;
+    const target = p.resolve(root, arg);
+    if (!inside(target, root)) return false;
+    if (protectedDirs.some((d) => inside(target, d))) return false;
+    // A recursive read of a folder that holds a protected one would read it too.
+    if (recursive && protectedDirs.some((d) => inside(d, target))) return false;
+    // Credential folders by name, wherever the workspace is.
+    const segments = p.relative(root, target).split(/[\\/]+/);
+    return !segments.some((s) => CREDENTIAL_DIRS.includes(s) || CREDENTIAL_FILES.includes(s));
+  });
+}
+
+/** Windows paths (`C:\…`, `\\server\…`) are compared as Windows does; everything else as POSIX. */
+function styleOf(anyPath: string): typeof path.posix {
+  return /^([A-Za-z]:[\\/]|\\\\)/.test(anyPath) ? path.win32 : path.posix;
 }

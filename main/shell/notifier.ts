@@ -8,7 +8,8 @@ import { Notification, type ActivationArguments } from 'electron';
 import type { TaskEvent } from '../domain/events.js';
 import { isInterrupted, type Task } from '../domain/task.js';
 import type { Dispatcher } from './bridge-host.js';
-import { parseActivation, pendingKeyOf, toastPlanFor, type ToastPlan } from './toast-plan.js';
+import { pendingKeyOf, toastPlanFor, type ToastPlan } from './toast-plan.js';
+import { readActivation, toastXmlFor } from './toast-xml.js';
 
 export const ANSWERED_BY_TOAST = 'person (notification)';
 
@@ -16,6 +17,10 @@ export interface NotifierOptions {
   dispatcher: () => Dispatcher | undefined;
   openApprovals: () => void;
   icon?: string;
+  /** Signs and checks toast arguments (toast-xml.ts activationKey); read at call time, reloads keep the token. */
+  activationKey: () => Buffer | undefined;
+  /** Folders a one-click Allow never reads (low-risk.ts): the data dir, credential folders. */
+  protectedDirs: () => readonly string[];
   log: (message: string, err?: unknown) => void;
 }
 
@@ -39,17 +44,26 @@ export class Notifier {
    * (Action Center after a restart). Live toasts are handled by their own events, which Electron also fires.
    */
   onActivation(details: ActivationArguments): void {
-    const { taskId, actionIndex } = parseActivation(details);
-    if (taskId && this.shown.has(taskId)) return;
-    if (!taskId || actionIndex === undefined) return this.opts.openApprovals();
+    const activation = readActivation(details, this.opts.activationKey());
+    if (activation.kind === 'ignored') return this.opts.log(`ignored a toast activation: ${activation.reason}`);
+    if (activation.kind === 'click') {
+      if (activation.taskId && this.shown.has(activation.taskId)) return; // its own 'click' event opens the window
+      return this.opts.openApprovals();
+    }
+    const { taskId, pendingKey, index } = activation;
+    if (this.shown.has(taskId)) return;
     const task = this.taskOrUndefined(taskId);
     const pending = task?.metadata.pending;
-    if (!task || !pending) return; // answered already (perhaps by this very click, through the live toast)
-    // A toast from before the restart can only be about a question from before it: Windows keeps one toast
-    // per tag (task), the latest. A permission's agent-side request did not survive; the window explains.
-    if (pending.kind === 'permission' || pending.createdAt >= this.startedAt) return this.opts.openApprovals();
-    const plan = toastPlanFor(task);
-    if (plan) this.act(plan, actionIndex);
+    // Unknown, or answered already (perhaps by this very click, through the live toast).
+    if (!task || !pending) return this.opts.log(`ignored a toast button for task ${taskId}: no open question`);
+    if (pendingKeyOf(pending) !== pendingKey) {
+      this.opts.log(`ignored a toast button for task ${taskId}: it was about an earlier question`);
+      return this.opts.openApprovals();
+    }
+    // A permission from before this start: the agent-side request did not survive; the window explains.
+    if (pending.kind === 'permission' && pending.createdAt < this.startedAt) return this.opts.openApprovals();
+    const plan = toastPlanFor(task, { protectedDirs: this.opts.protectedDirs() });
+    if (plan) this.act(plan, index);
   }
 
   dispose(): void {
@@ -57,7 +71,7 @@ export class Notifier {
   }
 
   private show(task: Task, reminder: boolean): void {
-    const plan = toastPlanFor(task, { reminder });
+    const plan = toastPlanFor(task, { reminder, protectedDirs: this.opts.protectedDirs() });
     if (!plan || !Notification.isSupported()) return;
     this.withdraw(task.id);
     const notification = new Notification({
@@ -65,6 +79,12 @@ export class Notifier {
       title: plan.title,
       body: plan.body,
       actions: plan.buttons.map((text) => ({ type: 'button' as const, text })),
+      // Windows shows this instead of the fields above (toast-xml.ts says why); other platforms ignore it.
+      toastXml: toastXmlFor(plan, {
+        key: this.opts.activationKey(),
+        icon: this.opts.icon,
+        persistent: task.metadata.pending?.kind === 'permission',
+      }),
       ...(this.opts.icon ? { icon: this.opts.icon } : {}),
     });
     notification.on('click', () => this.opts.openApprovals());

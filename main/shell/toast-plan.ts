@@ -9,7 +9,7 @@ import { isLowRisk } from './low-risk.js';
 import { clip } from './tray-state.js';
 
 export interface ToastPlan {
-  /** The toast's Tag on Windows: the task id, so activations after a restart still name the task. */
+  /** The task id: the toast's Tag on Windows (one toast per task), and the `task` field of its arguments. */
   id: string;
   title: string;
   body: string;
@@ -26,11 +26,17 @@ const MAX_DECISION_BUTTONS = 4;
 const REVIEW = 'Review…';
 export const RECOMMENDED_MARK = '★';
 
-export function toastPlanFor(task: Task, opts: { reminder?: boolean } = {}): ToastPlan | undefined {
+export function toastPlanFor(
+  task: Task,
+  opts: { reminder?: boolean; protectedDirs?: readonly string[] } = {},
+): ToastPlan | undefined {
   const pending = task.metadata.pending;
   if (!pending) return undefined;
   const agent = task.metadata.agent;
-  const plan = pending.kind === 'permission' ? permissionPlan(agent, pending) : decisionPlan(agent, pending);
+  const plan =
+    pending.kind === 'permission'
+      ? permissionPlan(agent, pending, opts.protectedDirs ?? [])
+      : decisionPlan(agent, pending);
   const title = clip(opts.reminder ? `Still waiting: ${plan.title}` : plan.title, 120);
   return { id: task.id, pendingKey: pendingKeyOf(pending), ...plan, title };
 }
@@ -41,14 +47,18 @@ export function pendingKeyOf(pending: Pending): string {
 
 type PlanParts = Pick<ToastPlan, 'title' | 'body' | 'buttons' | 'answers'>;
 
-function permissionPlan(agent: string, pending: Extract<Pending, { kind: 'permission' }>): PlanParts {
+function permissionPlan(
+  agent: string,
+  pending: Extract<Pending, { kind: 'permission' }>,
+  protectedDirs: readonly string[],
+): PlanParts {
   const command = commandOf(pending.toolCall);
   const title = command ? `${agent} wants to run: ${command}` : `${agent} wants to: ${pending.toolCall.title}`;
   const body = pending.workspace ?? 'No workspace given';
   const allow = pending.options.find((o) => o.kind === 'allow_once');
   const deny =
     pending.options.find((o) => o.kind === 'reject_once') ?? pending.options.find((o) => o.kind === 'reject_always');
-  if (allow && deny && isLowRisk(pending.toolCall)) {
+  if (allow && deny && isLowRisk(pending.toolCall, { workspace: pending.workspace, protectedDirs })) {
     return { title, body, buttons: ['Allow', 'Deny'], answers: [allow.optionId, deny.optionId] };
   }
   return { title, body, buttons: [REVIEW], answers: [null] };
@@ -62,23 +72,4 @@ function decisionPlan(agent: string, pending: Extract<Pending, { kind: 'decision
     return { title, body, buttons: pending.options.map((o) => clip(mark(o), 40)), answers: [...pending.options] };
   }
   return { title, body, buttons: [clip(mark(pending.recommend), 40), REVIEW], answers: [pending.recommend, null] };
-}
-
-/**
- * Electron's Windows toasts carry `type=action&action=<i>&tag=<id>` (windows_toast_notification.cc);
- * a body click may carry only the tag, or nothing.
- */
-export function parseActivation(details: { type: string; arguments: string; actionIndex?: number }): {
-  taskId?: string;
-  actionIndex?: number;
-} {
-  const params = new URLSearchParams(details.arguments);
-  const taskId = params.get('tag') || undefined;
-  const fromArgs = params.get('action');
-  const actionIndex =
-    details.actionIndex ?? (fromArgs !== null && /^\d+$/.test(fromArgs) ? Number(fromArgs) : undefined);
-  return {
-    ...(taskId ? { taskId } : {}),
-    ...(details.type === 'action' && actionIndex !== undefined ? { actionIndex } : {}),
-  };
 }

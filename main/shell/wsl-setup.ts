@@ -1,6 +1,8 @@
 /**
  * "Copy WSL CLI setup": the commands that link the WSL wrapper shipped in `<install>/resources/cli/contactor`
  * into ~/.local/bin. The wrapper finds the install through that symlink (realpath), as VS Code's code.sh does.
+ * `ln -sf` so running it again (after a reinstall) just works; ~/.local/bin is put on PATH for the shell it is
+ * pasted into too (Ubuntu's ~/.profile adds it only at the next login, and only if it existed then).
  */
 
 /**
@@ -22,7 +24,8 @@ export function wslCliSetup(installDir: string): string | undefined {
   return [
     `# Contactor CLI for WSL (installed in ${installDir})`,
     'mkdir -p ~/.local/bin',
-    `ln -s ${shellQuote(wrapper)} ~/.local/bin/contactor`,
+    `ln -sf ${shellQuote(wrapper)} ~/.local/bin/contactor`,
+    'case ":$PATH:" in *":$HOME/.local/bin:"*) ;; *) export PATH="$HOME/.local/bin:$PATH" ;; esac',
     'contactor status',
     '',
   ].join('\n');

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -12,7 +13,7 @@ import {
   stopProcessTree,
   type AgentChild,
 } from '../../main/backends/child-process.js';
-import { groupAlive, taskkillCommand } from '../../main/backends/process-tree.js';
+import { groupAlive, taskkillCommand, type TreeKill } from '../../main/backends/process-tree.js';
 import { childEnvAsGiven, fixture, isRunning, pidFrom } from '../fixtures/cli/processes.js';
 
 const posix = process.platform !== 'win32';
@@ -152,5 +153,55 @@ describe('stopProcessTree', () => {
 
     await stopProcessTree(child, { graceMs: 100 });
     expect(isRunning(grandchild)).toBe(false);
+  });
+});
+
+/** The Windows stop path run on Linux with a taskkill stand-in (tests/fixtures/cli/taskkill-stand-in.mjs). */
+function taskkillStandIn(...flags: string[]): TreeKill {
+  return {
+    kind: 'taskkill',
+    command: (pid) => {
+      const [program, ...args] = fixture('taskkill-stand-in.mjs', ...flags, ...taskkillCommand(pid).args);
+      return { program: program!, args };
+    },
+  };
+}
+
+describe('stopProcessTree when taskkill fails (issue 14 item 10)', () => {
+  it.runIf(posix)('falls back to child.kill() and says what may still run', async () => {
+    const pidFile = join(dir, 'pid');
+    const log = join(dir, 'taskkill.log');
+    const child = spawnFixture('sleeper.mjs', '--ignore-term', '--pid-file', pidFile);
+    await pidFrom(pidFile);
+
+    const result = await stopProcessTree(child, {
+      treeKill: taskkillStandIn('--refuse', '--log', log),
+      exitWaitMs: 5000,
+    });
+
+    expect(result.exited).toBe(true);
+    expect(result.problems).toEqual([
+      expect.stringMatching(/^taskkill failed \(exit 1: ERROR: .*Access is denied\.\); its descendants may still run$/),
+    ]);
+    expect((await exited(child)).signal).toBe('SIGKILL');
+    const { readFileSync } = await import('node:fs');
+    expect(readFileSync(log, 'utf8').trim()).toBe(`/PID ${child.pid} /T /F`);
+  });
+
+  it('never waits without bound for a child that survives every kill', async () => {
+    // A child whose TerminateProcess is denied: kill() does nothing and 'exit' never comes.
+    const unkillable = Object.assign(new EventEmitter(), {
+      pid: 2 ** 22 + 7,
+      exitCode: null,
+      signalCode: null,
+      stdin: new PassThrough(),
+      kill: () => false,
+    }) as unknown as AgentChild;
+
+    const result = await stopProcessTree(unkillable, { treeKill: taskkillStandIn('--refuse'), exitWaitMs: 300 });
+
+    expect(result.exited).toBe(false);
+    expect(result.problems).toHaveLength(2);
+    expect(result.problems[1]).toBe(`process ${2 ** 22 + 7} did not exit within 300 ms of being killed`);
   });
 });

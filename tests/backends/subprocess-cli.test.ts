@@ -7,6 +7,7 @@ import { CliBackend, type CliBackendOptions } from '../../main/backends/subproce
 import { DECISION_CONTRACT, parseDecision, withDecisionContract } from '../../main/domain/decision-contract.js';
 import type { Part } from '../../main/domain/task.js';
 import type { Turn, TurnReporter } from '../../main/ports.js';
+import { taskkillCommand, type TreeKill } from '../../main/backends/process-tree.js';
 import { SubprocessCliAgentSchema } from '../../main/schema/config.js';
 import { childEnvAsGiven, eventually, fixture, isRunning, pidFrom } from '../fixtures/cli/processes.js';
 
@@ -250,6 +251,60 @@ describe('CliBackend', () => {
     expect(await running).toEqual({ kind: 'failed', retryable: true, reason: 'stopped' });
     expect(isRunning(pid)).toBe(false);
     expect(isRunning(grandchild)).toBe(false);
+  });
+
+  /** Windows' stop path on Linux: taskkill is a stand-in (tests/fixtures/cli/taskkill-stand-in.mjs). */
+  const taskkillStandIn = (flag: string): TreeKill => ({
+    kind: 'taskkill',
+    command: (pid) => {
+      const [program, ...args] = fixture('taskkill-stand-in.mjs', flag, ...taskkillCommand(pid).args);
+      return { program: program!, args };
+    },
+  });
+
+  it.runIf(posix)(
+    'a cancelled turn still ends when taskkill fails, and the receipt says what may be left',
+    async () => {
+      const pidFile = join(dir, 'pid');
+      const abort = new AbortController();
+      const rec = recorder();
+      const cli = backend(
+        { command: fixture('sleeper.mjs', '--ignore-term', '--pid-file', pidFile) },
+        { treeKill: taskkillStandIn('--refuse') },
+      );
+      const running = cli.run(turn({ signal: abort.signal }), rec.reporter);
+      const pid = await pidFrom(pidFile);
+      pids.push(pid);
+
+      abort.abort();
+
+      expect(await running).toEqual({ kind: 'failed', retryable: true, reason: 'stopped' });
+      expect(isRunning(pid)).toBe(false);
+      expect(rec.receipt().unstopped).toEqual([expect.stringContaining('taskkill failed (exit 1: ERROR:')]);
+    },
+  );
+
+  it.runIf(posix)('gives up on a child that outlives its kill instead of staying working forever', async () => {
+    const pidFile = join(dir, 'pid');
+    const abort = new AbortController();
+    const rec = recorder();
+    const cli = backend(
+      { command: fixture('sleeper.mjs', '--ignore-term', '--pid-file', pidFile) },
+      { treeKill: taskkillStandIn('--pretend'), exitWaitMs: 300 },
+    );
+    const running = cli.run(turn({ signal: abort.signal }), rec.reporter);
+    const pid = await pidFrom(pidFile);
+    pids.push(pid);
+
+    abort.abort();
+
+    expect(await running).toEqual({
+      kind: 'failed',
+      retryable: true,
+      reason: `stopped, but process ${pid} could not be ended: process ${pid} did not exit within 300 ms of being killed`,
+    });
+    expect(rec.receipt().unstopped).toEqual([`process ${pid} did not exit within 300 ms of being killed`]);
+    expect(isRunning(pid)).toBe(true); // it really survived; afterEach kills it
   });
 
   it.runIf(posix)(

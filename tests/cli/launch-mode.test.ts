@@ -50,24 +50,12 @@ describe('chooseLaunch', () => {
     expect(choice.reason).toBe('the desktop app is not installed');
   });
 
-  it('Windows portable: the launcher the user keeps (PORTABLE_EXECUTABLE_FILE), not the %TEMP% unpack', () => {
+  it('there is no portable build: a PORTABLE_EXECUTABLE_FILE left in the environment is not started', () => {
     const portable = 'D:\\Tools\\Contactor-1.0.0-portable.exe';
-    const temp = `${LOCAL}\\Temp\\contactor-portable\\Contactor.exe`;
     const choice = chooseLaunch(
-      situation({
-        execPath: temp,
-        env: { LOCALAPPDATA: LOCAL, PORTABLE_EXECUTABLE_FILE: portable, ELECTRON_RUN_AS_NODE: '1' },
-        files: [portable, INSTALLED],
-      }),
+      situation({ env: { LOCALAPPDATA: LOCAL, PORTABLE_EXECUTABLE_FILE: portable }, files: [portable, INSTALLED] }),
     );
-    expect(choice).toMatchObject({ mode: 'desktop', command: portable, args: ['--hidden'] });
-    expect(choice.env.ELECTRON_RUN_AS_NODE).toBeUndefined();
-    expect(choice.env.PORTABLE_EXECUTABLE_FILE).toBe(portable);
-  });
-
-  it('a PORTABLE_EXECUTABLE_FILE that no longer exists is ignored', () => {
-    const choice = chooseLaunch(situation({ env: { LOCALAPPDATA: LOCAL, PORTABLE_EXECUTABLE_FILE: 'D:\\gone.exe' } }));
-    expect(choice.mode).toBe('headless');
+    expect(choice).toMatchObject({ mode: 'desktop', command: INSTALLED });
   });
 
   it('under the app (Contactor.exe in Node mode, not installed per user): that exe', () => {

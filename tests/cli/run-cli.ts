@@ -25,6 +25,8 @@ export interface CliOptions {
   timeoutMs?: number;
   /** Another build of the CLI to run (default bin/contactor.js). */
   entry?: string;
+  /** The working directory (default this process's). */
+  cwd?: string;
 }
 
 /**
@@ -81,7 +83,11 @@ export function runCli(args: string[], opts: CliOptions = {}): Promise<CliRun> {
     const env = opts.env
       ? (opts.env as NodeJS.ProcessEnv)
       : cleanEnv(mkdtempSync(path.join(tmpdir(), 'contactor-home-')));
-    const child = spawn(process.execPath, [opts.entry ?? CLI, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [opts.entry ?? CLI, ...args], {
+      env,
+      cwd: opts.cwd,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

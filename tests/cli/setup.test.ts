@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, startTestBridge, type TestBridge } from '../helpers/bridge.js';
+import { skillHome } from '../../main/cli/commands/setup.js';
 import { cleanEnv, runCli } from './run-cli.js';
 
 let dir: string;
@@ -113,6 +114,25 @@ describe('skill install', () => {
     const bad = await runCli(['skill', 'install', '--for', 'notepad'], { env });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('claude, hermes, dsh, codex');
+  });
+});
+
+describe('skill install through the WSL wrapper (issue 14 item 7)', () => {
+  it('installs into the home the wrapper names (CONTACTOR_WSL_HOME), laid out as on Linux even for a Windows CLI', async () => {
+    const winHome = mkdtempSync(path.join(dir, 'win-home-'));
+    const wslHome = mkdtempSync(path.join(dir, 'wsl-home-'));
+    const run = await runCli(['skill', 'install', '--for', 'claude', '--json'], {
+      env: cleanEnv(winHome, { CONTACTOR_WSL_HOME: wslHome }),
+    });
+    expect(run.json<{ path: string }>().path).toBe(path.join(wslHome, '.claude', 'skills', 'contactor', 'SKILL.md'));
+    // Hermes on Windows reads %LOCALAPPDATA%; the WSL Hermes reads ~/.hermes.
+    expect(skillHome({ CONTACTOR_WSL_HOME: '//wsl.localhost/Ubuntu/home/me', HOME: 'C:\\Users\\me' }, 'win32')).toEqual(
+      {
+        home: '//wsl.localhost/Ubuntu/home/me',
+        platform: 'linux',
+      },
+    );
+    expect(skillHome({ HOME: 'C:\\Users\\me' }, 'win32')).toEqual({ home: 'C:\\Users\\me', platform: 'win32' });
   });
 });
 

@@ -243,6 +243,66 @@ describe('path arguments', () => {
     ]);
   });
 
+  it('translates every path option of the CLI: --data-dir, skill install --dir, -cFILE, --config=FILE', () => {
+    writeFileSync(join(home, 'cfg.yaml'), '');
+    mkdirSync(join(work, 'data'));
+    mkdirSync(join(work, 'skills'));
+    const r = run(installedWrapper(), [
+      '--data-dir',
+      'data',
+      '--data-dir=data',
+      '-c~/cfg.yaml',
+      '--config=~/cfg.yaml',
+      'skill',
+      'install',
+      '--for',
+      'claude',
+      '--dir',
+      'skills',
+      '--json',
+      '-x',
+    ]);
+    expect(r.status).toBe(0);
+    expect(r.report().argv.slice(1)).toEqual([
+      '--data-dir',
+      `${winWork()}/data`,
+      `--data-dir=${winWork()}/data`,
+      `-c//wsl.localhost/Test${home}/cfg.yaml`,
+      `--config=//wsl.localhost/Test${home}/cfg.yaml`,
+      'skill',
+      'install',
+      '--for',
+      'claude',
+      '--dir',
+      `${winWork()}/skills`,
+      '--json',
+      '-x',
+    ]);
+  });
+
+  it('its list of path options is the CLI’s own: every <file>, <dir> or <path> option, and nothing else', async () => {
+    const { buildProgram } = await import('../../main/cli/program.js');
+    const program = buildProgram(() => async () => undefined, '0');
+    const found = new Set<string>();
+    const walk = (cmd: typeof program): void => {
+      for (const o of cmd.options)
+        if (/<(file|dir|path)>/.test(o.flags)) for (const f of [o.short, o.long]) if (f) found.add(f);
+      cmd.commands.forEach(walk);
+    };
+    walk(program);
+    const listed = /^PATH_OPTIONS='([^']*)'$/m.exec(readFileSync(WRAPPER, 'utf8'))![1]!.split(' ');
+    expect(new Set(listed)).toEqual(found);
+  });
+
+  it('skill install from WSL hands the CLI this distro’s home, so the skill lands where the WSL agent reads it', () => {
+    const r = run(installedWrapper(), ['skill', 'install', '--for', 'claude']);
+    expect(r.status).toBe(0);
+    const { env } = r.report();
+    expect(env.CONTACTOR_WSL_HOME).toBe(`//wsl.localhost/Test${home}`);
+    expect(env.WSLENV?.split(':')).toContain('CONTACTOR_WSL_HOME');
+    expect(run(installedWrapper(), ['status']).report().env.CONTACTOR_WSL_HOME).toBeUndefined();
+  });
+
   it('leaves everything after -- alone, and "-" (stdin) as it is', () => {
     const r = run(installedWrapper(), ['send', 'dsh', '--file', '-', '--', '--cwd', 'not/a/path']);
     expect(r.status).toBe(0);

@@ -48,17 +48,18 @@ describe.skipIf(!hasChromium())('approval window (Chromium)', () => {
     cfg = desktopConfig();
     bridge = await createBridge({ configPath: cfg.configPath, env: testEnv() });
     await bridge.start();
-    const ipc = createApprovalIpc({ pageUrl: pathToFileURL(PAGE).href, dispatcher: () => bridge.server.dispatcher });
+    // The page stands for the approval window's main frame: one WebContents, one frame identity.
+    const frame = { webContentsId: 1, processId: 1, routingId: 1 };
+    const ipc = createApprovalIpc({ ownFrame: () => frame, dispatcher: () => bridge.server.dispatcher });
+    const sender = () => ({ sender: { id: 1 }, senderFrame: { processId: 1, routingId: 1, url: page.url() } });
 
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 440, height: 600 }, colorScheme: 'dark' });
     page.on('pageerror', (err) => console.error('renderer error:', err));
     // The preload's three functions, backed by the main-process handlers; the sender is the page's real URL.
-    await page.exposeFunction('__contactorList', () =>
-      ipc.listPending({ senderFrame: { url: page.url() } }, undefined),
-    );
+    await page.exposeFunction('__contactorList', () => ipc.listPending(sender(), undefined));
     await page.exposeFunction('__contactorAnswer', (taskId: string, answer: string) =>
-      ipc.answer({ senderFrame: { url: page.url() } }, { taskId, answer }),
+      ipc.answer(sender(), { taskId, answer }),
     );
     await page.addInitScript(() => {
       const w = globalThis as unknown as PageGlobals;
@@ -126,17 +127,20 @@ describe.skipIf(!hasChromium())('approval window (Chromium)', () => {
     expect(png.subarray(1, 4).toString()).toBe('PNG');
   });
 
-  it('Enter and Space never press anything but Deny; a number key chooses the decision’s option', async () => {
+  it('Enter, Space and a bare number never answer; Alt+number chooses the decision’s option', async () => {
     await page.keyboard.press('ArrowDown');
     const decisionCard = page.locator(`article.card[data-task-id="${decision.id}"]`);
     expect(await decisionCard.getAttribute('class')).toContain('selected');
     await decisionCard.locator('button.choice').first().focus();
     await page.keyboard.press('Enter');
     await page.keyboard.press(' ');
+    await page.keyboard.press('1');
+    await page.keyboard.press('2');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await state(decision.id)).toBe('input-required');
+    expect(await decisionCard.locator('button.choice kbd').allTextContents()).toEqual(['Alt+1', 'Alt+2']);
 
-    await page.keyboard.press('2');
+    await page.keyboard.press('Alt+2');
     await decisionCard.locator('.status', { hasText: '✓ Chose TOML' }).waitFor();
     await vi.waitFor(async () => expect(await state(decision.id)).toBe('completed'), WAIT);
     expect(JSON.stringify((await rpc(b(), 'tasks/get', { id: decision.id })).artifacts)).toContain(
@@ -167,12 +171,16 @@ describe.skipIf(!hasChromium())('approval window (Chromium)', () => {
     expect(JSON.stringify((await rpc(b(), 'tasks/get', { id: task.id })).artifacts)).toContain('outcome=reject');
   });
 
-  it('A allows from the keyboard; a second answer to the same question is refused with the reason', async () => {
+  it('a bare A does nothing, Alt+A allows once; a second answer to the same question is refused', async () => {
     const task = await rpc(b(), 'message/send', { agent: 'fake', text: 'permission' });
     const card = page.locator(`article.card[data-task-id="${task.id}"]`);
     await card.waitFor();
     await vi.waitFor(async () => expect(await focused()).toMatch(/^Deny/), WAIT);
     await page.keyboard.press('a');
+    await page.keyboard.press('2');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await state(task.id)).toBe('input-required');
+    await page.keyboard.press('Alt+a');
     await vi.waitFor(async () => expect(await state(task.id)).toBe('completed'), WAIT);
     const again = await page.evaluate(
       (id) =>

@@ -30,14 +30,13 @@ describe('electron-builder.yml', () => {
     await expect(validateConfiguration(broken, new DebugLogger(false))).rejects.toThrow(/oneClick/);
   });
 
-  it('uses the AUMID the shell sets, per-user NSIS + portable for x64, and the uninstall hook', () => {
+  it('uses the AUMID the shell sets, per-user NSIS only for x64 (no portable target), and the uninstall hook', () => {
     const c = config();
     expect(c.appId).toBe(APP_ID);
     expect(c.executableName).toBe('Contactor');
-    expect(c.win.target).toEqual([
-      { target: 'nsis', arch: ['x64'] },
-      { target: 'portable', arch: ['x64'] },
-    ]);
+    // portable.nsi wipes its unpack folder (RMDir /r $INSTDIR) on every start and exit: never shipped.
+    expect(c.win.target).toEqual([{ target: 'nsis', arch: ['x64'] }]);
+    expect(c.portable).toBeUndefined();
     expect(c.nsis).toMatchObject({ oneClick: true, perMachine: false, include: 'build/installer.nsh' });
     const nsh = readFileSync(path.join(ROOT, c.nsis.include), 'utf8');
     expect(nsh).toMatch(

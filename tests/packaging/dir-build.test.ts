@@ -11,6 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { cleanEnv, closedPort, runCli } from '../cli/run-cli.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const require = createRequire(import.meta.url);
@@ -97,4 +98,59 @@ describe.skipIf(!existsSync(STUB_EXE))('electron-builder --dir layout (stub Elec
       'icons/app.ico', 'icons/tray-idle.ico', 'icons/tray-working.ico', 'icons/tray-needs-you.ico', 'icons/tray-error.ico',
     ]) expect(existsSync(path.join(resources, file)), file).toBe(true); // prettier-ignore
   });
+
+  it('ships better-sqlite3 for the CLI outside the asar: runtime files and the win32-x64 binary only', () => {
+    const pkg = path.join(resources, 'cli', 'node_modules', 'better-sqlite3');
+    for (const file of ['package.json', 'lib/index.js', 'lib/database.js', 'prebuilds/win32-x64.node'])
+      expect(existsSync(path.join(pkg, file)), file).toBe(true);
+    for (const absent of ['prebuilds/linux-x64.node', 'deps', 'src', 'build', 'binding.gyp'])
+      expect(existsSync(path.join(pkg, absent)), absent).toBe(false);
+  });
+
+  /**
+   * Issue 14 item 5, the Linux half: the same layout with the linux-x64 prebuild dropped in, run by this Node 24
+   * from a folder outside the repo. Node's resolution from resources/cli/contactor.cjs can only reach
+   * resources/cli/node_modules there. (The Windows lane runs the win32 binary with the Windows Node.)
+   */
+  it('the packaged CLI prints the package version and serves + sends from a folder outside the repo', async () => {
+    const pkg = path.join(resources, 'cli', 'node_modules', 'better-sqlite3');
+    copyFileSync(
+      path.join(ROOT, 'node_modules', 'better-sqlite3', 'prebuilds', 'linux-x64.node'),
+      path.join(pkg, 'prebuilds', 'linux-x64.node'),
+    );
+    const cli = path.join(resources, 'cli', 'contactor.cjs');
+    const elsewhere = mkdtempSync(path.join(tmpdir(), 'contactor-elsewhere-'));
+    try {
+      const env = cleanEnv(elsewhere);
+      const version = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string })
+        .version;
+      const shown = await runCli(['--version'], { entry: cli, env, cwd: elsewhere });
+      expect(shown.stdout.trim()).toBe(version);
+
+      const config = path.join(elsewhere, 'config.yaml');
+      // The demo agent as the default config names it: resolved from the packaged resources/ folder.
+      writeFileSync(
+        config,
+        `port: ${await closedPort()}\ndata_dir: ${path.join(elsewhere, 'data')}\nagents:\n` +
+          `  echo: { kind: subprocess_cli, command: ['\${CONTACTOR_NODE}', '\${CONTACTOR_RESOURCES}/agents/echo-agent.mjs'] }\n`,
+      );
+      const up = await runCli(['up', '-c', config, '--json'], { entry: cli, env, cwd: elsewhere, timeoutMs: 30_000 });
+      expect(up.stderr).toBe('');
+      expect(up.code).toBe(0);
+      try {
+        const sent = await runCli(['send', 'echo', 'from the package', '-c', config], {
+          entry: cli,
+          env,
+          cwd: elsewhere,
+        });
+        expect(sent.stdout).toBe('echo: from the package\n');
+        const status = await runCli(['status', '-c', config, '--json'], { entry: cli, env, cwd: elsewhere });
+        expect(JSON.stringify(status.json())).toContain(`"version":"${version}"`);
+      } finally {
+        await runCli(['down', '-c', config], { entry: cli, env, cwd: elsewhere });
+      }
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  }, 90_000);
 });

@@ -5,18 +5,18 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { IPC_CHANNELS } from '../../main/schema/ipc.js';
 import type { DesktopShell } from '../../main/shell/app.js';
 import type { MenuTemplateItem } from '../../main/shell/tray-menu.js';
 import { desktopConfig, rpc, testEnv, type DesktopConfig } from './desktop-config.js';
 import { app, fake, fakeEvent, type FakeBrowserWindow, type FakeNotification, type FakeTray } from './fake-electron.js';
+import { deliver, press } from './windows-toast-host.js';
 
 vi.mock('electron', () => import('./fake-electron.js'));
 
 const { launch } = await import('../../main/shell/app.js');
-const { TOAST_ACTIVATOR_CLSID } = await import('../../main/shell/layout.js');
+const { TOAST_ACTIVATOR_CLSID, DEV_APP_NAME, DEV_TOAST_ACTIVATOR_CLSID } = await import('../../main/shell/layout.js');
 
 const WAIT = { timeout: 15_000, interval: 25 };
 
@@ -60,7 +60,12 @@ describe('startup', () => {
     const dataDir = cfg.dataDir;
     fake.onTray = () => (bridgeFileAtTray = existsSync(path.join(dataDir, 'bridge.json')));
     try {
-      const shell = await launch({ argv: ['Contactor.exe'], env: testEnv(), bridge: { configPath: cfg.configPath } });
+      const shell = await launch({
+        argv: ['Contactor.exe'],
+        env: testEnv(),
+        platform: 'win32',
+        bridge: { configPath: cfg.configPath },
+      });
       expect(shell).toBeDefined();
       expect(fake.calls.slice(0, 6)).toEqual([
         'lock',
@@ -83,12 +88,50 @@ describe('startup', () => {
     }
   });
 
-  it('uses the exe path as AUMID when unpackaged, so dev runs never borrow the installed app’s shortcut', async () => {
+  it('unpackaged: its own name, AUMID and CLSID, so dev runs never re-target the installed shortcut or activator', async () => {
     fake.reset();
     cfg = desktopConfig();
-    await launch({ argv: ['electron', '.', '--hidden'], env: testEnv(), bridge: { configPath: cfg.configPath } });
-    expect(fake.calls[1]).toBe(`aumid:${process.execPath}`);
+    await launch({
+      argv: ['electron', '.', '--hidden'],
+      env: testEnv(),
+      platform: 'win32',
+      bridge: { configPath: cfg.configPath },
+    });
+    expect(fake.calls.slice(1, 4)).toEqual([
+      `name:${DEV_APP_NAME}`,
+      `aumid:${process.execPath}`,
+      `clsid:${DEV_TOAST_ACTIVATOR_CLSID}`,
+    ]);
     expect(fake.windows).toHaveLength(0);
+  });
+
+  it('off Windows the main process starts without the win32-only calls (electron.d.ts @platform win32)', async () => {
+    fake.reset();
+    cfg = desktopConfig();
+    const shell = await launch({
+      argv: ['electron', '.', '--hidden'],
+      env: testEnv(),
+      platform: 'linux',
+      bridge: { configPath: cfg.configPath },
+    });
+    expect(shell?.host.bridge).toBeDefined();
+    expect(fake.calls).toEqual(['lock', 'ready', 'tray']);
+  });
+
+  it('the first start says where the tray icon lives and how to pin it; later starts do not', async () => {
+    fake.reset();
+    cfg = desktopConfig();
+    const start = () =>
+      launch({ argv: ['Contactor.exe', '--hidden'], env: testEnv(), bridge: { configPath: cfg!.configPath } });
+    await start();
+    const hints = () => fake.notifications.filter((n) => n.options.title === 'Contactor is running in the tray');
+    expect(hints()).toHaveLength(1);
+    expect(hints()[0]!.options.body).toMatch(/hidden area .*Other system tray icons/);
+    expect(hints()[0]!.show).toHaveBeenCalled();
+    await quitAndWait();
+    fake.reset();
+    await start();
+    expect(hints()).toHaveLength(0);
   });
 
   it('a second launch (lock not granted) quits at once: no bridge, no tray', async () => {
@@ -113,6 +156,11 @@ describe('running app', () => {
   const notificationFor = (taskId: string): FakeNotification | undefined =>
     fake.notifications.filter((n) => n.options.id === taskId).at(-1);
   const rendererUrl = (): string => fake.windows[0]!.loadedFile!;
+  /** An IpcMainInvokeEvent from the approval window's own page (electron.d.ts: sender + senderFrame). */
+  const ownSender = () => ({
+    sender: fake.windows[0]!.webContents,
+    senderFrame: fake.windows[0]!.webContents.mainFrame,
+  });
 
   beforeAll(async () => {
     fake.reset();
@@ -120,6 +168,7 @@ describe('running app', () => {
     shell = (await launch({
       argv: ['Contactor.exe', '--hidden'],
       env: testEnv(),
+      platform: 'win32',
       bridge: { configPath: cfg.configPath },
     }))!;
     tray = fake.trays[0]!;
@@ -206,7 +255,10 @@ describe('running app', () => {
     toast.emit('failed', fakeEvent(), 'toasts are off');
     shell.refresh();
     expect(tray.tooltip).toContain('1 waiting for you');
-    expect((tray.image as { file: string }).file).toMatch(/tray-needs-you\.ico$/);
+    // The count on the icon itself: a badge drawn on the needs-you icon (tray-badge.ts).
+    const badged = tray.image as { bitmap: Buffer; options: { width: number; scaleFactor: number } };
+    expect(badged.options).toEqual({ width: 32, height: 32, scaleFactor: 2 });
+    expect(badged.bitmap.some((byte) => byte !== 0)).toBe(true);
     expect(menuItem(tray, 'Approvals (1)')).toBeDefined();
     expect(menuItem(tray, /^echo: /).label).toBe('echo: waiting for you');
 
@@ -236,7 +288,7 @@ describe('running app', () => {
     expect((await rpc(bridge(), 'tasks/get', { id: task.id })).status.state).toBe('input-required');
 
     const answer = fake.ipcHandlers.get(IPC_CHANNELS.answer)!;
-    const own = { senderFrame: { url: pathToFileURL(rendererUrl()).href } };
+    const own = ownSender();
     expect(await answer(own, { taskId: task.id, answer: 'allow' })).toEqual({
       ok: true,
       taskId: task.id,
@@ -256,11 +308,18 @@ describe('running app', () => {
     const task = await rpc(bridge(), 'message/send', { agent: 'echo', text: 'decide: red|blue' });
     const list = fake.ipcHandlers.get(IPC_CHANNELS.listPending)!;
     const answer = fake.ipcHandlers.get(IPC_CHANNELS.answer)!;
-    const own = { senderFrame: { url: pathToFileURL(rendererUrl()).href } };
-    expect(() => answer({ senderFrame: { url: 'https://evil.example/' } }, { taskId: task.id, answer: 'red' })).toThrow(
-      /only the approval window/,
+    const own = ownSender();
+    const win = fake.windows[0]!.webContents;
+    // A subframe of the window (same process, another routing id), another window's page, a closed frame.
+    const iframe = { sender: win, senderFrame: { ...win.mainFrame, routingId: 7, url: 'https://evil.example/' } };
+    expect(() => answer(iframe, { taskId: task.id, answer: 'red' })).toThrow(
+      /refused an IPC call from https:\/\/evil\.example\/: only the approval window/,
     );
-    expect(() => answer({ senderFrame: null }, { taskId: task.id, answer: 'red' })).toThrow(/closed frame/);
+    const other = { sender: { id: 999 }, senderFrame: { ...win.mainFrame } };
+    expect(() => answer(other, { taskId: task.id, answer: 'red' })).toThrow(/only the approval window/);
+    expect(() => answer({ sender: win, senderFrame: null }, { taskId: task.id, answer: 'red' })).toThrow(
+      /closed frame/,
+    );
     expect(() => answer(own, { taskId: task.id, answer: 7 })).toThrow(
       /invalid IPC payload: answer: answer must be a string/,
     );
@@ -275,7 +334,7 @@ describe('running app', () => {
   it('the activation callback leaves live toasts to their own events (no double answer)', async () => {
     const task = await rpc(bridge(), 'message/send', { agent: 'echo', text: 'decide: tabs|spaces' });
     await vi.waitFor(() => expect(notificationFor(task.id)).toBeDefined(), WAIT);
-    fake.activationHandler!({ type: 'action', arguments: `type=action&action=1&tag=${task.id}`, actionIndex: 1 });
+    fake.activationHandler!(press(notificationFor(task.id)!.options.toastXml!, 1).details);
     expect((await rpc(bridge(), 'tasks/get', { id: task.id })).status.state).toBe('input-required');
     notificationFor(task.id)!.emit('click', fakeEvent());
     expect(fake.windows.some((w) => !w.destroyed)).toBe(true);
@@ -313,6 +372,7 @@ describe('after a restart', () => {
     const first = (await launch({
       argv: ['Contactor.exe', '--hidden'],
       env: testEnv(),
+      platform: 'win32',
       bridge: { configPath: cfg.configPath },
     }))!;
     const task = await rpc({ url: first.host.bridge!.url, token: first.host.bridge!.token }, 'message/send', {
@@ -320,19 +380,29 @@ describe('after a restart', () => {
       text: 'decide: tabs|spaces',
     });
     expect(task.status.state).toBe('input-required');
+    await vi.waitFor(() => expect(fake.notifications.some((n) => n.options.id === task.id)).toBe(true), WAIT);
+    // The toast stays in the Action Center across the restart: keep its XML to press it later.
+    const toastXml = fake.notifications.find((n) => n.options.id === task.id)!.options.toastXml!;
     await quitAndWait();
 
     fake.reset();
     const second = (await launch({
       argv: ['Contactor.exe', '--hidden'],
       env: testEnv(),
+      platform: 'win32',
       bridge: { configPath: cfg.configPath },
     }))!;
     const b = { url: second.host.bridge!.url, token: second.host.bridge!.token };
     const show = vi.spyOn(second.approvals, 'show');
-    fake.activationHandler!({ type: 'click', arguments: `tag=${task.id}` });
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    // What Electron delivered before our toastXml: only its own tag. Never an answer; logged.
+    fake.activationHandler!(deliver(`type=action&action=1&tag=${task.id}`).details);
+    expect(log.mock.calls.map((c) => String(c[0]))).toContainEqual(expect.stringMatching(/ignored a toast activation/));
+    log.mockRestore();
+    fake.activationHandler!(press(toastXml, 'body').details);
     expect(show).toHaveBeenCalledTimes(1);
-    fake.activationHandler!({ type: 'action', arguments: `type=action&action=1&tag=${task.id}`, actionIndex: 1 });
+    expect((await rpc(b, 'tasks/get', { id: task.id })).status.state).toBe('input-required');
+    fake.activationHandler!(press(toastXml, 1).details);
     await vi.waitFor(
       async () => expect((await rpc(b, 'tasks/get', { id: task.id })).status.state).toBe('completed'),
       WAIT,
@@ -340,6 +410,71 @@ describe('after a restart', () => {
     const done = await rpc(b, 'tasks/get', { id: task.id });
     expect(done.metadata.answeredBy).toBe('person (notification)');
     expect(JSON.stringify(done.artifacts)).toContain('Going with spaces. Done.');
+    // The same button again: already answered, ignored without a crash.
+    fake.activationHandler!(press(toastXml, 0).details);
+    expect((await rpc(b, 'tasks/get', { id: task.id })).status.state).toBe('completed');
     await quitAndWait();
+  });
+});
+
+describe('the installer asks the app to quit (issue 14 item 12)', () => {
+  it('Contactor.exe --quit reaches the running app, which stops its agents and records the running task', async () => {
+    fake.reset();
+    const cfg = desktopConfig();
+    dirs.push(cfg);
+    const shell = (await launch({
+      argv: ['Contactor.exe', '--hidden'],
+      env: testEnv(),
+      platform: 'win32',
+      bridge: { configPath: cfg.configPath },
+    }))!;
+    const b = { url: shell.host.bridge!.url, token: shell.host.bridge!.token };
+    const dispatcher = shell.host.bridge!.server.dispatcher;
+    void rpc(b, 'message/send', { agent: 'fake', text: 'stream' }).catch(() => undefined);
+    await vi.waitFor(
+      () =>
+        expect(dispatcher.list({ states: ['working'], pageSize: 5, includeArtifacts: false }).tasks).toHaveLength(1),
+      WAIT,
+    );
+    const running = dispatcher.list({ states: ['working'], pageSize: 5, includeArtifacts: false }).tasks[0]!;
+    const pidOf = (): unknown => dispatcher.get(running.id).metadata.receipt?.pid;
+    await vi.waitFor(() => expect(pidOf()).toEqual(expect.any(Number)), WAIT);
+    const agentPid = pidOf() as number;
+
+    // What build/installer.nsh runs: a second instance with --quit; Electron hands its argv to the first
+    // instance as `second-instance` additionalData (requestSingleInstanceLock({ argv })).
+    app.emit('second-instance', fakeEvent(), ['Contactor.exe', '--quit'], 'C:\\', { argv: ['--quit'] });
+    await vi.waitFor(() => expect(fake.quitted).toBe(true), WAIT);
+    expect(shell.host.bridge).toBeUndefined();
+    expect(() => process.kill(agentPid, 0)).toThrow();
+
+    // The next start finds the task ended as retryable, not orphaned in `working`.
+    fake.reset();
+    const next = (await launch({
+      argv: ['Contactor.exe', '--hidden'],
+      env: testEnv(),
+      platform: 'win32',
+      bridge: { configPath: cfg.configPath },
+    }))!;
+    const after = await rpc({ url: next.host.bridge!.url, token: next.host.bridge!.token }, 'tasks/get', {
+      id: running.id,
+    });
+    expect(after.status.state).toBe('failed');
+    expect(after.metadata.retryable).toBe(true);
+    await quitAndWait();
+  });
+
+  it('--quit with no app running quits at once and starts nothing', async () => {
+    fake.reset();
+    const cfg = desktopConfig();
+    dirs.push(cfg);
+    const shell = await launch({
+      argv: ['Contactor.exe', '--quit'],
+      env: testEnv(),
+      bridge: { configPath: cfg.configPath },
+    });
+    expect(shell).toBeUndefined();
+    expect(fake.calls).toEqual(['lock', 'quit']);
+    expect(existsSync(path.join(cfg.dataDir, 'bridge.json'))).toBe(false);
   });
 });

@@ -45,7 +45,7 @@ export function desktopConfig(): DesktopConfig {
 
 /** The environment a test bridge gets: the real one minus a CONTACTOR_CONFIG that would override ours. */
 export function testEnv(extra: Record<string, string> = {}): Record<string, string | undefined> {
-  return { ...process.env, CONTACTOR_CONFIG: undefined, PORTABLE_EXECUTABLE_FILE: undefined, ...extra };
+  return { ...process.env, CONTACTOR_CONFIG: undefined, ...extra };
 }
 
 export async function rpc(

@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { vi } from 'vitest';
+import { frameUrlAfterLoadFile } from './chromium-file-url.js';
 
 type Listener = (...args: any[]) => unknown; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -84,6 +85,7 @@ export const app = {
     fake.calls.push('lock');
     return fake.lockGranted;
   }),
+  setName: vi.fn((name: string) => void fake.calls.push(`name:${name}`)),
   setAppUserModelId: vi.fn((id: string) => void fake.calls.push(`aumid:${id}`)),
   setToastActivatorCLSID: vi.fn((id: string) => void fake.calls.push(`clsid:${id}`)),
   whenReady: vi.fn(async () => void fake.calls.push('ready')),
@@ -125,7 +127,23 @@ export class FakeTray extends Emitter {
 export { FakeTray as Tray };
 
 export const Menu = { buildFromTemplate: vi.fn((template: unknown[]) => ({ template })) };
-export const nativeImage = { createFromPath: vi.fn((file: string) => ({ file })) };
+/**
+ * nativeImage as the tray uses it: an image from a file, resized, read as raw BGRA pixels (transparent here),
+ * and an image made from such pixels (electron.d.ts NativeImage toBitmap / createFromBitmap).
+ */
+const imageFrom = (file: string, size = 16) => ({
+  file,
+  size,
+  resize: (o: { width: number; height: number }) => imageFrom(file, o.width),
+  toBitmap: () => Buffer.alloc(size * size * 4),
+});
+export const nativeImage = {
+  createFromPath: vi.fn((file: string) => imageFrom(file)),
+  createFromBitmap: vi.fn((bitmap: Buffer, options: { width: number; height: number; scaleFactor?: number }) => ({
+    bitmap,
+    options,
+  })),
+};
 
 export class FakeNotification extends Emitter {
   static isSupported = vi.fn(() => true);
@@ -134,7 +152,13 @@ export class FakeNotification extends Emitter {
     fake.activationHandler = handler;
   });
   constructor(
-    readonly options: { id?: string; title?: string; body?: string; actions?: { type: string; text?: string }[] },
+    readonly options: {
+      id?: string;
+      title?: string;
+      body?: string;
+      actions?: { type: string; text?: string }[];
+      toastXml?: string;
+    },
   ) {
     super();
     fake.notifications.push(this);
@@ -144,9 +168,20 @@ export class FakeNotification extends Emitter {
 }
 export { FakeNotification as Notification };
 
+let nextWebContentsId = 1;
+
+/** A WebFrameMain as electron.d.ts describes it: processId + routingId identify it; url is Chromium's. */
+export interface FakeFrame {
+  processId: number;
+  routingId: number;
+  url: string;
+}
+
 export class FakeBrowserWindow extends Emitter {
   openHandler: Listener | undefined;
   readonly webContents = Object.assign(new Emitter(), {
+    id: nextWebContentsId++,
+    mainFrame: { processId: 4000 + nextWebContentsId, routingId: 1, url: '' } as FakeFrame,
     send: vi.fn(),
     setWindowOpenHandler: vi.fn((handler: Listener) => void (this.openHandler = handler)),
   });
@@ -156,7 +191,11 @@ export class FakeBrowserWindow extends Emitter {
     fake.windows.push(this);
   }
   loadedFile: string | undefined;
-  loadFile = vi.fn(async (file: string) => void (this.loadedFile = file));
+  /** Sets the frame URL as Electron's loadFile + Chromium's canonicaliser would (chromium-file-url.ts). */
+  loadFile = vi.fn(async (file: string) => {
+    this.loadedFile = file;
+    this.webContents.mainFrame.url = frameUrlAfterLoadFile(file);
+  });
   showInactive = vi.fn();
   show = vi.fn();
   focus = vi.fn();

@@ -1,7 +1,17 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loginItemTarget, readStartAtLogin, writeStartAtLogin, type LoginItemApp } from '../../main/shell/autostart.js';
-import { APP_ID, appLayout, appUserModelId } from '../../main/shell/layout.js';
+import {
+  APP_ID,
+  DEV_APP_NAME,
+  DEV_TOAST_ACTIVATOR_CLSID,
+  TOAST_ACTIVATOR_CLSID,
+  appLayout,
+  windowsIdentity,
+} from '../../main/shell/layout.js';
 import { approvalWindowPosition } from '../../main/shell/window-position.js';
 import { wslCliSetup, wslPathOf } from '../../main/shell/wsl-setup.js';
 
@@ -63,7 +73,8 @@ describe('wslCliSetup', () => {
       [
         '# Contactor CLI for WSL (installed in C:\\Users\\Zoë Smith\\AppData\\Local\\Programs\\contactor)',
         'mkdir -p ~/.local/bin',
-        'ln -s "/mnt/c/Users/Zoë Smith/AppData/Local/Programs/contactor/resources/cli/contactor" ~/.local/bin/contactor',
+        'ln -sf "/mnt/c/Users/Zoë Smith/AppData/Local/Programs/contactor/resources/cli/contactor" ~/.local/bin/contactor',
+        'case ":$PATH:" in *":$HOME/.local/bin:"*) ;; *) export PATH="$HOME/.local/bin:$PATH" ;; esac',
         'contactor status',
         '',
       ].join('\n'),
@@ -71,8 +82,29 @@ describe('wslCliSetup', () => {
   });
   it('quotes what stays special inside double quotes', () => {
     expect(wslCliSetup('D:\\a$b`c"d\\')).toContain(
-      'ln -s "/mnt/d/a\\$b\\`c\\"d/resources/cli/contactor" ~/.local/bin/contactor',
+      'ln -sf "/mnt/d/a\\$b\\`c\\"d/resources/cli/contactor" ~/.local/bin/contactor',
     );
+  });
+  it('pasted into a shell twice, works in that same shell (item 7)', () => {
+    const home = mkdtempSync(path.join(tmpdir(), 'contactor-wsl-setup-'));
+    try {
+      // The wrapper stands in for /mnt/c/…/resources/cli/contactor (no Windows drive here): it says who it is.
+      const wrapper = path.join(home, 'install', 'contactor');
+      mkdirSync(path.dirname(wrapper));
+      writeFileSync(wrapper, '#!/bin/sh\necho "wrapper $*"\n', { mode: 0o755 });
+      const text = wslCliSetup('C:\\Program Files\\Contactor')!.replace(
+        '"/mnt/c/Program Files/Contactor/resources/cli/contactor"',
+        `"${wrapper}"`,
+      );
+      const r = spawnSync('sh', ['-c', `${text}\n${text}`], {
+        env: { HOME: home, PATH: '/usr/bin:/bin' },
+        encoding: 'utf8',
+      });
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toBe('wrapper status\nwrapper status\n');
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
   it('has nothing to offer for a UNC install', () => {
     expect(wslPathOf('\\\\server\\share\\contactor')).toBeUndefined();
@@ -81,19 +113,11 @@ describe('wslCliSetup', () => {
 });
 
 describe('autostart', () => {
-  it('the portable build registers the exe the user keeps, not its %TEMP% copy', () => {
-    expect(
-      loginItemTarget(
-        { PORTABLE_EXECUTABLE_FILE: 'D:\\tools\\Contactor.exe' },
-        'C:\\Temp\\contactor-portable\\Contactor.exe',
-      ),
-    ).toEqual({
-      path: 'D:\\tools\\Contactor.exe',
+  it('registers the installed exe, started hidden', () => {
+    expect(loginItemTarget('C:\\Users\\me\\AppData\\Local\\Programs\\contactor\\Contactor.exe')).toEqual({
+      path: 'C:\\Users\\me\\AppData\\Local\\Programs\\contactor\\Contactor.exe',
       args: ['--hidden'],
     });
-    expect(loginItemTarget({}, 'C:\\Users\\me\\AppData\\Local\\Programs\\contactor\\Contactor.exe').path).toBe(
-      'C:\\Users\\me\\AppData\\Local\\Programs\\contactor\\Contactor.exe',
-    );
   });
   it('reads Windows’ effective state (Task Manager "Disabled" included) and writes only the toggle', () => {
     const written: unknown[] = [];
@@ -101,7 +125,7 @@ describe('autostart', () => {
       getLoginItemSettings: () => ({ openAtLogin: true, executableWillLaunchAtLogin: false }),
       setLoginItemSettings: (s) => void written.push(s),
     };
-    const target = loginItemTarget({}, 'C:\\x\\Contactor.exe');
+    const target = loginItemTarget('C:\\x\\Contactor.exe');
     expect(readStartAtLogin(app, target)).toBe(false);
     expect(written).toEqual([]);
     writeStartAtLogin(app, target, true);
@@ -118,17 +142,22 @@ describe('layout', () => {
       preload: path.join('/app/resources/app.asar', 'out', 'preload', 'index.cjs'),
       rendererHtml: path.join('/app/resources/app.asar', 'out', 'renderer', 'index.html'),
     });
-    expect(l.rendererUrl).toBe('file:///app/resources/app.asar/out/renderer/index.html');
   });
   it('unpackaged: everything under the repo', () => {
     expect(appLayout({ isPackaged: false, resourcesPath: '/electron/resources', appPath: '/repo' }).resourcesDir).toBe(
       path.join('/repo', 'resources'),
     );
   });
-  it('the AUMID is the builder appId once packaged', () => {
-    expect(appUserModelId(true, 'C:\\x\\Contactor.exe')).toBe(APP_ID);
-    expect(appUserModelId(false, '/repo/node_modules/electron/dist/electron')).toBe(
-      '/repo/node_modules/electron/dist/electron',
-    );
+  it('packaged: the builder appId and the installed CLSID; dev runs: their own name, AUMID and CLSID', () => {
+    expect(windowsIdentity(true, 'C:\\x\\Contactor.exe')).toEqual({ aumid: APP_ID, clsid: TOAST_ACTIVATOR_CLSID });
+    const dev = windowsIdentity(false, 'C:\\repo\\node_modules\\electron\\dist\\electron.exe');
+    expect(dev).toEqual({
+      aumid: 'C:\\repo\\node_modules\\electron\\dist\\electron.exe',
+      clsid: DEV_TOAST_ACTIVATOR_CLSID,
+      name: DEV_APP_NAME,
+    });
+    // Electron names the Start-menu shortcut after the app name: a dev run's is another file.
+    expect(dev.name).not.toBe('Contactor');
+    expect(dev.clsid).not.toBe(TOAST_ACTIVATOR_CLSID);
   });
 });

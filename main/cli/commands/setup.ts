@@ -88,9 +88,10 @@ async function findAgents(
 async function installSkill(cli: CliContext, opts: { for: SkillTarget; dir?: string }): Promise<number> {
   const source = skillFile();
   if (!source) throw new CliError('SKILL.md is not in this installation; reinstall contactor', EXIT.usage);
+  const where = skillHome(cli.env, process.platform);
   const dir = opts.dir
     ? path.resolve(opts.dir)
-    : path.join(...skillFolder(opts.for, cli.env.HOME || homedir(), cli.env, process.platform));
+    : path.join(...skillFolder(opts.for, where.home, cli.env, where.platform));
   const target = path.join(dir, 'SKILL.md');
   try {
     mkdirSync(dir, { recursive: true });
@@ -101,6 +102,19 @@ async function installSkill(cli: CliContext, opts: { for: SkillTarget; dir?: str
   if (cli.json) cli.out.doc({ agent: opts.for, path: target });
   else cli.out.line(`installed SKILL.md for ${opts.for} at ${target}`);
   return EXIT.completed;
+}
+
+/**
+ * Whose home the skill goes into. Run through the WSL wrapper (resources/cli/contactor), the CLI is the Windows
+ * app's, but the agent that reads the skill lives in WSL: the wrapper passes that home, as a Windows path, in
+ * CONTACTOR_WSL_HOME, and the agent's folder is then laid out as on Linux.
+ */
+export function skillHome(
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform,
+): { home: string; platform: NodeJS.Platform } {
+  if (env.CONTACTOR_WSL_HOME) return { home: env.CONTACTOR_WSL_HOME, platform: 'linux' };
+  return { home: env.HOME || homedir(), platform };
 }
 
 function parseTarget(value: string): SkillTarget {

@@ -1,0 +1,278 @@
+/**
+ * Issue 14 items 6 and 12: build/installer.nsh compiled with Debian's makensis the way electron-builder
+ * compiles it. The header comes from electron-builder's own NsisScriptGenerator (app-builder-lib
+ * out/targets/nsis/nsisScriptGenerator.js: include dir, the `--updated`… flags, our include), with
+ * `-WX` (NsisTarget.js: warnings are errors) and the defines it passes (APP_ID, APP_EXECUTABLE_FILENAME,
+ * PRODUCT_NAME, BUILD_UNINSTALLER for the uninstaller pass). The hooks are inserted where its templates
+ * insert them: CHECK_APP_RUNNING (include/allowOnlyOneInstallerInstance.nsh, the real file) in the install
+ * section and in un.checkAppRunning (installSection.nsh, uninstaller.nsh), customInstall after the files,
+ * customUnInstall in the uninstall section.
+ *
+ * Two stand-ins, because electron-builder downloads them from GitHub: StdUtils.TestParameter (the StdUtils
+ * plugin; same meaning for the flags electron-builder passes, e.g. `--updated` from include/installUtil.nsh,
+ * via NSIS's own FileFunc GetOptions) and the language strings it generates from templates/nsis/messages.yml.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOAST_ACTIVATOR_CLSID } from '../../main/shell/layout.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const require = createRequire(import.meta.url);
+const TEMPLATES = path.join(ROOT, 'node_modules', 'app-builder-lib', 'templates', 'nsis');
+const { NsisScriptGenerator } = require('app-builder-lib/out/targets/nsis/nsisScriptGenerator.js') as {
+  NsisScriptGenerator: new () => {
+    addIncludeDir(dir: string): void;
+    include(file: string): void;
+    flags(names: string[]): void;
+    build(): string;
+  };
+};
+const MAKENSIS = ['/usr/bin/makensis', '/usr/local/bin/makensis'].find((p) => existsSync(p));
+const NSH = path.join(ROOT, 'build', 'installer.nsh');
+
+// No LogicLib inside: it runs as the test of electron-builder's `\${isUpdated}` flag inside `\${ifNot}`.
+const STDUTILS_STAND_IN = `!include FileFunc.nsh
+!include WordFunc.nsh
+!macro _StdU_TestParameter out name
+  Push $0
+  Push $1
+  \${GetParameters} $0
+  ClearErrors
+  \${WordFind} "$0 " "--\${name} " "E#" $1
+  StrCpy $0 "true"
+  IfErrors 0 +2
+    StrCpy $0 "false"
+  Pop $1
+  Exch $0
+  Pop \${out}
+!macroend
+!define StdUtils.TestParameter '!insertmacro _StdU_TestParameter'
+`;
+
+interface ScriptOptions {
+  /** 64-bit stubs, so Wine's wine64 can run the result. */
+  amd64?: boolean;
+  /** Leave out the app-running check (it drives PowerShell/tasklist, which Wine does not have like Windows). */
+  registryOnly?: boolean;
+  outFile?: string;
+}
+
+function script(uninstaller: boolean, opts: ScriptOptions = {}): string {
+  const header = new NsisScriptGenerator();
+  header.addIncludeDir(path.join(TEMPLATES, 'include'));
+  // NsisTarget.computeCommonInstallerScriptHeader's flag list.
+  header.flags([
+    'updated',
+    'force-run',
+    'keep-shortcuts',
+    'no-desktop-shortcut',
+    'delete-app-data',
+    'allusers',
+    'currentuser',
+  ]);
+  header.include(NSH);
+  const body = `
+Name "\${PRODUCT_NAME}"
+OutFile "${opts.outFile ?? path.join(tmp, uninstaller ? 'uninstaller-build.exe' : 'installer.exe')}"
+InstallDir "$LOCALAPPDATA\\Programs\\contactor"
+RequestExecutionLevel user
+LoadLanguageFile "\${NSISDIR}\\Contrib\\Language files\\English.nlf"
+LangString appRunning \${LANG_ENGLISH} "\${PRODUCT_NAME} is running. Click OK to close it."
+LangString appClosing \${LANG_ENGLISH} "Closing running \${PRODUCT_NAME}..."
+LangString appCannotBeClosed \${LANG_ENGLISH} "\${PRODUCT_NAME} cannot be closed."
+; installer.nsi includes common.nsh (x64.nsh, WinVer.nsh: LogicLib) before allowOnlyOneInstallerInstance.nsh.
+!include x64.nsh
+!include WinVer.nsh
+!include "allowOnlyOneInstallerInstance.nsh"
+!ifdef BUILD_UNINSTALLER
+  Function un.checkAppRunning
+    !insertmacro CHECK_APP_RUNNING
+  FunctionEnd
+  Section "install"
+    WriteUninstaller "$INSTDIR\\uninstall.exe"
+  SectionEnd
+  Section "un.install"
+    Call un.checkAppRunning
+    !insertmacro customUnInstall
+  SectionEnd
+!else
+  Section "install"
+    !insertmacro CHECK_APP_RUNNING
+    SetOutPath $INSTDIR
+    !insertmacro customInstall
+  SectionEnd
+!endif
+`;
+  const checked = opts.registryOnly ? body.replace(/^.*(CHECK_APP_RUNNING|Call un\.checkAppRunning).*$/gm, '') : body;
+  // NsisTarget passes `Unicode true` as a command (-X) before the script: it must come first.
+  const target = opts.amd64 ? 'Target amd64-unicode' : 'Unicode true';
+  return `${target}\n${STDUTILS_STAND_IN}${header.build()}${checked}`;
+}
+
+let tmp: string;
+
+async function makensis(uninstaller: boolean, opts: ScriptOptions = {}): Promise<{ stdout: string; stderr: string }> {
+  const file = path.join(tmp, `${uninstaller ? 'uninstaller' : 'installer'}${opts.amd64 ? '64' : ''}.nsi`);
+  writeFileSync(file, script(uninstaller, opts));
+  const defines = ['-DAPP_ID=dev.contactor.app', '-DAPP_EXECUTABLE_FILENAME=Contactor.exe', '-DPRODUCT_NAME=Contactor'];
+  return promisify(execFile)(
+    MAKENSIS!,
+    // Without the app check, getProcessInfo.nsh's function is unused: a warning, so -WX only for the full build.
+    [
+      ...(opts.registryOnly ? [] : ['-WX']),
+      '-INPUTCHARSET',
+      'UTF8',
+      ...defines,
+      ...(uninstaller ? ['-DBUILD_UNINSTALLER'] : []),
+      file,
+    ],
+    { cwd: TEMPLATES, timeout: 60_000 },
+  );
+}
+
+describe.skipIf(!MAKENSIS)('build/installer.nsh under makensis', () => {
+  beforeAll(() => {
+    tmp = mkdtempSync(path.join(tmpdir(), 'contactor-nsis-'));
+  });
+  afterAll(() => {
+    if (!process.env.KEEP_NSIS) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('compiles into the installer pass without a warning', async () => {
+    const { stderr } = await makensis(false);
+    expect(stderr).not.toMatch(/^Error/m);
+    expect(existsSync(path.join(tmp, 'installer.exe'))).toBe(true);
+  }, 60_000);
+
+  it('compiles into the uninstaller pass without a warning', async () => {
+    await makensis(true);
+    expect(existsSync(path.join(tmp, 'uninstaller-build.exe'))).toBe(true);
+  }, 60_000);
+
+  it('the check has teeth: a broken hook fails the build', async () => {
+    const good = readFileSync(NSH, 'utf8');
+    try {
+      writeFileSync(NSH, good.replace('Call contactorPathWithout', 'Call contactorPathWithoutTypo'));
+      await expect(makensis(false)).rejects.toThrow(/contactorPathWithoutTypo/);
+    } finally {
+      writeFileSync(NSH, good);
+    }
+  }, 60_000);
+});
+
+describe('build/installer.nsh content', () => {
+  const nsh = readFileSync(NSH, 'utf8');
+  it('removes the toast activator key the app registers, and only on a real uninstall', () => {
+    expect(nsh).toContain(`!define CONTACTOR_TOAST_CLSID "${TOAST_ACTIVATOR_CLSID}"`);
+    const uninstall = nsh.slice(nsh.indexOf('!macro customUnInstall'));
+    expect(uninstall).toMatch(
+      /\$\{ifNot\} \$\{isUpdated\}[\s\S]*DeleteRegKey HKCU "Software\\Classes\\CLSID\\\$\{CONTACTOR_TOAST_CLSID\}"/,
+    );
+  });
+
+  it('asks the running app to quit before electron-builder’s own kill', () => {
+    const check = nsh.slice(nsh.indexOf('!macro customCheckAppRunning'), nsh.indexOf('!macroend'));
+    expect(check.indexOf('--quit')).toBeGreaterThan(0);
+    expect(check.indexOf('--quit')).toBeLessThan(check.indexOf('!insertmacro _CHECK_APP_RUNNING'));
+  });
+});
+
+/**
+ * The PATH and registry steps run for real: the 64-bit build of the same script under Wine 8 (its registry
+ * and `reg.exe`), install → reinstall → update-uninstall → uninstall. The app-running check is left out here
+ * (it drives PowerShell and tasklist, which Wine lacks); it is compiled above and checked on Windows.
+ */
+const WINE = '/usr/lib/wine/wine64';
+const WINESERVER = '/usr/lib/wine/wineserver';
+describe.skipIf(!MAKENSIS || !existsSync(WINE))('build/installer.nsh under Wine (registry and PATH)', () => {
+  let prefix: string;
+  const env = (): NodeJS.ProcessEnv => ({
+    ...process.env,
+    WINEPREFIX: prefix,
+    WINEDEBUG: '-all',
+    WINEDLLOVERRIDES: 'mscoree,mshtml=',
+  });
+  const wine = async (...args: string[]): Promise<string> =>
+    (await promisify(execFile)(WINE, args, { env: env(), timeout: 60_000 })).stdout;
+  const userPath = async (): Promise<string | undefined> => {
+    const out = await wine('reg', 'query', 'HKCU\\Environment', '/v', 'Path').catch(() => '');
+    return /Path\s+(REG_\w+)\s+(.*)/.exec(out)?.slice(1).join(' ').trim();
+  };
+  const CLSID_KEY = `HKCU\\Software\\Classes\\CLSID\\${TOAST_ACTIVATOR_CLSID}`;
+  const clsidPresent = async (): Promise<boolean> =>
+    wine('reg', 'query', CLSID_KEY).then(
+      () => true,
+      () => false,
+    );
+
+  beforeAll(async () => {
+    tmp = mkdtempSync(path.join(tmpdir(), 'contactor-nsis-'));
+    prefix = mkdtempSync(path.join(tmpdir(), 'contactor-wine-'));
+    await promisify(execFile)(WINE, ['wineboot', '-i'], { env: env(), timeout: 120_000 });
+    // wineboot leaves work running in the background; wait until the prefix is settled.
+    await promisify(execFile)(WINESERVER, ['-w'], { env: env(), timeout: 120_000 });
+    await makensis(false, { amd64: true, registryOnly: true, outFile: path.join(tmp, 'setup64.exe') });
+    await makensis(true, { amd64: true, registryOnly: true, outFile: path.join(tmp, 'unbuild64.exe') });
+  }, 180_000);
+  afterAll(() => {
+    rmSync(prefix, { recursive: true, force: true });
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('adds the CLI folder once, keeps the user’s entries and REG_EXPAND_SZ, and removes only it on uninstall', async () => {
+    await wine(
+      'reg',
+      'add',
+      'HKCU\\Environment',
+      '/v',
+      'Path',
+      '/t',
+      'REG_EXPAND_SZ',
+      '/d',
+      'C:\\tools;%USERPROFILE%\\bin',
+      '/f',
+    );
+    await wine(path.join(tmp, 'setup64.exe'), '/S', '/D=C:\\inst');
+    const installed = 'REG_EXPAND_SZ C:\\tools;%USERPROFILE%\\bin;C:\\inst\\resources\\cli';
+    expect(await userPath()).toBe(installed);
+    await wine(path.join(tmp, 'setup64.exe'), '/S', '/D=C:\\inst');
+    expect(await userPath()).toBe(installed);
+
+    // The uninstaller, written by the uninstaller pass as electron-builder does.
+    await wine(path.join(tmp, 'unbuild64.exe'), '/S', '/D=C:\\inst');
+    await wine('reg', 'add', `${CLSID_KEY}\\LocalServer32`, '/ve', '/d', 'C:\\inst\\Contactor.exe', '/f');
+    // An update runs the old uninstaller with --updated (include/installUtil.nsh): nothing of ours goes.
+    await wine('C:\\inst\\uninstall.exe', '/S', '--updated', '_?=C:\\inst');
+    expect(await userPath()).toBe(installed);
+    expect(await clsidPresent()).toBe(true);
+
+    await wine('C:\\inst\\uninstall.exe', '/S', '_?=C:\\inst');
+    expect(await userPath()).toBe('REG_EXPAND_SZ C:\\tools;%USERPROFILE%\\bin');
+    expect(await clsidPresent()).toBe(false);
+  }, 120_000);
+
+  it('an entry the user typed differently (case, trailing backslash) is still ours; a PATH of only ours goes', async () => {
+    await wine(
+      'reg',
+      'add',
+      'HKCU\\Environment',
+      '/v',
+      'Path',
+      '/t',
+      'REG_EXPAND_SZ',
+      '/d',
+      'c:\\INST\\resources\\cli\\',
+      '/f',
+    );
+    await wine(path.join(tmp, 'setup64.exe'), '/S', '/D=C:\\inst');
+    expect(await userPath()).toBe('REG_EXPAND_SZ C:\\inst\\resources\\cli');
+    await wine(path.join(tmp, 'unbuild64.exe'), '/S', '/D=C:\\inst');
+    await wine('C:\\inst\\uninstall.exe', '/S', '_?=C:\\inst');
+    expect(await userPath()).toBeUndefined();
+  }, 120_000);
+});
