@@ -20,6 +20,8 @@ export const LANE_FILES = [
   // Real child processes: env on Windows, stopping, the CLI backend, ACP over stdio.
   'tests/backends/child-process.test.ts',
   'tests/backends/subprocess-cli.test.ts',
+  'tests/backends/cli-command-line.test.ts',
+  'tests/backends/agent-env.test.ts',
   'tests/backends/acp.test.ts',
   'tests/backends/acp-lifecycle.test.ts',
   // Config and data-dir defaults (%APPDATA%, %LOCALAPPDATA%), the log file, start-up on a data dir.
@@ -44,23 +46,7 @@ export const LANE_FILES = [
  * Single tests left out, by file and full name (describe titles and the test title joined by ' > ', as vitest
  * prints them after FAIL), each with the reason.
  */
-export const EXCLUDED_TESTS: { file: string; name: string; reason: string }[] = [
-  {
-    file: 'tests/windows-lane/packaged-cli.test.ts',
-    name: 'contactor.cmd in the --dir layout, Contactor.exe = Windows node.exe > prints the package version',
-    reason: 'fixed by issue 14 item 5 (the packaged CLI prints 0.0.0)',
-  },
-  {
-    file: 'tests/windows-lane/packaged-cli.test.ts',
-    name: 'contactor.cmd in the --dir layout, Contactor.exe = Windows node.exe > serves from the layout, outside the repo: send and down reach it',
-    reason: 'fixed by issue 14 item 5 (the packaged CLI cannot find better-sqlite3 outside app.asar)',
-  },
-  {
-    file: 'tests/windows-lane/win32-agents.test.ts',
-    name: 'agents found on PATH × PATHEXT > delivers a multi-line prompt with the decision contract to a .cmd agent with prompt_via: arg',
-    reason: 'fixed by issue 14 item 11 (a batch file cannot take a multi-line argument; the fix delivers it otherwise)',
-  },
-];
+export const EXCLUDED_TESTS: { file: string; name: string; reason: string }[] = [];
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
