@@ -185,13 +185,14 @@ describe('agents found on PATH × PATHEXT', () => {
   });
 
   it('delivers a multi-line prompt with the decision contract to a .cmd agent with prompt_via: arg', async () => {
-    handWrittenCmd('arg-agent', fixture('echo-prompt.mjs'));
+    // The prompt travels in a UTF-8 file named by a one-line argument (issue 14 item 11); the agent reads it.
+    handWrittenCmd('arg-agent', fixture('follow-prompt-file.mjs'));
     const prompt = withDecisionContract('first line\nsecond line');
     const config = { command: ['arg-agent'], prompt_via: 'arg', prompt_flag: ['--'] };
     const rec = recorder();
     const outcome = await backend(config).run(turn(prompt), rec.reporter);
     expect(outcome).toEqual({ kind: 'completed', exitCode: 0 });
-    expect(rec.texts.join('')).toContain('second line');
+    expect(rec.texts.join('')).toContain('first line\nsecond line');
   });
 });
 
