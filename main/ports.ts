@@ -124,6 +124,11 @@ export interface TaskQuery {
   pageSize: number;
   pageToken?: string;
   includeArtifacts: boolean;
+  /**
+   * With artifacts, a page stops before the task that would take its tasks' JSON past this many
+   * characters (always at least one task), and `nextPageToken` continues from there.
+   */
+  maxBytes?: number;
 }
 
 export interface TaskPage {

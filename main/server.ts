@@ -10,6 +10,7 @@ import type { Dispatcher } from './runtime/dispatcher.js';
 import { buildAgentCard, buildBridgeCard, type AgentProfile, type BearerSecurity } from './transport/cards.js';
 import { createHttpHandler, type BridgeInfo, type RefusedRequest } from './transport/http.js';
 import { JsonRpcEndpoint, type RpcLog } from './transport/jsonrpc.js';
+import { CallerTokens } from './transport/caller-tokens.js';
 import { CallerRateLimit } from './transport/rate-limit.js';
 import { allowedHostsFor } from './transport/request-gate.js';
 
@@ -24,6 +25,8 @@ export interface BridgeServerOptions {
   token?: string;
   allowedOrigins: string[];
   maxBodyBytes: number;
+  /** The largest JSON-RPC response (response-size.ts); unbounded when absent. */
+  maxResponseBytes?: number;
   /** JSON-RPC requests per minute per caller; no limit when absent. */
   rateLimitPerMinute?: number;
   /** Every request refused before dispatch (the audit log). */
@@ -118,6 +121,7 @@ export class BridgeServer {
         cards: { agentCard: (n) => info.agentCard(n), listAgents: () => this.agentList() },
       },
       this.opts.log,
+      this.opts.maxResponseBytes !== undefined ? { maxResponseBytes: this.opts.maxResponseBytes } : {},
     );
     let handler: ReturnType<typeof createHttpHandler> | undefined;
     const handlerFor = (): ReturnType<typeof createHttpHandler> =>
@@ -129,15 +133,12 @@ export class BridgeServer {
           allowedOrigins: new Set(this.opts.allowedOrigins),
           maxUrlLength: 2048,
         },
-        ...(this.opts.token ? { token: this.opts.token } : {}),
+        ...(this.opts.token
+          ? { tokens: new CallerTokens(this.opts.token, this.opts.dispatcher.registry.names()) }
+          : {}),
         maxBodyBytes: this.opts.maxBodyBytes,
         ...(this.opts.rateLimitPerMinute
-          ? {
-              rateLimit: new CallerRateLimit({
-                perMinute: this.opts.rateLimitPerMinute,
-                isAgent: (name) => this.opts.dispatcher.registry.has(name),
-              }),
-            }
+          ? { rateLimit: new CallerRateLimit({ perMinute: this.opts.rateLimitPerMinute }) }
           : {}),
         ...(this.opts.onRefused ? { onRefused: this.opts.onRefused } : {}),
       }));

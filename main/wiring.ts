@@ -27,6 +27,8 @@ import type { AgentConfig, BridgeConfig } from './schema/config.js';
 import { BridgeServer } from './server.js';
 import { startHistoryPruning, type HistoryPruning } from './stores/history-pruning.js';
 import { SqliteTaskStore } from './stores/sqlite.js';
+import { deriveAgentToken } from './transport/caller-tokens.js';
+import { responseLimitFor } from './transport/response-size.js';
 
 export interface BridgeOptions {
   configPath?: string;
@@ -102,7 +104,8 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
         ...inheritedAgentEnv(env),
         CONTACTOR_URL: url,
         CONTACTOR_AGENT: name,
-        ...(secret ? { CONTACTOR_TOKEN: secret } : {}),
+        // Its own token, from which the bridge knows the caller (caller-tokens.ts), never the install token.
+        ...(secret ? { CONTACTOR_TOKEN: deriveAgentToken(secret, name) } : {}),
       };
       const backend = createBackend(name, agent, baseEnv);
       backends.push(backend);
@@ -114,6 +117,8 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       feed: new EventFeed(),
       sinks: [audit],
       maxDelegationDepth: config.max_delegation_depth,
+      // A page stops short of the response limit, leaving room for the live view and the envelope.
+      maxPageBytes: config.max_artifact_bytes + config.max_body_bytes,
     });
     let pruning: HistoryPruning | undefined;
     const server = new BridgeServer({
@@ -127,6 +132,7 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       ...(secret ? { token: secret } : {}),
       allowedOrigins: config.allowed_origins,
       maxBodyBytes: config.max_body_bytes,
+      maxResponseBytes: responseLimitFor(config.max_artifact_bytes, config.max_body_bytes),
       rateLimitPerMinute: config.rate_limit_per_minute,
       onRefused: (refused) => audit.refused(refused.reason, refused),
       log,

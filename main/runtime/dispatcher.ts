@@ -36,6 +36,8 @@ export interface DispatcherOptions {
   /** Extra sinks (audit log, ...); the feed is always one. */
   sinks?: EventSink[];
   maxDelegationDepth: number;
+  /** A `tasks/list` page with artifacts stops before this many characters of tasks (TaskQuery.maxBytes). */
+  maxPageBytes?: number;
 }
 
 export interface Subscription {
@@ -186,7 +188,8 @@ export class Dispatcher {
   }
 
   list(query: TaskQuery): TaskPage {
-    const page = this.opts.store.list(query);
+    const maxBytes = query.maxBytes ?? this.opts.maxPageBytes;
+    const page = this.opts.store.list(maxBytes === undefined ? query : { ...query, maxBytes });
     page.tasks = page.tasks.map((t) => {
       const live = this.live.get(t.id);
       if (!live) return t;
