@@ -3,6 +3,7 @@
  * what it needs. Adding a backend kind = one line in `createBackend`.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +17,7 @@ import { inheritedAgentEnv, loadConfig, type LoadedConfig } from './config.js';
 
 /** Where config and data live even when no bridge could be built (the tray's Open config / Open logs). */
 export { defaultDataDir, resolveConfigPath } from './config.js';
+import { cwdConfinement } from './cwd-confinement.js';
 import { acquireInstanceLock, ensureDataDir, loadOrCreateToken } from './data-dir.js';
 import { createLogger } from './logging.js';
 import type { AgentBackend } from './ports.js';
@@ -99,7 +101,12 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
     const store = new AuditedTaskStore(sqlite, audit);
     const registry = new AgentRegistry(new TurnSlots(config.max_concurrent_tasks));
     const backends: AgentBackend[] = [];
+    const home = env.HOME || env.USERPROFILE || homedir();
+
+    const excluded = bridgeOwnPaths(dataDir, loaded.path);
     for (const [name, agent] of Object.entries(config.agents)) {
+      // Without a cwd an agent works in the user's home (its root), not wherever the bridge was started.
+      const withCwd = agentWithDefaultCwd(agent, home);
       const baseEnv = {
         ...inheritedAgentEnv(env),
         CONTACTOR_URL: url,
@@ -107,9 +114,16 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
         // Its own token, from which the bridge knows the caller (caller-tokens.ts), never the install token.
         ...(secret ? { CONTACTOR_TOKEN: deriveAgentToken(secret, name) } : {}),
       };
-      const backend = createBackend(name, agent, baseEnv);
+      const backend = createBackend(name, withCwd, baseEnv, excluded);
       backends.push(backend);
-      registry.add(name, backend, settingsOf(agent, config));
+      const confinement = cwdConfinement({
+        agent: name,
+        cwd: agent.cwd,
+        allowedCwds: agent.allowed_cwds,
+        home,
+        excluded,
+      });
+      registry.add(name, backend, { ...settingsOf(withCwd, config), confineCwd: (cwd) => confinement.confine(cwd) });
     }
     const dispatcher = new Dispatcher({
       store,
@@ -170,12 +184,17 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
 }
 
 /** http_api and a2a read the secrets their `api_key_env` / `token_env` name from the live process env. */
-function createBackend(name: string, agent: AgentConfig, baseEnv: Record<string, string>): AgentBackend {
+function createBackend(
+  name: string,
+  agent: AgentConfig,
+  baseEnv: Record<string, string>,
+  excludedDirs: string[],
+): AgentBackend {
   switch (agent.kind) {
     case 'subprocess_cli':
       return new CliBackend({ name, config: agent, baseEnv });
     case 'acp':
-      return new AcpBackend({ name, config: agent, baseEnv });
+      return new AcpBackend({ name, config: agent, baseEnv, excludedDirs });
     case 'http_api':
       return new HttpApiBackend({ name, config: agent });
     case 'a2a':
@@ -185,6 +204,21 @@ function createBackend(name: string, agent: AgentConfig, baseEnv: Record<string,
       return never;
     }
   }
+}
+
+/** An agent that runs somewhere (acp, subprocess_cli) without a `cwd` gets the user's home. */
+function agentWithDefaultCwd(agent: AgentConfig, home: string): AgentConfig {
+  if (agent.cwd !== undefined || (agent.kind !== 'acp' && agent.kind !== 'subprocess_cli')) return agent;
+  return { ...agent, cwd: home };
+}
+
+/**
+ * What no agent may use as its working directory or reach through ACP fs/*: the data dir (token,
+ * database, logs) and the config file, with its folder when that is contactor's own (the default place).
+ */
+function bridgeOwnPaths(dataDir: string, configPath: string): string[] {
+  const configDir = path.dirname(configPath);
+  return [dataDir, path.basename(configDir) === 'contactor' ? configDir : configPath];
 }
 
 function settingsOf(agent: AgentConfig, config: BridgeConfig): AgentSettings {

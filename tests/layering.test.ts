@@ -141,6 +141,8 @@ function layerOf(rel: string): Layer | undefined {
   const files: Record<string, Layer> = {
     'ports.ts': 'ports',
     'config.ts': 'config',
+    // Where an agent's tasks may run: the config's roots, checked with node:fs (issue 16 item 1).
+    'cwd-confinement.ts': 'config',
     'server.ts': 'server',
     'wiring.ts': 'wiring',
     'data-dir.ts': 'data-dir',

@@ -101,8 +101,11 @@ export class Dispatcher {
     return { failed: running.length, waiting: waiting.length };
   }
 
-  async send(req: SendRequest): Promise<Task> {
-    const entry = this.opts.registry.get(req.agent);
+  async send(request: SendRequest): Promise<Task> {
+    const entry = this.opts.registry.get(request.agent);
+    // Refused before anything is stored: a cwd outside the agent's roots never becomes a task.
+    const { confineCwd } = entry.settings;
+    const req = request.cwd !== undefined && confineCwd ? { ...request, cwd: confineCwd(request.cwd) } : request;
     if (req.message.taskId) return this.continueTask(req);
 
     const chain = resolveChain(req.delegation, {

@@ -35,6 +35,11 @@ export type ApprovalRule = z.infer<typeof ApprovalRuleSchema>;
 const CommonAgentShape = {
   description: z.string().optional(),
   cwd: z.string().optional(),
+  /**
+   * Where a task may ask the agent to run (its `cwd`): these folders and below. Default: the agent's
+   * `cwd` and below, else the user's home. The bridge's data dir and config are never allowed.
+   */
+  allowed_cwds: z.array(z.string().min(1)).optional(),
   env: EnvSchema.default({}),
   /** Seconds a turn may run; time spent waiting for a person is not counted. */
   timeout_s: z
