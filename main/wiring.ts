@@ -12,6 +12,7 @@ import { AuditedTaskStore } from './audited-store.js';
 import { A2aRemoteBackend } from './backends/a2a-remote.js';
 import { AcpBackend } from './backends/acp.js';
 import { HttpApiBackend } from './backends/http-api.js';
+import { BRIDGE_RUN_MARK, newBridgeRun, stopEarlierRuns } from './backends/spawn-marks.js';
 import { CliBackend } from './backends/subprocess-cli.js';
 import { inheritedAgentEnv, loadConfig, type LoadedConfig } from './config.js';
 
@@ -87,14 +88,18 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
   const releaseLock = acquireInstanceLock(dataDir);
   try {
     const secret = token ? loadOrCreateToken(dataDir) : undefined;
-    const log = createLogger(dataDir, () => (secret ? [secret] : []));
+    // The install token and every agent's derived token: never in a log, an audit entry or a task.
+    const bridgeSecrets = secret
+      ? [secret, ...Object.keys(config.agents).map((name) => deriveAgentToken(secret, name))]
+      : [];
+    const log = createLogger(dataDir, () => bridgeSecrets);
     const requestedPort = opts.port ?? config.port;
     const port = requestedPort === 0 ? await freePort(host) : requestedPort;
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
     const audit = new AuditLog({
       dir: path.join(dataDir, 'audit'),
-      secrets: () => (secret ? [secret] : []),
+      secrets: () => bridgeSecrets,
       onError: (err) => log.warn({ err }, 'could not write the audit log'),
     });
     const sqlite = new SqliteTaskStore({ file: path.join(dataDir, 'contactor.db') });
@@ -102,6 +107,8 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
     const registry = new AgentRegistry(new TurnSlots(config.max_concurrent_tasks));
     const backends: AgentBackend[] = [];
     const home = env.HOME || env.USERPROFILE || homedir();
+    // Marks every agent of this run, so the next run on this data dir can stop what a crash orphaned.
+    const bridgeRun = newBridgeRun(dataDir);
 
     const excluded = bridgeOwnPaths(dataDir, loaded.path);
     for (const [name, agent] of Object.entries(config.agents)) {
@@ -111,6 +118,7 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
         ...inheritedAgentEnv(env),
         CONTACTOR_URL: url,
         CONTACTOR_AGENT: name,
+        [BRIDGE_RUN_MARK]: bridgeRun,
         // Its own token, from which the bridge knows the caller (caller-tokens.ts), never the install token.
         ...(secret ? { CONTACTOR_TOKEN: deriveAgentToken(secret, name) } : {}),
       };
@@ -131,6 +139,7 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       feed: new EventFeed(),
       sinks: [audit],
       maxDelegationDepth: config.max_delegation_depth,
+      secrets: () => bridgeSecrets,
       // A page stops short of the response limit, leaving room for the live view and the envelope.
       maxPageBytes: config.max_artifact_bytes + config.max_body_bytes,
     });
@@ -166,6 +175,9 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       },
       reportInternal: (err) => log.error({ err }, 'unhandled failure (the bridge keeps running)'),
       start: async () => {
+        // Before recovery fails their tasks: agents (and what they started) of a run that was killed.
+        const orphans = await stopEarlierRuns(bridgeRun, 2000);
+        if (orphans > 0) log.info({ orphans }, 'stopped agent processes left by the previous run');
         await server.start();
         pruning ??= startHistoryPruning({
           store: sqlite,

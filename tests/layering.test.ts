@@ -126,7 +126,7 @@ const RULES: Record<Layer, Rule> = {
     node: true,
   },
   'data-dir': { imports: [], typeImports: ['schema'], node: true },
-  logging: { imports: [], packages: ['pino'], node: true },
+  logging: { imports: ['domain'], packages: ['pino'], node: true },
   // stores/delegating-store.ts: the audited store is a delegating store that adds the creation witness.
   audit: { imports: ['audit', 'logging', 'ports', 'domain', 'schema', 'stores/delegating-store.ts'], node: true },
 };

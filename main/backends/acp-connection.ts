@@ -14,15 +14,8 @@ import {
   type InitializeResponse,
   type RequestPermissionResponse,
 } from '@agentclientprotocol/sdk';
-import {
-  exited,
-  started,
-  StderrTail,
-  stopProcessTree,
-  within,
-  type AgentChild,
-  type ChildExit,
-} from './child-process.js';
+import { exited, started, StderrTail, within, type AgentChild, type ChildExit } from './child-process.js';
+import { stopChildAndDescendants } from './stop-all.js';
 import {
   registerClientCapabilities,
   clientCapabilities,
@@ -243,7 +236,7 @@ export class AcpConnection {
 
   /** stdin end → (wait) → SIGTERM → SIGKILL after `graceMs`; kills every terminal the agent opened. */
   async stop(graceMs: number, waitForEof = true): Promise<void> {
-    await stopProcessTree(this.child, { graceMs, eofMs: waitForEof ? graceMs : 0 });
+    await stopChildAndDescendants(this.child, { graceMs, eofMs: waitForEof ? graceMs : 0 });
     this.connection.close();
     await Promise.all([...this.sessions.values()].map((s) => s.terminals.releaseAll()));
   }

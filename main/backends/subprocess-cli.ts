@@ -14,12 +14,12 @@ import {
   pipesClosed,
   spawnChild,
   started,
-  stopProcessTree,
   StderrTail,
   type AgentChild,
   type ChildExit,
   type ChildSpec,
 } from './child-process.js';
+import { stopChildAndDescendants } from './stop-all.js';
 import { SHUTTING_DOWN, STOPPED } from './outcomes.js';
 import { nodeWin32Probe, resolveWin32Command } from './win32-command.js';
 
@@ -112,7 +112,8 @@ export class CliBackend implements AgentBackend {
     child.stdin.end(promptVia === 'stdin' ? prompt : undefined);
 
     let stopping: Promise<void> | undefined;
-    const stop = (): Promise<void> => (stopping ??= stopProcessTree(child, { graceMs: this.options.stopGraceMs }));
+    const stop = (): Promise<void> =>
+      (stopping ??= stopChildAndDescendants(child, { graceMs: this.options.stopGraceMs }));
     this.running.set(child, stop);
     turn.signal.addEventListener('abort', stop, { once: true });
     // Aborted or closed while spawning: the listener came too late.
@@ -125,7 +126,7 @@ export class CliBackend implements AgentBackend {
     await pipesClosed(child, this.options.drainMs ?? 250);
     destroyPipes(child);
     // Whatever the agent left running (a daemon, a grandchild holding stdout) goes with it.
-    this.track(stopProcessTree(child, { graceMs: this.options.stopGraceMs }));
+    this.track(stopChildAndDescendants(child, { graceMs: this.options.stopGraceMs }));
 
     report.receipt({
       ...(exit.code !== null ? { exitCode: exit.code } : {}),

@@ -1,5 +1,6 @@
 import { decisionFollowUp, resolveDecisionAnswer } from '../domain/decision-contract.js';
 import { BridgeError } from '../domain/errors.js';
+import { redact } from '../domain/redaction.js';
 import type { StreamEvent } from '../domain/events.js';
 import { isTerminal, textOf, type Message, type Part, type Task } from '../domain/task.js';
 import type { EventSink, TaskPage, TaskQuery, TaskStore } from '../ports.js';
@@ -36,6 +37,11 @@ export interface DispatcherOptions {
   /** Extra sinks (audit log, ...); the feed is always one. */
   sinks?: EventSink[];
   maxDelegationDepth: number;
+  /**
+   * The bridge's own tokens: removed from everything a task holds, agents' replies included; with the
+   * credential patterns, from every status text the bridge writes (domain/redaction.ts).
+   */
+  secrets?: () => readonly string[];
   /** A `tasks/list` page with artifacts stops before this many characters of tasks (TaskQuery.maxBytes). */
   maxPageBytes?: number;
 }
@@ -65,11 +71,14 @@ export class Dispatcher {
         this.desk.cancelAll(taskId);
         this.clock.clear(taskId);
       },
+      redact: (text) => redact(text, opts.secrets?.() ?? []),
     });
     this.turns = new TurnScheduler({
       store: opts.store,
       desk: this.desk,
       onDecision: (parked) => this.clock.schedule(parked, parked.task.metadata.pending!),
+      ...(opts.secrets ? { secrets: opts.secrets } : {}),
+      redact: (text) => redact(text, opts.secrets?.() ?? []),
     });
   }
 

@@ -33,6 +33,8 @@ export class LiveTask {
     private readonly store: TaskStore,
     private readonly sinks: readonly EventSink[],
     private readonly onLost: (err: Error) => void,
+    /** Credentials out of the texts the bridge writes itself (issue 16 item 5); none when absent. */
+    private readonly redact: (text: string) => string = (text) => text,
   ) {
     this.task = stored.task;
     this.seq = stored.lastSeq;
@@ -62,7 +64,7 @@ export class LiveTask {
   setStatus(state: TaskState, text?: string, eventMetadata?: Record<string, unknown>): boolean {
     if (this.frozen || !canTransition(this.state, state)) return false;
     const timestamp = new Date().toISOString();
-    const message = text === undefined ? undefined : agentMessage(crypto.randomUUID(), text, this.ids());
+    const message = text === undefined ? undefined : agentMessage(crypto.randomUUID(), this.redact(text), this.ids());
     this.task.status = { state, timestamp, ...(message ? { message } : {}) };
     const final = isSettled(state);
     const event = statusUpdate(this.task, this.seq + 1, this.task.status, final, eventMetadata);
@@ -88,6 +90,7 @@ export class LiveTask {
   /** Stores facts in metadata; they are saved with the next status change. */
   patchMetadata(patch: Record<string, unknown>): void {
     Object.assign(this.task.metadata, patch);
+    if (typeof patch.warning === 'string') this.task.metadata.warning = this.redact(patch.warning);
   }
 
   appendArtifact(chunk: ArtifactChunk, artifactId: string): void {

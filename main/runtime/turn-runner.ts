@@ -8,6 +8,7 @@ import type { LiveTask } from './live-task.js';
 import { workspaceOf, type PermissionDesk } from './permission-desk.js';
 import type { AgentEntry } from './registry.js';
 import { TurnTimer } from './turn-timer.js';
+import { SecretFilter } from '../domain/redaction.js';
 
 export interface TurnPlan {
   live: LiveTask;
@@ -22,6 +23,10 @@ export interface TurnPlan {
   contractApplied: boolean;
   /** Hands the agent's shard slot back (the task is parked or finished). */
   release: () => void;
+  /** The bridge's tokens, removed from the reply as it streams (domain/redaction.ts SecretFilter). */
+  secrets?: readonly string[];
+  /** Credentials out of a failure's stderr, applied before it is cut to fit the status. */
+  redact?: (text: string) => string;
 }
 
 const STDERR_IN_STATUS = 600;
@@ -47,13 +52,14 @@ export async function runTurn(
   const turnNumber = live.task.artifacts.length + 1;
   const artifactId = turnNumber === 1 ? `${live.id}-reply` : `${live.id}-reply-${turnNumber}`;
   const stream = new ArtifactStream((chunk) => live.appendArtifact(chunk, artifactId));
+  const tokens = new SecretFilter(plan.secrets ?? []);
   const budget = new ArtifactBudget(agent.settings.maxArtifactBytes ?? DEFAULT_MAX_ARTIFACT_BYTES, live.task);
   let firstOutputAt: string | undefined;
 
   const reporter: TurnReporter = {
     text(chunk) {
       firstOutputAt ??= new Date().toISOString();
-      stream.push(budget.take(chunk));
+      stream.push(tokens.push(budget.take(chunk)));
     },
     progress(note) {
       live.announce({ event: 'progress', progress: note });
@@ -107,6 +113,7 @@ export async function runTurn(
   if (firstOutputAt) reporter.receipt({ firstOutputAt });
   if (budget.droppedBytes > 0) live.patchMetadata({ truncated: budget.truncation(live.task.metadata.truncated) });
 
+  stream.push(tokens.end());
   if (live.abort.signal.aborted) {
     stream.abandon();
   } else if (timer.timedOut) {
@@ -155,7 +162,9 @@ function settleOutcome(
       return;
     }
     case 'failed': {
-      const tail = outcome.stderrTail ? `\n${outcome.stderrTail.slice(-STDERR_IN_STATUS)}` : '';
+      // Redacted whole, then cut: a cut first could split a key past recognition (a PEM without BEGIN).
+      const redact = plan.redact ?? ((text: string) => text);
+      const tail = outcome.stderrTail ? `\n${redact(outcome.stderrTail).slice(-STDERR_IN_STATUS)}` : '';
       if (outcome.exitCode !== undefined) live.patchMetadata({ exitCode: outcome.exitCode });
       settleFailure(live, outcome.reason + tail, outcome.retryable);
       return;

@@ -12,6 +12,7 @@ import {
   stopProcessTree,
   type AgentChild,
 } from '../../main/backends/child-process.js';
+import { spawnMarkOf } from '../../main/backends/spawn-marks.js';
 import { groupAlive, taskkillCommand } from '../../main/backends/process-tree.js';
 import { fixture, isRunning, pidFrom } from '../fixtures/cli/processes.js';
 
@@ -85,7 +86,8 @@ describe('spawnChild', () => {
       const child = spawnChild({ command: fixture('env-dump.mjs', '--all'), env: { ONLY_THIS: 'yes' } });
       children.push(child);
       child.stdin.end();
-      expect(JSON.parse(await readAll(child))).toEqual({ ONLY_THIS: 'yes' });
+      // Plus its spawn mark, by which its descendants are found (spawn-marks.ts).
+      expect(JSON.parse(await readAll(child))).toEqual({ ONLY_THIS: 'yes', CONTACTOR_SPAWN: spawnMarkOf(child) });
     } finally {
       delete process.env.SECRET_X;
     }
