@@ -1,3 +1,4 @@
+import { capDepth, MAX_JSON_DEPTH } from '../domain/json-depth.js';
 import { artifactUpdate, statusUpdate, type StreamEvent, type TaskEvent } from '../domain/events.js';
 import { agentMessage, canTransition, isSettled, isTerminal, type Task, type TaskState } from '../domain/task.js';
 import type { EventSink, StoredTask, TaskStore } from '../ports.js';
@@ -89,7 +90,9 @@ export class LiveTask {
 
   /** Stores facts in metadata; they are saved with the next status change. */
   patchMetadata(patch: Record<string, unknown>): void {
-    Object.assign(this.task.metadata, patch);
+    // What agents report (a tool call's rawInput in a question, a peer's metadata) is cut at the depth
+    // the edge accepts, so no reader's parser meets what a request could not send.
+    for (const [key, value] of Object.entries(patch)) this.task.metadata[key] = capDepth(value, MAX_JSON_DEPTH - 4);
     if (typeof patch.warning === 'string') this.task.metadata.warning = this.redact(patch.warning);
   }
 

@@ -4,6 +4,7 @@
  * -32603 with a correlation id, the details only in the log.
  */
 import { isBridgeError } from '../domain/errors.js';
+import { exceedsDepth, MAX_JSON_DEPTH } from '../domain/json-depth.js';
 import { JsonRpcRequestSchema } from '../schema/rpc.js';
 import { bridgeMethods, v03Methods } from './methods-v03.js';
 import { orchestrateMethods } from './methods-orchestrate.js';
@@ -90,6 +91,10 @@ export class JsonRpcEndpoint {
   }
 
   private async handleOne(raw: unknown, call: RpcCall, streamAllowed: boolean): Promise<RpcOutcome> {
+    if (exceedsDepth(raw, MAX_JSON_DEPTH)) {
+      const err = new RpcError(-32600, `the request nests deeper than ${MAX_JSON_DEPTH} levels; flatten it`);
+      return json(failure(idOf(raw), err, call));
+    }
     const envelope = JsonRpcRequestSchema.safeParse(raw);
     if (!envelope.success) {
       const id = idOf(raw);
