@@ -11,6 +11,7 @@ import { buildAgentCard, buildBridgeCard, type AgentProfile, type BearerSecurity
 import { createHttpHandler, type BridgeInfo, type RefusedRequest } from './transport/http.js';
 import { JsonRpcEndpoint, type RpcLog } from './transport/jsonrpc.js';
 import { CallerTokens } from './transport/caller-tokens.js';
+import { ConnectionGuard, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './transport/connection-guard.js';
 import { CallerRateLimit } from './transport/rate-limit.js';
 import { allowedHostsFor } from './transport/request-gate.js';
 
@@ -34,7 +35,26 @@ export interface BridgeServerOptions {
   log: RpcLog & { info(details: Record<string, unknown>, message: string): void };
   /** Runs last in `stop` (release the instance lock). */
   onStopped?: () => void;
+  /** Slow-client bounds; defaults in HTTP_DEFAULTS (tests shorten them). */
+  http?: Partial<HttpBounds>;
 }
+
+export interface HttpBounds {
+  /** The request line and headers must have arrived by then. */
+  headersTimeoutMs: number;
+  /** The whole request, body included, must have arrived by then (a response may take as long as it needs). */
+  requestTimeoutMs: number;
+  /** How often Node checks the two above. */
+  checkEveryMs: number;
+  limits: ConnectionLimits;
+}
+
+export const HTTP_DEFAULTS: HttpBounds = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  checkEveryMs: 1_000,
+  limits: DEFAULT_CONNECTION_LIMITS,
+};
 
 export class BridgeServer {
   private http: Server | undefined;
@@ -141,13 +161,25 @@ export class BridgeServer {
           ? { rateLimit: new CallerRateLimit({ perMinute: this.opts.rateLimitPerMinute }) }
           : {}),
         ...(this.opts.onRefused ? { onRefused: this.opts.onRefused } : {}),
+        onAuthenticated: (socket) => guard.prove(socket),
       }));
+    const bounds = { ...HTTP_DEFAULTS, ...this.opts.http };
+    const guard = new ConnectionGuard(bounds.limits, (reason, remote) =>
+      this.opts.onRefused?.({ reason, status: 503, method: '', path: '', remote }),
+    );
     // Made once, on the first request (Koa's callback() composes the middleware each time it is called).
-    const server = createNodeServer((req, res) => handlerFor()(req, res));
-    server.headersTimeout = 20_000;
-    server.requestTimeout = 0;
+    const server = createNodeServer(
+      {
+        // Node wants headersTimeout <= requestTimeout (a shortened request deadline shortens both).
+        headersTimeout: Math.min(bounds.headersTimeoutMs, bounds.requestTimeoutMs),
+        requestTimeout: bounds.requestTimeoutMs,
+        connectionsCheckingInterval: bounds.checkEveryMs,
+      },
+      (req, res) => handlerFor()(req, res),
+    );
     server.maxHeadersCount = 100;
     server.on('connection', (socket: Socket) => {
+      if (!guard.admit(socket)) return;
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
     });

@@ -27,7 +27,7 @@ import { EventFeed } from './runtime/event-feed.js';
 import { AgentRegistry, type AgentSettings } from './runtime/registry.js';
 import { TurnSlots } from './runtime/turn-slots.js';
 import type { AgentConfig, BridgeConfig } from './schema/config.js';
-import { BridgeServer } from './server.js';
+import { BridgeServer, type HttpBounds } from './server.js';
 import { startHistoryPruning, type HistoryPruning } from './stores/history-pruning.js';
 import { SqliteTaskStore } from './stores/sqlite.js';
 import { deriveAgentToken } from './transport/caller-tokens.js';
@@ -42,6 +42,8 @@ export interface BridgeOptions {
   dataDir?: string;
   /** Where resources/ is (the packaged app passes its own). */
   resourcesDir?: string;
+  /** Slow-client bounds (server.ts HTTP_DEFAULTS); tests shorten them. */
+  http?: Partial<HttpBounds>;
 }
 
 export interface Bridge {
@@ -157,6 +159,7 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       maxBodyBytes: config.max_body_bytes,
       maxResponseBytes: responseLimitFor(config.max_artifact_bytes, config.max_body_bytes),
       rateLimitPerMinute: config.rate_limit_per_minute,
+      ...(opts.http ? { http: opts.http } : {}),
       onRefused: (refused) => audit.refused(refused.reason, refused),
       log,
       onStopped: () => {

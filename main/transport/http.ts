@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { parse as parseQuery } from 'node:querystring';
 import Koa from 'koa';
 import { PassThrough } from 'node:stream';
@@ -50,6 +51,8 @@ export interface HttpOptions {
   rateLimit?: CallerRateLimit;
   /** Told about every request refused before dispatch (the audit log). Must not throw. */
   onRefused?: (details: RefusedRequest) => void;
+  /** Told when a connection carried a request with a valid token (connection-guard.ts). */
+  onAuthenticated?: (socket: Socket) => void;
 }
 
 export interface RefusedRequest {
@@ -142,6 +145,7 @@ export function createHttpApp(opts: HttpOptions): Koa {
       }
       if (path === '/events') {
         if (!authorized(ctx, opts)) return deny(ctx, 401, unauthorized(), 'unauthorized');
+        opts.onAuthenticated?.(ctx.req.socket);
         return streamFeed(ctx, opts.info);
       }
       return notFound(ctx);

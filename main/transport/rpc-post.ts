@@ -61,6 +61,7 @@ export async function handleRpcPost(
   }
   const caller = opts.tokens?.identify(req.headers.authorization || undefined);
   if (opts.tokens !== undefined && caller === undefined) return deny(401, unauthorized(), 'unauthorized');
+  opts.onAuthenticated?.(req.socket);
 
   const version = negotiateVersion((req.headers['a2a-version'] as string | undefined) || target.versionParam);
   let body: string;
