@@ -33,6 +33,6 @@ export function createLogger(dataDir: string, secrets: () => readonly string[]):
       },
     },
     // Synchronous: the log is low-volume, and a line written just before exit must not be lost.
-    pino.destination({ dest: path.join(dir, 'bridge.log'), mkdir: true, sync: true }),
+    pino.destination({ dest: path.join(dir, 'bridge.log'), mkdir: true, sync: true, mode: 0o600 }),
   );
 }

@@ -19,6 +19,7 @@ import { inheritedAgentEnv, loadConfig, type LoadedConfig } from './config.js';
 /** Where config and data live even when no bridge could be built (the tray's Open config / Open logs). */
 export { defaultDataDir, resolveConfigPath } from './config.js';
 import { cwdConfinement } from './cwd-confinement.js';
+import { createPrivateFile, restrictDataDir } from './data-dir-modes.js';
 import { acquireInstanceLock, ensureDataDir, loadOrCreateToken } from './data-dir.js';
 import { createLogger } from './logging.js';
 import type { AgentBackend } from './ports.js';
@@ -87,6 +88,8 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
   const token = requireTokenPolicy(config.require_token, host);
 
   ensureDataDir(dataDir);
+  restrictDataDir(dataDir);
+  createPrivateFile(path.join(dataDir, 'contactor.db'));
   const releaseLock = acquireInstanceLock(dataDir);
   try {
     const secret = token ? loadOrCreateToken(dataDir) : undefined;

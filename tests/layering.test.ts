@@ -146,6 +146,7 @@ function layerOf(rel: string): Layer | undefined {
     'server.ts': 'server',
     'wiring.ts': 'wiring',
     'data-dir.ts': 'data-dir',
+    'data-dir-modes.ts': 'data-dir',
     'logging.ts': 'logging',
     'audit-log.ts': 'audit',
     'audit-entries.ts': 'audit',
