@@ -18,6 +18,7 @@ import { inheritedAgentEnv, loadConfig, type LoadedConfig } from './config.js';
 
 /** Where config and data live even when no bridge could be built (the tray's Open config / Open logs). */
 export { defaultDataDir, resolveConfigPath } from './config.js';
+import { filterAgentEnv } from './agent-env-filter.js';
 import { cwdConfinement } from './cwd-confinement.js';
 import { createPrivateFile, restrictDataDir } from './data-dir-modes.js';
 import { acquireInstanceLock, ensureDataDir, loadOrCreateToken } from './data-dir.js';
@@ -116,11 +117,16 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
     const bridgeRun = newBridgeRun(dataDir);
 
     const excluded = bridgeOwnPaths(dataDir, loaded.path);
+    const strippedFor: string[] = [];
+    const promptInArgs: string[] = [];
     for (const [name, agent] of Object.entries(config.agents)) {
       // Without a cwd an agent works in the user's home (its root), not wherever the bridge was started.
       const withCwd = agentWithDefaultCwd(agent, home);
+      const filtered = filterAgentEnv(inheritedAgentEnv(env), { passProxyCredentials: agent.pass_proxy_credentials });
+      if (filtered.strippedProxyCredentials.length > 0) strippedFor.push(name);
+      if (agent.kind === 'subprocess_cli' && agent.prompt_via === 'arg') promptInArgs.push(name);
       const baseEnv = {
-        ...inheritedAgentEnv(env),
+        ...filtered.env,
         CONTACTOR_URL: url,
         CONTACTOR_AGENT: name,
         [BRIDGE_RUN_MARK]: bridgeRun,
@@ -138,6 +144,7 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       });
       registry.add(name, backend, { ...settingsOf(withCwd, config), confineCwd: (cwd) => confinement.confine(cwd) });
     }
+    warnAboutAgentEnv(log, strippedFor, promptInArgs);
     const dispatcher = new Dispatcher({
       store,
       registry,
@@ -221,6 +228,26 @@ function createBackend(
       const never: never = agent;
       return never;
     }
+  }
+}
+
+/** Said once per load: what an agent does not get, and what every user on the machine can see. */
+function warnAboutAgentEnv(
+  log: { warn(details: Record<string, unknown>, message: string): void },
+  strippedFor: string[],
+  promptInArgs: string[],
+): void {
+  if (strippedFor.length > 0) {
+    log.warn(
+      { agents: strippedFor },
+      'proxy credentials (user:password@) were removed from the proxy variables these agents inherit; set pass_proxy_credentials: true for an agent that needs them',
+    );
+  }
+  if (promptInArgs.length > 0) {
+    log.warn(
+      { agents: promptInArgs },
+      'these agents get the prompt as a command-line argument (prompt_via: arg): any user on this machine can read it, and any secret in it, with ps; prefer prompt_via: stdin',
+    );
   }
 }
 

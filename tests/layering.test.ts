@@ -143,6 +143,8 @@ function layerOf(rel: string): Layer | undefined {
     'config.ts': 'config',
     // Where an agent's tasks may run: the config's roots, checked with node:fs (issue 16 item 1).
     'cwd-confinement.ts': 'config',
+    // What of the inherited environment agents may not see (issue 16 item 8): composed with config.ts's allow-list.
+    'agent-env-filter.ts': 'config',
     'server.ts': 'server',
     'wiring.ts': 'wiring',
     'data-dir.ts': 'data-dir',

@@ -41,6 +41,8 @@ const CommonAgentShape = {
    */
   allowed_cwds: z.array(z.string().min(1)).optional(),
   env: EnvSchema.default({}),
+  /** Let the agent see `user:password@` in the inherited proxy variables (stripped by default). */
+  pass_proxy_credentials: z.boolean().default(false),
   /** Seconds a turn may run; time spent waiting for a person is not counted. */
   timeout_s: z
     .number()
