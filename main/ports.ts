@@ -73,6 +73,11 @@ export interface TurnReporter {
   /** Facts the backend actually observed (pid, sessionId, ...), merged into `metadata.receipt`. */
   receipt(facts: Record<string, unknown>): void;
   /**
+   * The backend itself dropped reply output past its own cap (`at` bytes kept): recorded in
+   * `metadata.truncated` like the runtime's own cut, so a reader sees the reply is incomplete.
+   */
+  truncated?(cut: { at: number; droppedBytes: number }): void;
+  /**
    * Parks the task in input-required and resolves when someone answers (or the task is canceled or
    * expires: `cancelled`). The agent's queue slot is released while waiting, and the turn timeout is
    * paused. Several requests of one turn are kept in order.

@@ -128,6 +128,7 @@ export class CliBackend implements AgentBackend {
     // Whatever the agent left running (a daemon, a grandchild holding stdout) goes with it.
     this.track(stopChildAndDescendants(child, { graceMs: this.options.stopGraceMs }));
 
+    if (stdout.truncated()) report.truncated?.({ at: stdout.kept(), droppedBytes: stdout.bytes() - stdout.kept() });
     report.receipt({
       ...(exit.code !== null ? { exitCode: exit.code } : {}),
       ...(exit.signal !== null ? { signal: exit.signal } : {}),
@@ -215,6 +216,7 @@ function collectOutput(stream: Readable, maxBytes: number) {
   return {
     text: () => Buffer.concat(chunks).toString('utf8'),
     bytes: () => total,
+    kept: () => kept,
     truncated: () => total > maxBytes,
   };
 }

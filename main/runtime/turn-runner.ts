@@ -55,6 +55,7 @@ export async function runTurn(
   const tokens = new SecretFilter(plan.secrets ?? []);
   const budget = new ArtifactBudget(agent.settings.maxArtifactBytes ?? DEFAULT_MAX_ARTIFACT_BYTES, live.task);
   let firstOutputAt: string | undefined;
+  let backendCut: { at: number; droppedBytes: number } | undefined;
 
   const reporter: TurnReporter = {
     text(chunk) {
@@ -66,6 +67,9 @@ export async function runTurn(
     },
     receipt(facts) {
       live.patchMetadata({ receipt: { ...(live.task.metadata.receipt ?? {}), ...facts } });
+    },
+    truncated(cut) {
+      backendCut = { at: cut.at, droppedBytes: (backendCut?.droppedBytes ?? 0) + cut.droppedBytes };
     },
     askPermission(request) {
       return desk.ask(live, request, agent.settings, {
@@ -111,7 +115,15 @@ export async function runTurn(
     if (live.task.metadata.pending?.kind === 'permission') live.patchMetadata({ pending: undefined });
   }
   if (firstOutputAt) reporter.receipt({ firstOutputAt });
-  if (budget.droppedBytes > 0) live.patchMetadata({ truncated: budget.truncation(live.task.metadata.truncated) });
+  if (budget.droppedBytes > 0 || backendCut) {
+    const cut = budget.truncation(live.task.metadata.truncated);
+    // The backend's own cap came first: the reply is cut where it stopped, and both drops count.
+    live.patchMetadata({
+      truncated: backendCut
+        ? { at: Math.min(cut.at, backendCut.at), droppedBytes: cut.droppedBytes + backendCut.droppedBytes }
+        : cut,
+    });
+  }
 
   stream.push(tokens.end());
   if (live.abort.signal.aborted) {
