@@ -13,6 +13,7 @@ import { A2aRemoteBackend } from './backends/a2a-remote.js';
 import { AcpBackend } from './backends/acp.js';
 import { HttpApiBackend } from './backends/http-api.js';
 import { BRIDGE_RUN_MARK, newBridgeRun, stopEarlierRuns } from './backends/spawn-marks.js';
+import { stopWslOrphans } from './backends/wsl-orphans.js';
 import { CliBackend } from './backends/subprocess-cli.js';
 import { inheritedAgentEnv, loadConfig, type LoadedConfig } from './config.js';
 
@@ -118,6 +119,10 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
 
     const excluded = bridgeOwnPaths(dataDir, loaded.path);
     const strippedFor: string[] = [];
+    /** The distros of WSL agents: where a killed bridge's agents are looked for at the next start. */
+    const wslDistros = Object.values(config.agents).flatMap((a) =>
+      a.kind === 'acp' && a.platform === 'wsl' ? [a.distro] : [],
+    );
     const promptInArgs: string[] = [];
     for (const [name, agent] of Object.entries(config.agents)) {
       // Without a cwd an agent works in the user's home (its root), not wherever the bridge was started.
@@ -190,6 +195,7 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       start: async () => {
         // Before recovery fails their tasks: agents (and what they started) of a run that was killed.
         const orphans = await stopEarlierRuns(bridgeRun, 2000);
+        if (process.platform === 'win32' && wslDistros.length > 0) await stopWslOrphans(wslDistros, bridgeRun);
         if (orphans > 0) log.info({ orphans }, 'stopped agent processes left by the previous run');
         await server.start();
         pruning ??= startHistoryPruning({
