@@ -183,7 +183,12 @@ function settleOutcome(
     }
     case 'undelivered': {
       live.patchMetadata({
-        receipt: { ...(live.task.metadata.receipt ?? {}), delivered: false, undeliveredReason: outcome.reason },
+        receipt: {
+          ...(live.task.metadata.receipt ?? {}),
+          delivered: false,
+          // Often an agent's own words (its stderr before the handshake): redacted like a status text.
+          undeliveredReason: (plan.redact ?? ((text: string) => text))(outcome.reason),
+        },
       });
       settleFailure(live, `not delivered: ${outcome.reason}`, outcome.retryable);
       return;

@@ -90,4 +90,23 @@ describe('on a real bridge', () => {
     expect(reply).toBe('token [REDACTED] end; password=hunter2\n');
     expect(JSON.stringify(res.result)).not.toContain(deriveAgentToken(tb.token, 'leaky'));
   });
+
+  it('redacts an undelivered reason built from an agent that died before its handshake', async () => {
+    const dying = {
+      kind: 'acp',
+      command: [
+        process.execPath,
+        '-e',
+        "process.stderr.write('login failed: password=hunter22 token ghp_abcdefghijklmnopqrstuvwx\\n'); process.exit(1)",
+      ],
+      timeout_s: 30,
+    };
+    tb = await startTestBridge({ agents: { dying }, isolatedEnv: true });
+    const res = await tb.rpc('message/send', { agent: 'dying', text: 'x' });
+    expect(res.result.status.state).toBe('failed');
+    const served = JSON.stringify(res.result);
+    expect(served).toContain('login failed');
+    expect(served).not.toContain('hunter22');
+    expect(served).not.toContain('ghp_abcdefghijklmnopqrstuvwx');
+  });
 });
