@@ -4,17 +4,12 @@
  * with artifacts that grew to gigabytes and ended in a bare HTTP 500; and the fix's other half, each
  * agent's own derived token, from which the bridge knows the caller for the loop guards.
  */
+import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deriveAgentToken } from '../../main/transport/caller-tokens.js';
 import { MAX_BATCH_REQUESTS } from '../../main/transport/response-size.js';
 import { postRaw } from '../integration/http-raw.js';
-import {
-  ECHO_AGENT,
-  fixtureAgent,
-  startTestBridge,
-  type TestBridge,
-  type TestBridgeOptions,
-} from '../helpers/bridge.js';
+import { ECHO_AGENT, startTestBridge, type TestBridge, type TestBridgeOptions } from '../helpers/bridge.js';
 import { nodeFixture } from './attack-agents.js';
 
 let open: TestBridge[] = [];
@@ -31,11 +26,18 @@ const call = (id: number, method: string, params: unknown = {}) => ({ jsonrpc: '
 
 describe('identity from the token', () => {
   it('gives each agent its own token derived from the install token, never the install token itself', async () => {
-    const tb = await bridge({ agents: { dump: fixtureAgent('env-dump.mjs', { append_decision_contract: false }) } });
+    // The agent prints a hash of its token: the token itself never appears in a reply (item 5).
+    const hashToken =
+      "process.stdout.write(require('crypto').createHash('sha256').update(process.env.CONTACTOR_TOKEN).digest('hex'))";
+    const tb = await bridge({
+      agents: {
+        dump: { kind: 'subprocess_cli', command: [process.execPath, '-e', hashToken], append_decision_contract: false },
+      },
+    });
     const res = await tb.rpc('message/send', { agent: 'dump', text: 'x' });
-    const env = JSON.parse(res.result.artifacts[0].parts[0].text) as Record<string, string>;
-    expect(env.CONTACTOR_TOKEN).toBe(deriveAgentToken(tb.token, 'dump'));
-    expect(env.CONTACTOR_TOKEN).not.toBe(tb.token);
+    const sha = (t: string) => createHash('sha256').update(t).digest('hex');
+    expect(res.result.artifacts[0].parts[0].text).toBe(sha(deriveAgentToken(tb.token, 'dump')));
+    expect(res.result.artifacts[0].parts[0].text).not.toBe(sha(tb.token));
   });
 
   it('knows the calling agent from its token: a send back to itself is a loop, whatever the params say', async () => {
