@@ -130,8 +130,8 @@ export interface TaskQuery {
   pageToken?: string;
   includeArtifacts: boolean;
   /**
-   * With artifacts, a page stops before the task that would take its tasks' JSON past this many
-   * characters (always at least one task), and `nextPageToken` continues from there.
+   * With artifacts, a page stops before the task that would take its tasks' JSON past this many UTF-8
+   * bytes (always at least one task), and `nextPageToken` continues from there.
    */
   maxBytes?: number;
 }

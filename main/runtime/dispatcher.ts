@@ -42,7 +42,7 @@ export interface DispatcherOptions {
    * credential patterns, from every status text the bridge writes (domain/redaction.ts).
    */
   secrets?: () => readonly string[];
-  /** A `tasks/list` page with artifacts stops before this many characters of tasks (TaskQuery.maxBytes). */
+  /** A `tasks/list` page with artifacts stops before this many bytes of tasks (TaskQuery.maxBytes). */
   maxPageBytes?: number;
 }
 

@@ -71,7 +71,7 @@ export class InMemoryTaskStore implements TaskStore, PrunableStore {
     matching.sort(newestFirst);
     const after = filter.cursor;
     const rest = after ? matching.filter((t) => isBefore(t, after.updatedAt, after.id)) : matching;
-    const { taken: page, more } = takePage(rest, filter, (t) => JSON.stringify(t).length);
+    const { taken: page, more } = takePage(rest, filter, (t) => Buffer.byteLength(JSON.stringify(t)));
     const last = page.at(-1);
     return {
       tasks: page.map((t) => structuredClone(query.includeArtifacts ? t : withoutArtifacts(t))),

@@ -121,7 +121,7 @@ export class SqliteTaskStore implements TaskStore, PrunableStore {
           takePage(
             page.iterate({ ...params, limit: filter.pageSize + 1 }) as IterableIterator<TaskRow>,
             filter,
-            (row) => row.task_json.length,
+            (row) => Buffer.byteLength(row.task_json),
           ),
           (count.get(params) as { n: number }).n,
         ] as const,
