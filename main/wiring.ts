@@ -14,6 +14,7 @@ import { AcpBackend } from './backends/acp.js';
 import { HttpApiBackend } from './backends/http-api.js';
 import { BRIDGE_RUN_MARK, newBridgeRun, stopEarlierRuns } from './backends/spawn-marks.js';
 import { stopWslOrphans } from './backends/wsl-orphans.js';
+import { recordedAgentsOf, stopRecordedAgents } from './backends/recorded-agents.js';
 import { CliBackend } from './backends/subprocess-cli.js';
 import { inheritedAgentEnv, loadConfig, type LoadedConfig } from './config.js';
 
@@ -195,8 +196,17 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       start: async () => {
         // Before recovery fails their tasks: agents (and what they started) of a run that was killed.
         const orphans = await stopEarlierRuns(bridgeRun, 2000);
+        // Then by pid and start time as the tasks recorded them: Windows, and a child that cleared its marks.
+        const recorded = await stopRecordedAgents(
+          recordedAgentsOf(sqlite.tasksInStates(['submitted', 'working', 'input-required'])),
+          { graceMs: 2000 },
+        );
         if (process.platform === 'win32' && wslDistros.length > 0) await stopWslOrphans(wslDistros, bridgeRun);
-        if (orphans > 0) log.info({ orphans }, 'stopped agent processes left by the previous run');
+        if (orphans > 0 || recorded.stopped.length > 0 || recorded.spared.length > 0)
+          log.info(
+            { orphans, recordedStopped: recorded.stopped, reusedPidsSpared: recorded.spared },
+            'stopped agent processes left by the previous run',
+          );
         await server.start();
         pruning ??= startHistoryPruning({
           store: sqlite,

@@ -118,8 +118,10 @@ export class AcpBackend implements AgentBackend {
       if (err instanceof StartFailure) return { kind: 'undelivered', retryable: err.retryable, reason: err.message };
       throw err;
     }
+    const pidStart = await conn.pidStart;
     report.receipt({
       pid: conn.pid,
+      ...(pidStart !== undefined ? { pidStart } : {}),
       processReused: reused,
       launchedVia: conn.launchedVia,
       protocolVersion: conn.init?.protocolVersion,

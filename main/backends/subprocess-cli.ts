@@ -20,6 +20,7 @@ import {
   type ChildSpec,
 } from './child-process.js';
 import { stopChildAndDescendants } from './stop-all.js';
+import { processStartOf } from './process-start.js';
 import { SHUTTING_DOWN, STOPPED } from './outcomes.js';
 import { nodeWin32Probe, resolveWin32Command } from './win32-command.js';
 
@@ -107,6 +108,11 @@ export class CliBackend implements AgentBackend {
       executionForm: 'subprocess',
       promptVia,
     });
+    // With its pid, the start time that tells this process from a later one with the same pid: a restart
+    // after a kill -9 stops it by the two (recorded-agents.ts). Windows asks PowerShell, so not awaited here.
+    const identity = processStartOf(child.pid).then((pidStart) => {
+      if (pidStart !== undefined && child.exitCode === null && child.signalCode === null) report.receipt({ pidStart });
+    });
     const stderr = new StderrTail(child.stderr);
     const stdout = collectOutput(child.stdout, this.options.maxOutputBytes ?? 16 * 1024 * 1024);
     child.stdin.end(promptVia === 'stdin' ? prompt : undefined);
@@ -120,6 +126,7 @@ export class CliBackend implements AgentBackend {
     if (turn.signal.aborted || this.closed) void stop();
 
     const exit = await exited(child);
+    await identity;
     await stopping;
     turn.signal.removeEventListener('abort', stop);
     this.running.delete(child);

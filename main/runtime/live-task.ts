@@ -88,7 +88,17 @@ export class LiveTask {
     this.record(event, false);
   }
 
-  /** Stores facts in metadata; they are saved with the next status change. */
+  /**
+   * Writes the task as it is now, without an event: for facts that must survive a crash before the next
+   * status change, such as the pid and start time of the agent running it (issue 16 item 3).
+   */
+  saveSnapshot(): void {
+    if (this.frozen || isTerminal(this.state)) return;
+    this.store.commit(this.task.id, [], this.task);
+    if (this.store.afterCommit) this.store.afterCommit((lost) => lost && this.lose(lost));
+  }
+
+  /** Stores facts in metadata; they are saved with the next status change (or `saveSnapshot`). */
   patchMetadata(patch: Record<string, unknown>): void {
     // What agents report (a tool call's rawInput in a question, a peer's metadata) is cut at the depth
     // the edge accepts, so no reader's parser meets what a request could not send.
