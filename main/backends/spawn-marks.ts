@@ -12,8 +12,9 @@
  * Linux only: the marks are read from /proc/<pid>/environ (the environment a process was started with;
  * only the user's own processes are readable). A pid that was reused by an unrelated program never
  * carries the mark, so it is never signalled. What escapes: a process that execs itself with a cleared
- * environment, or rewrites its environment block. Elsewhere (macOS, Windows) only the process group
- * (POSIX) or `taskkill /T` (Windows: the parent links that still exist) are covered.
+ * environment, or rewrites its environment block (after a crash, recorded-agents.ts still finds the agent
+ * itself by its pid and start time). Elsewhere (macOS, Windows) only the process group (POSIX) or
+ * `taskkill /T` (Windows: the parent links that still exist) are covered.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';

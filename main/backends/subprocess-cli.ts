@@ -109,8 +109,9 @@ export class CliBackend implements AgentBackend {
       promptVia,
     });
     // With its pid, the start time that tells this process from a later one with the same pid: a restart
-    // after a kill -9 stops it by the two (recorded-agents.ts). Windows asks PowerShell, so not awaited here.
-    const identity = processStartOf(child.pid).then((pidStart) => {
+    // after a kill -9 stops it by the two (recorded-agents.ts). Windows asks PowerShell, so never awaited:
+    // an answer that comes after the exit is dropped (the turn has no process left to record).
+    void processStartOf(child.pid).then((pidStart) => {
       if (pidStart !== undefined && child.exitCode === null && child.signalCode === null) report.receipt({ pidStart });
     });
     const stderr = new StderrTail(child.stderr);
@@ -126,7 +127,6 @@ export class CliBackend implements AgentBackend {
     if (turn.signal.aborted || this.closed) void stop();
 
     const exit = await exited(child);
-    await identity;
     await stopping;
     turn.signal.removeEventListener('abort', stop);
     this.running.delete(child);

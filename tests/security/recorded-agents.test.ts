@@ -9,7 +9,7 @@
  *   real Linux processes. A reused pid is simulated as the issue says: a live unrelated process recorded
  *   with a start time that is not its own.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +21,13 @@ import { REPO_ROOT, tempDir } from '../helpers/bridge.js';
 import { Harness, makeTurn, RecordingReporter } from '../fixtures/acp/harness.js';
 
 const ON_WINDOWS = process.platform === 'win32';
-const NATIVE = process.platform === 'linux' || ON_WINDOWS;
+/**
+ * Windows 10/11 always have Windows PowerShell; a Windows node under Wine may not (it ships taskkill, not
+ * PowerShell): there the Windows tests are skipped rather than failed for the missing tool.
+ */
+const NO_POWERSHELL =
+  ON_WINDOWS && spawnSync('powershell.exe', ['-NoProfile', '-NonInteractive', '-Command', 'exit 0']).status !== 0;
+const NATIVE = (process.platform === 'linux' || ON_WINDOWS) && !NO_POWERSHELL;
 
 const started: ChildProcess[] = [];
 const extraPids: number[] = [];
