@@ -67,8 +67,8 @@ export async function runTurn(
     },
     receipt(facts) {
       live.patchMetadata({ receipt: { ...(live.task.metadata.receipt ?? {}), ...facts } });
-      // A restart after a crash stops the agent by these two (recorded-agents.ts): stored now, not later.
-      if ('pid' in facts || 'pidStart' in facts) live.saveSnapshot();
+      // A restart after a crash stops the agent by its pid and start (recorded-agents.ts): stored now.
+      if ('pidStart' in facts) live.saveSnapshot();
     },
     truncated(cut) {
       backendCut = { at: cut.at, droppedBytes: (backendCut?.droppedBytes ?? 0) + cut.droppedBytes };
