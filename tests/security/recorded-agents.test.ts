@@ -108,7 +108,8 @@ describe.skipIf(!NATIVE)('recorded agents on this platform', () => {
     );
     await new Promise((resolve) => gone.once('exit', resolve));
     const result = await stopRecordedAgents([{ pid: gone.pid!, start: start ?? 'linux:x:1' }]);
-    expect(result).toEqual({ stopped: [], spared: [] });
+    // Windows may hand the pid to a new process at once: that one is spared, never stopped.
+    expect(result.stopped).toEqual([]);
   });
 });
 
