@@ -78,9 +78,13 @@ export function windowsProcessStarts(
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       if (out.length < 1 << 20) out += chunk;
     });
+    let finished = false;
     const done = (): void => {
+      if (finished) return;
+      finished = true;
       clearTimeout(timer);
-      for (const line of out.split(/\r?\n/)) {
+      // Only whole lines: a query stopped by the bound may have been cut in the middle of one.
+      for (const line of out.slice(0, out.lastIndexOf('\n') + 1).split(/\r?\n/)) {
         const m = /^\s*(\d+) (\d+)\s*$/.exec(line);
         if (m && pids.includes(Number(m[1]))) found.set(Number(m[1]), `win32:${m[2]}`);
       }

@@ -190,6 +190,19 @@ describe.skipIf(!NATIVE)('recorded agents, the Windows way', () => {
     await eventually(() => !isRunning(target), 15_000);
   });
 
+  it.skipIf(ON_WINDOWS)('keeps only whole lines of a query cut short by its bound', async () => {
+    const a = bystander();
+    const b = bystander();
+    const full = await windowsProcessStarts([a], tools);
+    process.env.STANDIN_CUT = '1';
+    try {
+      const cut = await windowsProcessStarts([a, b], { ...tools, timeoutMs: 300 });
+      expect(cut).toEqual(full);
+    } finally {
+      delete process.env.STANDIN_CUT;
+    }
+  });
+
   it.skipIf(ON_WINDOWS)('gives up on a query that hangs, within its bound, and stops nothing', async () => {
     const target = bystander();
     const start = (await processStartOf(target, tools))!;
