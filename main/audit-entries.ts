@@ -4,6 +4,7 @@
  * rejected). Progress, reminders, `working` and artifact chunks are not audited.
  */
 import type { TaskEvent } from './domain/events.js';
+import { redact } from './domain/redaction.js';
 import { textOf, type Task } from './domain/task.js';
 import type { AuditEntryType } from './schema/audit.js';
 
@@ -83,6 +84,8 @@ function statusText(event: Extract<TaskEvent, { kind: 'status-update' }>): strin
   return textOf(event.status.message?.parts ?? []);
 }
 
+/** Redacted before the cut (the audit log redacts again, whole entries, with the bridge's tokens). */
 function preview(text: string): string {
-  return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text;
+  const clean = redact(text);
+  return clean.length > PREVIEW_CHARS ? `${clean.slice(0, PREVIEW_CHARS)}…` : clean;
 }

@@ -39,7 +39,7 @@ export function acquireInstanceLock(dir: string): () => void {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const owner = readPid(file);
       // Our own pid counts too: two bridges in one process would share the data dir just as badly.
-      if (owner !== undefined && isAlive(owner)) {
+      if (owner !== undefined && isProcessAlive(owner)) {
         throw new Error(
           `another contactor bridge (pid ${owner}) is already using ${dir}; stop it with \`contactor down\` or give this one another data_dir`,
           { cause: err },
@@ -97,11 +97,28 @@ function readPid(file: string): number | undefined {
   }
 }
 
-function isAlive(pid: number): boolean {
+/**
+ * Whether a process is running: the one liveness check of the bridge (its instance lock) and the CLI
+ * (`up`, `down`, `status`, `doctor`). EPERM means it runs, as another user. A zombie is dead: after a
+ * kill -9 the bridge stays a zombie until its parent reaps it, and must not block a restart (issue 16
+ * item 9). Linux reads the state from /proc; elsewhere a zombie cannot be told apart and counts as alive.
+ */
+export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return !isZombie(pid);
+}
+
+function isZombie(pid: number): boolean {
+  if (process.platform !== 'linux') return false;
+  try {
+    // /proc/<pid>/stat: "pid (comm) S ..." — comm may hold spaces and parentheses, so read after the last ")".
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+  } catch {
+    return false;
   }
 }

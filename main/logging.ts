@@ -5,32 +5,10 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
+import { redact } from './domain/redaction.js';
 
-const CREDENTIAL_PATTERNS: RegExp[] = [
-  /\b(?:sk|pk|rk)-[A-Za-z0-9_-]{16,}\b/g, // OpenAI / Anthropic-style API keys
-  /\bgh[pousr]_[A-Za-z0-9]{20,}\b/g, // GitHub tokens
-  /\bxox[abpr]-[A-Za-z0-9-]{10,}\b/g, // Slack tokens
-  /\bAKIA[0-9A-Z]{16}\b/g, // AWS access key ids
-  /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\b/g, // JWTs
-  /(bearer\s+)[A-Za-z0-9._~+/=-]{16,}/gi, // Authorization values
-  /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g,
-];
-
-/** Replaces credentials in a string; `secrets` are exact values (the bridge token) to remove too. */
-/** One pass that says whether any pattern could match: most strings have no credential at all. */
-const ANY_CREDENTIAL = new RegExp(CREDENTIAL_PATTERNS.map((p) => `(?:${p.source})`).join('|'), 'i');
-
-export function redact(text: string, secrets: readonly string[] = []): string {
-  let out = text;
-  for (const secret of secrets) if (secret && out.includes(secret)) out = out.split(secret).join('[REDACTED]');
-  if (!ANY_CREDENTIAL.test(out)) return out;
-  for (const pattern of CREDENTIAL_PATTERNS) {
-    out = out.replace(pattern, (match, prefix: unknown) =>
-      typeof prefix === 'string' && match.startsWith(prefix) ? `${prefix}[REDACTED]` : '[REDACTED]',
-    );
-  }
-  return out;
-}
+/** The patterns live in domain/redaction.ts, shared with the task texts the runtime writes. */
+export { redact };
 
 export function redactDeep(value: unknown, secrets: readonly string[], depth = 0): unknown {
   if (typeof value === 'string') return redact(value, secrets);
@@ -48,7 +26,7 @@ export function createLogger(dataDir: string, secrets: () => readonly string[]):
   const dir = path.join(dataDir, 'logs');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   // The file is opened here, not by pino, so that closing it is synchronous: a stopped bridge holds no handle.
-  const fd = openSync(path.join(dir, 'bridge.log'), 'a');
+  const fd = openSync(path.join(dir, 'bridge.log'), 'a', 0o600);
   const logger = pino(
     {
       level: process.env.CONTACTOR_LOG_LEVEL ?? 'info',

@@ -91,6 +91,11 @@ export interface TurnReporter {
   /** Facts the backend actually observed (pid, sessionId, ...), merged into `metadata.receipt`. */
   receipt(facts: Record<string, unknown>): void;
   /**
+   * The backend itself dropped reply output past its own cap (`at` bytes kept): recorded in
+   * `metadata.truncated` like the runtime's own cut, so a reader sees the reply is incomplete.
+   */
+  truncated?(cut: { at: number; droppedBytes: number }): void;
+  /**
    * Parks the task in input-required and resolves when someone answers (or the task is canceled or
    * expires: `cancelled`). The agent's queue slot is released while waiting, and the turn timeout is
    * paused. Several requests of one turn are kept in order.
@@ -142,6 +147,11 @@ export interface TaskQuery {
   pageSize: number;
   pageToken?: string;
   includeArtifacts: boolean;
+  /**
+   * With artifacts, a page stops before the task that would take its tasks' JSON past this many UTF-8
+   * bytes (always at least one task), and `nextPageToken` continues from there.
+   */
+  maxBytes?: number;
 }
 
 export interface TaskPage {

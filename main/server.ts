@@ -10,6 +10,8 @@ import type { Dispatcher } from './runtime/dispatcher.js';
 import { buildAgentCard, buildBridgeCard, type AgentProfile, type BearerSecurity } from './transport/cards.js';
 import { createHttpHandler, type BridgeInfo, type RefusedRequest } from './transport/http.js';
 import { JsonRpcEndpoint, type RpcLog } from './transport/jsonrpc.js';
+import { CallerTokens } from './transport/caller-tokens.js';
+import { ConnectionGuard, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './transport/connection-guard.js';
 import { CallerRateLimit } from './transport/rate-limit.js';
 import { allowedHostsFor } from './transport/request-gate.js';
 
@@ -24,6 +26,8 @@ export interface BridgeServerOptions {
   token?: string;
   allowedOrigins: string[];
   maxBodyBytes: number;
+  /** The largest JSON-RPC response (response-size.ts); unbounded when absent. */
+  maxResponseBytes?: number;
   /** JSON-RPC requests per minute per caller; no limit when absent. */
   rateLimitPerMinute?: number;
   /** Every request refused before dispatch (the audit log). */
@@ -33,7 +37,26 @@ export interface BridgeServerOptions {
   log: RpcLog & { info(details: Record<string, unknown>, message: string): void };
   /** Runs last in `stop` (release the instance lock). */
   onStopped?: () => void;
+  /** Slow-client bounds; defaults in HTTP_DEFAULTS (tests shorten them). */
+  http?: Partial<HttpBounds>;
 }
+
+export interface HttpBounds {
+  /** The request line and headers must have arrived by then. */
+  headersTimeoutMs: number;
+  /** The whole request, body included, must have arrived by then (a response may take as long as it needs). */
+  requestTimeoutMs: number;
+  /** How often Node checks the two above. */
+  checkEveryMs: number;
+  limits: ConnectionLimits;
+}
+
+export const HTTP_DEFAULTS: HttpBounds = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  checkEveryMs: 1_000,
+  limits: DEFAULT_CONNECTION_LIMITS,
+};
 
 export class BridgeServer {
   private http: Server | undefined;
@@ -120,6 +143,7 @@ export class BridgeServer {
         cards: { agentCard: (n) => info.agentCard(n), listAgents: () => this.agentList() },
       },
       this.opts.log,
+      this.opts.maxResponseBytes !== undefined ? { maxResponseBytes: this.opts.maxResponseBytes } : {},
     );
     let handler: ReturnType<typeof createHttpHandler> | undefined;
     const handlerFor = (): ReturnType<typeof createHttpHandler> =>
@@ -131,25 +155,34 @@ export class BridgeServer {
           allowedOrigins: new Set(this.opts.allowedOrigins),
           maxUrlLength: 2048,
         },
-        ...(this.opts.token ? { token: this.opts.token } : {}),
+        ...(this.opts.token
+          ? { tokens: new CallerTokens(this.opts.token, this.opts.dispatcher.registry.names()) }
+          : {}),
         maxBodyBytes: this.opts.maxBodyBytes,
         ...(this.opts.rateLimitPerMinute
-          ? {
-              rateLimit: new CallerRateLimit({
-                perMinute: this.opts.rateLimitPerMinute,
-                isAgent: (name) => this.opts.dispatcher.registry.has(name),
-              }),
-            }
+          ? { rateLimit: new CallerRateLimit({ perMinute: this.opts.rateLimitPerMinute }) }
           : {}),
         ...(this.opts.onRefused ? { onRefused: this.opts.onRefused } : {}),
         ...(this.opts.onShutdownRequested ? { onShutdownRequested: this.opts.onShutdownRequested } : {}),
+        onAuthenticated: (socket) => guard.prove(socket),
       }));
+    const bounds = { ...HTTP_DEFAULTS, ...this.opts.http };
+    const guard = new ConnectionGuard(bounds.limits, (reason, remote) =>
+      this.opts.onRefused?.({ reason, status: 503, method: '', path: '', remote }),
+    );
     // Made once, on the first request (Koa's callback() composes the middleware each time it is called).
-    const server = createNodeServer((req, res) => handlerFor()(req, res));
-    server.headersTimeout = 20_000;
-    server.requestTimeout = 0;
+    const server = createNodeServer(
+      {
+        // Node wants headersTimeout <= requestTimeout (a shortened request deadline shortens both).
+        headersTimeout: Math.min(bounds.headersTimeoutMs, bounds.requestTimeoutMs),
+        requestTimeout: bounds.requestTimeoutMs,
+        connectionsCheckingInterval: bounds.checkEveryMs,
+      },
+      (req, res) => handlerFor()(req, res),
+    );
     server.maxHeadersCount = 100;
     server.on('connection', (socket: Socket) => {
+      if (!guard.admit(socket)) return;
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
     });

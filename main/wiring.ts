@@ -3,6 +3,7 @@
  * what it needs. Adding a backend kind = one line in `createBackend`.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,12 +12,18 @@ import { AuditedTaskStore } from './audited-store.js';
 import { A2aRemoteBackend } from './backends/a2a-remote.js';
 import { AcpBackend } from './backends/acp.js';
 import { HttpApiBackend } from './backends/http-api.js';
+import { BRIDGE_RUN_MARK, newBridgeRun, stopEarlierRuns } from './backends/spawn-marks.js';
+import { stopWslOrphans } from './backends/wsl-orphans.js';
+import { recordedAgentsOf, stopRecordedAgents } from './backends/recorded-agents.js';
 import { CliBackend } from './backends/subprocess-cli.js';
 import { installedCliDir, withCliDirFirst } from './backends/agent-env.js';
 import { inheritedAgentEnv, loadConfig, type LoadedConfig } from './config.js';
 
 /** Where config and data live even when no bridge could be built (the tray's Open config / Open logs). */
 export { defaultDataDir, resolveConfigPath } from './config.js';
+import { filterAgentEnv } from './agent-env-filter.js';
+import { cwdConfinement } from './cwd-confinement.js';
+import { createPrivateFile, restrictDataDir } from './data-dir-modes.js';
 import { acquireInstanceLock, ensureDataDir, loadOrCreateToken } from './data-dir.js';
 import { createLogger, type BridgeLogger } from './logging.js';
 import type { AgentBackend } from './ports.js';
@@ -25,9 +32,11 @@ import { EventFeed } from './runtime/event-feed.js';
 import { AgentRegistry, type AgentSettings } from './runtime/registry.js';
 import { TurnSlots } from './runtime/turn-slots.js';
 import type { AgentConfig, BridgeConfig } from './schema/config.js';
-import { BridgeServer } from './server.js';
+import { BridgeServer, type HttpBounds } from './server.js';
 import { startHistoryPruning, type HistoryPruning } from './stores/history-pruning.js';
 import { SqliteTaskStore } from './stores/sqlite.js';
+import { deriveAgentToken } from './transport/caller-tokens.js';
+import { responseLimitFor } from './transport/response-size.js';
 
 export interface BridgeOptions {
   configPath?: string;
@@ -40,6 +49,8 @@ export interface BridgeOptions {
   resourcesDir?: string;
   /** `contactor serve`: stop when `contactor down` asks over HTTP (see BridgeServer). */
   onShutdownRequested?: () => void;
+  /** Slow-client bounds (server.ts HTTP_DEFAULTS); tests shorten them. */
+  http?: Partial<HttpBounds>;
 }
 
 export interface Bridge {
@@ -87,11 +98,17 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
   const token = requireTokenPolicy(config.require_token, host);
 
   ensureDataDir(dataDir);
+  restrictDataDir(dataDir);
+  createPrivateFile(path.join(dataDir, 'contactor.db'));
   const releaseLock = acquireInstanceLock(dataDir);
   let openedLog: BridgeLogger | undefined;
   try {
     const secret = token ? loadOrCreateToken(dataDir) : undefined;
-    const log = createLogger(dataDir, () => (secret ? [secret] : []));
+    // The install token and every agent's derived token: never in a log, an audit entry or a task.
+    const bridgeSecrets = secret
+      ? [secret, ...Object.keys(config.agents).map((name) => deriveAgentToken(secret, name))]
+      : [];
+    const log = createLogger(dataDir, () => bridgeSecrets);
     openedLog = log;
     const requestedPort = opts.port ?? config.port;
     const port = requestedPort === 0 ? await freePort(host) : requestedPort;
@@ -99,35 +116,64 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
 
     const audit = new AuditLog({
       dir: path.join(dataDir, 'audit'),
-      secrets: () => (secret ? [secret] : []),
+      secrets: () => bridgeSecrets,
       onError: (err) => log.warn({ err }, 'could not write the audit log'),
     });
     const sqlite = new SqliteTaskStore({ file: path.join(dataDir, 'contactor.db') });
     const store = new AuditedTaskStore(sqlite, audit);
     const registry = new AgentRegistry(new TurnSlots(config.max_concurrent_tasks));
     const backends: AgentBackend[] = [];
-    // The packaged Windows app's CLI folder goes first on every agent's PATH (backends/agent-env.ts).
     const cliDir = installedCliDir(resourcesDir);
+    const home = env.HOME || env.USERPROFILE || homedir();
+    // Marks every agent of this run, so the next run on this data dir can stop what a crash orphaned.
+    const bridgeRun = newBridgeRun(dataDir);
+
+    const excluded = bridgeOwnPaths(dataDir, loaded.path);
+    const strippedFor: string[] = [];
+    /** The distros of WSL agents: where a killed bridge's agents are looked for at the next start. */
+    const wslDistros = Object.values(config.agents).flatMap((a) =>
+      a.kind === 'acp' && a.platform === 'wsl' ? [a.distro] : [],
+    );
+    const promptInArgs: string[] = [];
     for (const [name, agent] of Object.entries(config.agents)) {
+      // Without a cwd an agent works in the user's home (its root), not wherever the bridge was started.
+      const withCwd = agentWithDefaultCwd(agent, home);
+      const filtered = filterAgentEnv(inheritedAgentEnv(env), { passProxyCredentials: agent.pass_proxy_credentials });
+      if (filtered.strippedProxyCredentials.length > 0) strippedFor.push(name);
+      if (agent.kind === 'subprocess_cli' && agent.prompt_via === 'arg') promptInArgs.push(name);
+      // The packaged Windows app's CLI folder goes first on every agent's PATH (backends/agent-env.ts).
       const baseEnv = withCliDirFirst(
         {
-          ...inheritedAgentEnv(env),
+          ...filtered.env,
           CONTACTOR_URL: url,
           CONTACTOR_AGENT: name,
-          ...(secret ? { CONTACTOR_TOKEN: secret } : {}),
+          [BRIDGE_RUN_MARK]: bridgeRun,
+          // Its own token, from which the bridge knows the caller (caller-tokens.ts), never the install token.
+          ...(secret ? { CONTACTOR_TOKEN: deriveAgentToken(secret, name) } : {}),
         },
         cliDir,
       );
-      const backend = createBackend(name, agent, baseEnv);
+      const backend = createBackend(name, withCwd, baseEnv, excluded);
       backends.push(backend);
-      registry.add(name, backend, settingsOf(agent, config));
+      const confinement = cwdConfinement({
+        agent: name,
+        cwd: agent.cwd,
+        allowedCwds: agent.allowed_cwds,
+        home,
+        excluded,
+      });
+      registry.add(name, backend, { ...settingsOf(withCwd, config), confineCwd: (cwd) => confinement.confine(cwd) });
     }
+    warnAboutAgentEnv(log, strippedFor, promptInArgs);
     const dispatcher = new Dispatcher({
       store,
       registry,
       feed: new EventFeed(),
       sinks: [audit],
       maxDelegationDepth: config.max_delegation_depth,
+      secrets: () => bridgeSecrets,
+      // A page stops short of the response limit, leaving room for the live view and the envelope.
+      maxPageBytes: config.max_artifact_bytes + config.max_body_bytes,
     });
     let pruning: HistoryPruning | undefined;
     const server = new BridgeServer({
@@ -141,7 +187,9 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       ...(secret ? { token: secret } : {}),
       allowedOrigins: config.allowed_origins,
       maxBodyBytes: config.max_body_bytes,
+      maxResponseBytes: responseLimitFor(config.max_artifact_bytes, config.max_body_bytes),
       rateLimitPerMinute: config.rate_limit_per_minute,
+      ...(opts.http ? { http: opts.http } : {}),
       onRefused: (refused) => audit.refused(refused.reason, refused),
       ...(opts.onShutdownRequested ? { onShutdownRequested: opts.onShutdownRequested } : {}),
       log,
@@ -161,6 +209,19 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       },
       reportInternal: (err) => log.error({ err }, 'unhandled failure (the bridge keeps running)'),
       start: async () => {
+        // Before recovery fails their tasks: agents (and what they started) of a run that was killed.
+        const orphans = await stopEarlierRuns(bridgeRun, 2000);
+        // Then by pid and start time as the tasks recorded them: Windows, and a child that cleared its marks.
+        const recorded = await stopRecordedAgents(
+          recordedAgentsOf(sqlite.tasksInStates(['submitted', 'working', 'input-required'])),
+          { graceMs: 2000 },
+        );
+        if (process.platform === 'win32' && wslDistros.length > 0) await stopWslOrphans(wslDistros, bridgeRun);
+        if (orphans > 0 || recorded.stopped.length > 0 || recorded.spared.length > 0)
+          log.info(
+            { orphans, recordedStopped: recorded.stopped, reusedPidsSpared: recorded.spared },
+            'stopped agent processes left by the previous run',
+          );
         await server.start();
         pruning ??= startHistoryPruning({
           store: sqlite,
@@ -180,12 +241,17 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
 }
 
 /** http_api and a2a read the secrets their `api_key_env` / `token_env` name from the live process env. */
-function createBackend(name: string, agent: AgentConfig, baseEnv: Record<string, string>): AgentBackend {
+function createBackend(
+  name: string,
+  agent: AgentConfig,
+  baseEnv: Record<string, string>,
+  excludedDirs: string[],
+): AgentBackend {
   switch (agent.kind) {
     case 'subprocess_cli':
       return new CliBackend({ name, config: agent, baseEnv });
     case 'acp':
-      return new AcpBackend({ name, config: agent, baseEnv });
+      return new AcpBackend({ name, config: agent, baseEnv, excludedDirs });
     case 'http_api':
       return new HttpApiBackend({ name, config: agent });
     case 'a2a':
@@ -195,6 +261,41 @@ function createBackend(name: string, agent: AgentConfig, baseEnv: Record<string,
       return never;
     }
   }
+}
+
+/** Said once per load: what an agent does not get, and what every user on the machine can see. */
+function warnAboutAgentEnv(
+  log: { warn(details: Record<string, unknown>, message: string): void },
+  strippedFor: string[],
+  promptInArgs: string[],
+): void {
+  if (strippedFor.length > 0) {
+    log.warn(
+      { agents: strippedFor },
+      'proxy credentials (user:password@) were removed from the proxy variables these agents inherit; set pass_proxy_credentials: true for an agent that needs them',
+    );
+  }
+  if (promptInArgs.length > 0) {
+    log.warn(
+      { agents: promptInArgs },
+      'these agents get the prompt as a command-line argument (prompt_via: arg): any user on this machine can read it, and any secret in it, with ps; prefer prompt_via: stdin',
+    );
+  }
+}
+
+/** An agent that runs somewhere (acp, subprocess_cli) without a `cwd` gets the user's home. */
+function agentWithDefaultCwd(agent: AgentConfig, home: string): AgentConfig {
+  if (agent.cwd !== undefined || (agent.kind !== 'acp' && agent.kind !== 'subprocess_cli')) return agent;
+  return { ...agent, cwd: home };
+}
+
+/**
+ * What no agent may use as its working directory or reach through ACP fs/*: the data dir (token,
+ * database, logs) and the config file, with its folder when that is contactor's own (the default place).
+ */
+function bridgeOwnPaths(dataDir: string, configPath: string): string[] {
+  const configDir = path.dirname(configPath);
+  return [dataDir, path.basename(configDir) === 'contactor' ? configDir : configPath];
 }
 
 function settingsOf(agent: AgentConfig, config: BridgeConfig): AgentSettings {

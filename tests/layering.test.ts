@@ -126,7 +126,7 @@ const RULES: Record<Layer, Rule> = {
     node: true,
   },
   'data-dir': { imports: [], typeImports: ['schema'], node: true },
-  logging: { imports: [], packages: ['pino'], node: true },
+  logging: { imports: ['domain'], packages: ['pino'], node: true },
   // stores/delegating-store.ts: the audited store is a delegating store that adds the creation witness.
   audit: { imports: ['audit', 'logging', 'ports', 'domain', 'schema', 'stores/delegating-store.ts'], node: true },
 };
@@ -141,9 +141,14 @@ function layerOf(rel: string): Layer | undefined {
   const files: Record<string, Layer> = {
     'ports.ts': 'ports',
     'config.ts': 'config',
+    // Where an agent's tasks may run: the config's roots, checked with node:fs (issue 16 item 1).
+    'cwd-confinement.ts': 'config',
+    // What of the inherited environment agents may not see (issue 16 item 8): composed with config.ts's allow-list.
+    'agent-env-filter.ts': 'config',
     'server.ts': 'server',
     'wiring.ts': 'wiring',
     'data-dir.ts': 'data-dir',
+    'data-dir-modes.ts': 'data-dir',
     'logging.ts': 'logging',
     'audit-log.ts': 'audit',
     'audit-entries.ts': 'audit',

@@ -14,15 +14,9 @@ import {
   type InitializeResponse,
   type RequestPermissionResponse,
 } from '@agentclientprotocol/sdk';
-import {
-  exited,
-  started,
-  StderrTail,
-  stopProcessTree,
-  within,
-  type AgentChild,
-  type ChildExit,
-} from './child-process.js';
+import { exited, started, StderrTail, within, type AgentChild, type ChildExit } from './child-process.js';
+import { stopChildAndDescendants } from './stop-all.js';
+import { processStartOf } from './process-start.js';
 import {
   registerClientCapabilities,
   clientCapabilities,
@@ -89,12 +83,15 @@ export class AcpConnection {
   private exit: ChildExit | undefined;
   private readonly stderr: StderrTail;
   private readonly connection: ClientConnection;
+  /** The process's start identity (process-start.ts), recorded with its pid in each task's receipt. */
+  readonly pidStart: Promise<string | undefined>;
 
   private constructor(
     private readonly child: AgentChild,
     private readonly spec: ConnectionSpec,
   ) {
     this.stderr = new StderrTail(child.stderr);
+    this.pidStart = processStartOf(child.pid);
     void exited(child).then((exit) => (this.exit = exit));
     const app = client({ name: 'contactor' })
       .onNotification(methods.client.session.update, ({ params }) => {
@@ -257,7 +254,7 @@ export class AcpConnection {
 
   /** stdin end → (wait) → SIGTERM → SIGKILL after `graceMs`; kills every terminal the agent opened. */
   async stop(graceMs: number, waitForEof = true): Promise<void> {
-    await stopProcessTree(this.child, { graceMs, eofMs: waitForEof ? graceMs : 0 });
+    await stopChildAndDescendants(this.child, { graceMs, eofMs: waitForEof ? graceMs : 0 });
     this.connection.close();
     await Promise.all([...this.sessions.values()].map((s) => s.terminals.releaseAll()));
   }

@@ -6,7 +6,8 @@
  */
 import { RequestError, type TerminalExitStatus } from '@agentclientprotocol/sdk';
 import { randomUUID } from 'node:crypto';
-import { exited, started, stopProcessTree, type AgentChild } from './child-process.js';
+import { exited, started, type AgentChild } from './child-process.js';
+import { stopChildAndDescendants } from './stop-all.js';
 import { spawnPlan, type LaunchPlan } from './acp-launch.js';
 
 /** Output kept when the agent sets no `outputByteLimit`. */
@@ -70,13 +71,13 @@ export class TerminalSet {
   }
 
   async kill(id: string): Promise<void> {
-    await stopProcessTree(this.get(id).child, { graceMs: KILL_GRACE_MS });
+    await stopChildAndDescendants(this.get(id).child, { graceMs: KILL_GRACE_MS });
   }
 
   async release(id: string): Promise<void> {
     const t = this.get(id);
     this.terminals.delete(id);
-    await stopProcessTree(t.child, { graceMs: KILL_GRACE_MS });
+    await stopChildAndDescendants(t.child, { graceMs: KILL_GRACE_MS });
   }
 
   async releaseAll(): Promise<void> {

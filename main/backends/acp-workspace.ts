@@ -17,13 +17,20 @@ export class Workspace {
     readonly agentRoot: string,
     private readonly platform: AgentPlatform,
     private readonly distro: string | undefined,
+    /** Real host paths no request may touch, even inside the root. */
+    private readonly excluded: readonly string[],
   ) {}
 
   /**
    * `dir` is config.cwd (or the bridge's cwd): a host path, or for WSL agents a Linux path too.
    * Throws with a message naming the directory when it does not exist.
    */
-  static async open(dir: string, platform: AgentPlatform, distro: string | undefined): Promise<Workspace> {
+  static async open(
+    dir: string,
+    platform: AgentPlatform,
+    distro: string | undefined,
+    excluded: readonly string[] = [],
+  ): Promise<Workspace> {
     const linuxDir = platform === 'wsl' && dir.startsWith('/');
     const hostDir = linuxDir ? wslToWindows(dir, distro) : path.resolve(dir);
     let hostRoot: string;
@@ -33,7 +40,11 @@ export class Workspace {
       throw new Error(`the agent's working directory ${hostDir} does not exist; fix "cwd" in its config`);
     }
     const agentRoot = platform === 'wsl' ? (linuxDir ? dir : windowsToWsl(hostRoot, distro)) : hostRoot;
-    return new Workspace(hostRoot, agentRoot, platform, distro);
+    const realExcluded = await Promise.all(excluded.map((p) => realpath(p).catch(() => path.resolve(p))));
+    if (realExcluded.some((p) => within(p, hostRoot))) {
+      throw new Error(`the agent's working directory ${hostDir} lies in the bridge's own data or config; fix "cwd"`);
+    }
+    return new Workspace(hostRoot, agentRoot, platform, distro, realExcluded);
   }
 
   /** A path the agent sent, as a host path (not yet checked). */
@@ -98,11 +109,18 @@ export class Workspace {
   }
 
   private check(agentPath: string, hostPath: string): string {
-    const rel = path.relative(this.hostRoot, hostPath);
-    const inside = rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
-    if (!inside) throw outside(agentPath, this.agentRoot, 'it resolves outside the workspace');
+    if (!within(this.hostRoot, hostPath)) throw outside(agentPath, this.agentRoot, 'it resolves outside the workspace');
+    if (this.excluded.some((dir) => within(dir, hostPath))) {
+      throw outside(agentPath, this.agentRoot, "it is in the bridge's own data or config");
+    }
     return hostPath;
   }
+}
+
+/** Whether `hostPath` is `dir` or below it. */
+function within(dir: string, hostPath: string): boolean {
+  const rel = path.relative(dir, hostPath);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
 function outside(agentPath: string, root: string, why: string): RequestError {

@@ -31,6 +31,8 @@ export interface AcpBackendOptions {
   initializeTimeoutMs?: number;
   /** Reported to the agent in `clientInfo`. */
   clientVersion?: string;
+  /** The bridge's data dir and config: never served through fs/* or terminal/*, whatever the root. */
+  excludedDirs?: string[];
 }
 
 const STOPPED_FOR_CANCEL =
@@ -119,8 +121,10 @@ export class AcpBackend implements AgentBackend {
       if (err instanceof StartFailure) return { kind: 'undelivered', retryable: err.retryable, reason: err.message };
       throw err;
     }
+    const pidStart = await conn.pidStart;
     report.receipt({
       pid: conn.pid,
+      ...(pidStart !== undefined ? { pidStart } : {}),
       processReused: reused,
       launchedVia: conn.launchedVia,
       protocolVersion: conn.init?.protocolVersion,
@@ -176,7 +180,12 @@ export class AcpBackend implements AgentBackend {
   /** The task's cwd when it names one (a new session only: a live session keeps its own root). */
   private workspace(cwd?: string): Promise<Workspace> {
     const { config } = this.options;
-    return Workspace.open(cwd ?? config.cwd ?? process.cwd(), config.platform, config.distro);
+    return Workspace.open(
+      cwd ?? config.cwd ?? process.cwd(),
+      config.platform,
+      config.distro,
+      this.options.excludedDirs,
+    );
   }
 
   /** `existing`: the context's live session, as `conn.sessionOf` returned it. */

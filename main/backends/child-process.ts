@@ -9,6 +9,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { groupAlive, signalGroup, taskkillCommand, type TreeKill } from './process-tree.js';
+import { newSpawnMark, rememberSpawnMark, SPAWN_MARK } from './spawn-marks.js';
 
 export type AgentChild = ChildProcessWithoutNullStreams;
 
@@ -60,9 +61,11 @@ export const PLATFORM_TREE_KILL: TreeKill = IS_WINDOWS
 export function spawnChild(spec: ChildSpec): AgentChild {
   const [program, ...args] = spec.command;
   if (program === undefined) throw new Error('command needs at least the program to run');
+  // Its descendants inherit the mark wherever they go (spawn-marks.ts), so they can be found and stopped.
+  const mark = newSpawnMark();
   const child = spawn(program, args, {
     cwd: spec.cwd,
-    env: { ...spec.env },
+    env: { ...spec.env, [SPAWN_MARK]: mark },
     shell: false,
     detached: !IS_WINDOWS,
     windowsHide: true,
@@ -73,6 +76,7 @@ export function spawnChild(spec: ChildSpec): AgentChild {
   // bridge; both are ordinary here and show up as the child's exit instead.
   child.on('error', () => undefined);
   child.stdin.on('error', () => undefined);
+  rememberSpawnMark(child, mark);
   return child;
 }
 

@@ -17,13 +17,14 @@ import {
   pipesClosed,
   spawnChild,
   started,
-  stopProcessTree,
   StderrTail,
   type AgentChild,
   type ChildExit,
   type StopResult,
 } from './child-process.js';
 import type { TreeKill } from './process-tree.js';
+import { stopChildAndDescendants } from './stop-all.js';
+import { processStartOf } from './process-start.js';
 import { SHUTTING_DOWN, STOPPED } from './outcomes.js';
 import { currentAppExe, envForProgram } from './agent-env.js';
 import { cliCommandLine, type CliCommandLine } from './cli-command-line.js';
@@ -163,6 +164,12 @@ export class CliBackend implements AgentBackend {
       executionForm: 'subprocess',
       promptVia: line.promptFile ? 'file' : promptVia,
     });
+    // With its pid, the start time that tells this process from a later one with the same pid: a restart
+    // after a kill -9 stops it by the two (recorded-agents.ts). Windows asks PowerShell, so never awaited:
+    // an answer that comes after the exit is dropped (the turn has no process left to record).
+    void processStartOf(child.pid).then((pidStart) => {
+      if (pidStart !== undefined && child.exitCode === null && child.signalCode === null) report.receipt({ pidStart });
+    });
     const stderr = new StderrTail(child.stderr);
     const stdout = collectOutput(child.stdout, this.options.maxOutputBytes ?? 16 * 1024 * 1024);
     child.stdin.end(promptVia === 'stdin' ? prompt : undefined);
@@ -177,7 +184,7 @@ export class CliBackend implements AgentBackend {
     const requested = new Promise<void>((resolve) => (stopRequested = resolve));
     const stop = (): Promise<StopResult> => {
       stopRequested();
-      return (stopping ??= stopProcessTree(child, stopOptions));
+      return (stopping ??= stopChildAndDescendants(child, stopOptions));
     };
     this.running.set(child, stop);
     turn.signal.addEventListener('abort', stop, { once: true });
@@ -206,9 +213,10 @@ export class CliBackend implements AgentBackend {
     await pipesClosed(child, this.options.drainMs ?? 250);
     destroyPipes(child);
     // Whatever the agent left running (a daemon, a grandchild holding stdout) goes with it.
-    this.track(stopProcessTree(child, stopOptions));
+    this.track(stopChildAndDescendants(child, stopOptions));
     if (stopResult?.problems.length) report.receipt({ unstopped: stopResult.problems });
 
+    if (stdout.truncated()) report.truncated?.({ at: stdout.kept(), droppedBytes: stdout.bytes() - stdout.kept() });
     report.receipt({
       ...(exit.code !== null ? { exitCode: exit.code } : {}),
       ...(exit.signal !== null ? { signal: exit.signal } : {}),
@@ -286,6 +294,7 @@ function collectOutput(stream: Readable, maxBytes: number) {
   return {
     text: () => Buffer.concat(chunks).toString('utf8'),
     bytes: () => total,
+    kept: () => kept,
     truncated: () => total > maxBytes,
   };
 }

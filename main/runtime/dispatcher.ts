@@ -1,5 +1,6 @@
 import { decisionFollowUp, resolveDecisionAnswer } from '../domain/decision-contract.js';
 import { BridgeError } from '../domain/errors.js';
+import { redact } from '../domain/redaction.js';
 import type { StreamEvent } from '../domain/events.js';
 import { isTerminal, textOf, type Message, type Part, type Task } from '../domain/task.js';
 import type { EventSink, TaskPage, TaskQuery, TaskStore } from '../ports.js';
@@ -37,6 +38,13 @@ export interface DispatcherOptions {
   /** Extra sinks (audit log, ...); the feed is always one. */
   sinks?: EventSink[];
   maxDelegationDepth: number;
+  /**
+   * The bridge's own tokens: removed from everything a task holds, agents' replies included; with the
+   * credential patterns, from every status text the bridge writes (domain/redaction.ts).
+   */
+  secrets?: () => readonly string[];
+  /** A `tasks/list` page with artifacts stops before this many bytes of tasks (TaskQuery.maxBytes). */
+  maxPageBytes?: number;
 }
 
 export interface Subscription {
@@ -64,11 +72,14 @@ export class Dispatcher {
         this.desk.cancelAll(taskId);
         this.clock.clear(taskId);
       },
+      redact: (text) => redact(text, opts.secrets?.() ?? []),
     });
     this.turns = new TurnScheduler({
       store: opts.store,
       desk: this.desk,
       onDecision: (parked) => this.clock.schedule(parked, parked.task.metadata.pending!),
+      ...(opts.secrets ? { secrets: opts.secrets } : {}),
+      redact: (text) => redact(text, opts.secrets?.() ?? []),
     });
   }
 
@@ -100,8 +111,11 @@ export class Dispatcher {
     return { failed: running.length, waiting: waiting.length };
   }
 
-  async send(req: SendRequest): Promise<Task> {
-    const entry = this.opts.registry.get(req.agent);
+  async send(request: SendRequest): Promise<Task> {
+    const entry = this.opts.registry.get(request.agent);
+    // Refused before anything is stored: a cwd outside the agent's roots never becomes a task.
+    const { confineCwd } = entry.settings;
+    const req = request.cwd !== undefined && confineCwd ? { ...request, cwd: confineCwd(request.cwd) } : request;
     if (req.message.taskId) return this.continueTask(req);
 
     const chain = resolveChain(req.delegation, {
@@ -187,7 +201,8 @@ export class Dispatcher {
   }
 
   list(query: TaskQuery): TaskPage {
-    const page = this.opts.store.list(query);
+    const maxBytes = query.maxBytes ?? this.opts.maxPageBytes;
+    const page = this.opts.store.list(maxBytes === undefined ? query : { ...query, maxBytes });
     page.tasks = page.tasks.map((t) => {
       const live = this.live.get(t.id);
       if (!live) return t;

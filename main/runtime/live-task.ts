@@ -1,3 +1,4 @@
+import { capDepth, MAX_JSON_DEPTH } from '../domain/json-depth.js';
 import { artifactUpdate, statusUpdate, type StreamEvent, type TaskEvent } from '../domain/events.js';
 import { agentMessage, canTransition, isSettled, isTerminal, type Task, type TaskState } from '../domain/task.js';
 import type { EventSink, StoredTask, TaskStore } from '../ports.js';
@@ -33,6 +34,8 @@ export class LiveTask {
     private readonly store: TaskStore,
     private readonly sinks: readonly EventSink[],
     private readonly onLost: (err: Error) => void,
+    /** Credentials out of the texts the bridge writes itself (issue 16 item 5); none when absent. */
+    private readonly redact: (text: string) => string = (text) => text,
   ) {
     this.task = stored.task;
     this.seq = stored.lastSeq;
@@ -62,7 +65,7 @@ export class LiveTask {
   setStatus(state: TaskState, text?: string, eventMetadata?: Record<string, unknown>): boolean {
     if (this.frozen || !canTransition(this.state, state)) return false;
     const timestamp = new Date().toISOString();
-    const message = text === undefined ? undefined : agentMessage(crypto.randomUUID(), text, this.ids());
+    const message = text === undefined ? undefined : agentMessage(crypto.randomUUID(), this.redact(text), this.ids());
     this.task.status = { state, timestamp, ...(message ? { message } : {}) };
     const final = isSettled(state);
     const event = statusUpdate(this.task, this.seq + 1, this.task.status, final, eventMetadata);
@@ -85,9 +88,22 @@ export class LiveTask {
     this.record(event, false);
   }
 
-  /** Stores facts in metadata; they are saved with the next status change. */
+  /**
+   * Writes the task as it is now, without an event: for facts that must survive a crash before the next
+   * status change, such as the pid and start time of the agent running it (issue 16 item 3).
+   */
+  saveSnapshot(): void {
+    if (this.frozen || isTerminal(this.state)) return;
+    this.store.commit(this.task.id, [], this.task);
+    if (this.store.afterCommit) this.store.afterCommit((lost) => lost && this.lose(lost));
+  }
+
+  /** Stores facts in metadata; they are saved with the next status change (or `saveSnapshot`). */
   patchMetadata(patch: Record<string, unknown>): void {
-    Object.assign(this.task.metadata, patch);
+    // What agents report (a tool call's rawInput in a question, a peer's metadata) is cut at the depth
+    // the edge accepts, so no reader's parser meets what a request could not send.
+    for (const [key, value] of Object.entries(patch)) this.task.metadata[key] = capDepth(value, MAX_JSON_DEPTH - 4);
+    if (typeof patch.warning === 'string') this.task.metadata.warning = this.redact(patch.warning);
   }
 
   /**

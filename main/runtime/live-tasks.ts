@@ -12,6 +12,8 @@ export interface LiveTasksOptions {
   sinks: EventSink[];
   /** A task stopped being live because the store lost a change of it: withdraw its questions and timers. */
   onLost: (taskId: string) => void;
+  /** Applied to every status text the bridge writes (failure reasons, warnings): see domain/redaction.ts. */
+  redact?: (text: string) => string;
 }
 
 export class LiveTasks {
@@ -31,8 +33,12 @@ export class LiveTasks {
 
   /** Takes a task under management until it reaches a terminal state. */
   adopt(task: Task, lastSeq: number): LiveTask {
-    const live = new LiveTask({ task, lastSeq }, this.opts.store, this.opts.sinks, (err) =>
-      this.afterLoss(task.id, err),
+    const live = new LiveTask(
+      { task, lastSeq },
+      this.opts.store,
+      this.opts.sinks,
+      (err) => this.afterLoss(task.id, err),
+      this.opts.redact,
     );
     this.live.set(task.id, live);
     live.listen((event) => {

@@ -15,6 +15,11 @@ export interface AgentSettings {
   /** Reply text kept per task, in UTF-8 bytes (default DEFAULT_MAX_ARTIFACT_BYTES). */
   maxArtifactBytes?: number;
   workspace?: string;
+  /**
+   * A task's cwd as the agent may use it, or a throw (-32602) naming the allowed roots. Absent: the
+   * cwd is taken as given (tests of the runtime alone).
+   */
+  confineCwd?: (cwd: string) => string;
   skills: { id: string; name: string; description: string; tags: string[]; examples?: string[] }[];
   tags: string[];
 }

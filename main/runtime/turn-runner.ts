@@ -9,6 +9,7 @@ import { workspaceOf, type PermissionDesk } from './permission-desk.js';
 import { checkedPart, droppedNote } from './reply-parts.js';
 import type { AgentEntry } from './registry.js';
 import { TurnTimer } from './turn-timer.js';
+import { SecretFilter } from '../domain/redaction.js';
 
 export interface TurnPlan {
   live: LiveTask;
@@ -25,6 +26,10 @@ export interface TurnPlan {
   contractApplied: boolean;
   /** Hands the agent's shard slot back (the task is parked or finished). */
   release: () => void;
+  /** The bridge's tokens, removed from the reply as it streams (domain/redaction.ts SecretFilter). */
+  secrets?: readonly string[];
+  /** Credentials out of a failure's stderr, applied before it is cut to fit the status. */
+  redact?: (text: string) => string;
 }
 
 const STDERR_IN_STATUS = 600;
@@ -50,13 +55,15 @@ export async function runTurn(
   const turnNumber = live.task.artifacts.length + 1;
   const artifactId = turnNumber === 1 ? `${live.id}-reply` : `${live.id}-reply-${turnNumber}`;
   const stream = new ArtifactStream((chunk) => live.appendArtifact(chunk, artifactId));
+  const tokens = new SecretFilter(plan.secrets ?? []);
   const budget = new ArtifactBudget(agent.settings.maxArtifactBytes ?? DEFAULT_MAX_ARTIFACT_BYTES, live.task);
   let firstOutputAt: string | undefined;
+  let backendCut: { at: number; droppedBytes: number } | undefined;
 
   const reporter: TurnReporter = {
     text(chunk) {
       firstOutputAt ??= new Date().toISOString();
-      stream.push(budget.take(chunk));
+      stream.push(tokens.push(budget.take(chunk)));
     },
     content(part) {
       firstOutputAt ??= new Date().toISOString();
@@ -79,6 +86,11 @@ export async function runTurn(
     },
     receipt(facts) {
       live.patchMetadata({ receipt: { ...(live.task.metadata.receipt ?? {}), ...facts } });
+      // A restart after a crash stops the agent by its pid and start (recorded-agents.ts): stored now.
+      if ('pidStart' in facts) live.saveSnapshot();
+    },
+    truncated(cut) {
+      backendCut = { at: cut.at, droppedBytes: (backendCut?.droppedBytes ?? 0) + cut.droppedBytes };
     },
     askPermission(request) {
       return desk.ask(live, request, agent.settings, {
@@ -125,8 +137,17 @@ export async function runTurn(
     desk.withdrawAll(live);
   }
   if (firstOutputAt) reporter.receipt({ firstOutputAt });
-  if (budget.droppedBytes > 0) live.patchMetadata({ truncated: budget.truncation(live.task.metadata.truncated) });
+  if (budget.droppedBytes > 0 || backendCut) {
+    const cut = budget.truncation(live.task.metadata.truncated);
+    // The backend's own cap came first: the reply is cut where it stopped, and both drops count.
+    live.patchMetadata({
+      truncated: backendCut
+        ? { at: Math.min(cut.at, backendCut.at), droppedBytes: cut.droppedBytes + backendCut.droppedBytes }
+        : cut,
+    });
+  }
 
+  stream.push(tokens.end());
   if (live.abort.signal.aborted) {
     stream.abandon();
   } else if (timer.timedOut) {
@@ -175,14 +196,21 @@ function settleOutcome(
       return;
     }
     case 'failed': {
-      const tail = outcome.stderrTail ? `\n${outcome.stderrTail.slice(-STDERR_IN_STATUS)}` : '';
+      // Redacted whole, then cut: a cut first could split a key past recognition (a PEM without BEGIN).
+      const redact = plan.redact ?? ((text: string) => text);
+      const tail = outcome.stderrTail ? `\n${redact(outcome.stderrTail).slice(-STDERR_IN_STATUS)}` : '';
       if (outcome.exitCode !== undefined) live.patchMetadata({ exitCode: outcome.exitCode });
       settleFailure(live, outcome.reason + tail, outcome.retryable);
       return;
     }
     case 'undelivered': {
       live.patchMetadata({
-        receipt: { ...(live.task.metadata.receipt ?? {}), delivered: false, undeliveredReason: outcome.reason },
+        receipt: {
+          ...(live.task.metadata.receipt ?? {}),
+          delivered: false,
+          // Often an agent's own words (its stderr before the handshake): redacted like a status text.
+          undeliveredReason: (plan.redact ?? ((text: string) => text))(outcome.reason),
+        },
       });
       settleFailure(live, `not delivered: ${outcome.reason}`, outcome.retryable);
       return;

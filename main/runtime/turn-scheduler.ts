@@ -28,6 +28,9 @@ export interface TurnSchedulerOptions {
   desk: PermissionDesk;
   /** A turn ended with a decision for the requester: the task is parked on it. */
   onDecision: (parked: LiveTask) => void;
+  /** See TurnPlan.secrets and TurnPlan.redact. */
+  secrets?: () => readonly string[];
+  redact?: (text: string) => string;
 }
 
 export class TurnScheduler {
@@ -80,6 +83,8 @@ export class TurnScheduler {
                 followUp,
                 contractApplied: contract,
                 release,
+                ...(this.opts.secrets ? { secrets: this.opts.secrets() } : {}),
+                ...(this.opts.redact ? { redact: this.opts.redact } : {}),
               },
               this.opts.desk,
               this.opts.onDecision,

@@ -35,7 +35,14 @@ export type ApprovalRule = z.infer<typeof ApprovalRuleSchema>;
 const CommonAgentShape = {
   description: z.string().optional(),
   cwd: z.string().optional(),
+  /**
+   * Where a task may ask the agent to run (its `cwd`): these folders and below. Default: the agent's
+   * `cwd` and below, else the user's home. The bridge's data dir and config are never allowed.
+   */
+  allowed_cwds: z.array(z.string().min(1)).optional(),
   env: EnvSchema.default({}),
+  /** Let the agent see `user:password@` in the inherited proxy variables (stripped by default). */
+  pass_proxy_credentials: z.boolean().default(false),
   /** Seconds a turn may run; time spent waiting for a person is not counted. */
   timeout_s: z
     .number()

@@ -13,6 +13,7 @@ import {
   checkSnapshotId,
   isTaskEvent,
   listFilter,
+  takePage,
   taskNotFound,
   withoutArtifacts,
   type ListFilter,
@@ -70,12 +71,11 @@ export class InMemoryTaskStore implements TaskStore, PrunableStore {
     matching.sort(newestFirst);
     const after = filter.cursor;
     const rest = after ? matching.filter((t) => isBefore(t, after.updatedAt, after.id)) : matching;
-    const page = rest.slice(0, filter.pageSize);
+    const { taken: page, more } = takePage(rest, filter, (t) => Buffer.byteLength(JSON.stringify(t)));
     const last = page.at(-1);
     return {
       tasks: page.map((t) => structuredClone(query.includeArtifacts ? t : withoutArtifacts(t))),
-      nextPageToken:
-        rest.length > page.length && last ? encodePageToken({ updatedAt: last.status.timestamp, id: last.id }) : '',
+      nextPageToken: more && last ? encodePageToken({ updatedAt: last.status.timestamp, id: last.id }) : '',
       totalSize: matching.length,
     };
   }

@@ -18,7 +18,7 @@ import { openDatabase } from './open-database.js';
 import { PendingWrites } from './pending-writes.js';
 import { WalCheckpointer, type WalCheckpointerOptions } from './wal-checkpointer.js';
 import { encodePageToken } from './page-token.js';
-import { checkSnapshotId, listFilter, withoutArtifacts, type ListFilter } from './task-query.js';
+import { checkSnapshotId, listFilter, takePage, withoutArtifacts, type ListFilter } from './task-query.js';
 
 export interface SqliteTaskStoreOptions {
   /** Path of the database file; created when missing (its folder must exist). */
@@ -115,22 +115,24 @@ export class SqliteTaskStore implements TaskStore, PrunableStore {
     const filter = listFilter(query);
     const { page, count } = this.listStatements(filter);
     const params = listParams(filter);
-    const [rows, total] = this.readPage(
+    const [{ taken: shown, more }, total] = this.readPage(
       () =>
         [
-          page.all({ ...params, limit: filter.pageSize + 1 }) as TaskRow[],
+          takePage(
+            page.iterate({ ...params, limit: filter.pageSize + 1 }) as IterableIterator<TaskRow>,
+            filter,
+            (row) => Buffer.byteLength(row.task_json),
+          ),
           (count.get(params) as { n: number }).n,
         ] as const,
     );
-    const shown = rows.slice(0, filter.pageSize);
     const last = shown.at(-1);
     return {
       tasks: shown.map((row) => {
         const task = JSON.parse(row.task_json) as Task;
         return query.includeArtifacts ? task : withoutArtifacts(task);
       }),
-      nextPageToken:
-        rows.length > shown.length && last ? encodePageToken({ updatedAt: last.updated_at, id: last.id }) : '',
+      nextPageToken: more && last ? encodePageToken({ updatedAt: last.updated_at, id: last.id }) : '',
       totalSize: total,
     };
   }

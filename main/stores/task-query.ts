@@ -18,6 +18,8 @@ export interface ListFilter {
   cursor: PageCursor | undefined;
   /** At least 1. */
   pageSize: number;
+  /** The page's JSON budget (TaskQuery.maxBytes), only when artifacts are included. */
+  maxBytes: number | undefined;
 }
 
 export function listFilter(query: TaskQuery): ListFilter {
@@ -29,7 +31,32 @@ export function listFilter(query: TaskQuery): ListFilter {
     // An empty token is what A2A clients send on the first request.
     cursor: query.pageToken ? decodePageToken(query.pageToken) : undefined,
     pageSize: Math.max(1, Math.floor(query.pageSize)),
+    maxBytes: query.includeArtifacts ? query.maxBytes : undefined,
   };
+}
+
+/**
+ * Takes a page's rows in order until `pageSize` or the byte budget is reached (the first row always
+ * fits). `more` says whether anything was left behind, so the caller issues a next-page token. Reads
+ * lazily: rows past the cut are never materialized (a page of 100 tasks with 32 MiB each was 3.2 GB).
+ */
+export function takePage<T>(
+  rows: Iterable<T>,
+  filter: ListFilter,
+  sizeOf: (row: T) => number,
+): { taken: T[]; more: boolean } {
+  const taken: T[] = [];
+  let bytes = 0;
+  for (const row of rows) {
+    if (taken.length >= filter.pageSize) return { taken, more: true };
+    const size = filter.maxBytes === undefined ? 0 : sizeOf(row);
+    if (taken.length > 0 && filter.maxBytes !== undefined && bytes + size > filter.maxBytes) {
+      return { taken, more: true };
+    }
+    bytes += size;
+    taken.push(row);
+  }
+  return { taken, more: false };
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { parse as parseQuery } from 'node:querystring';
 import Koa from 'koa';
 import { PassThrough } from 'node:stream';
@@ -13,8 +14,9 @@ import type { Task } from '../domain/task.js';
 import type { AgentCardV1 } from '../schema/card.js';
 import { toV03Card } from './cards.js';
 import { failure, type JsonRpcEndpoint } from './jsonrpc.js';
+import type { CallerTokens } from './caller-tokens.js';
 import type { CallerRateLimit } from './rate-limit.js';
-import { bearerMatches, gateRequest, type GatePolicy, type GateRefusal } from './request-gate.js';
+import { gateRequest, type GatePolicy, type GateRefusal } from './request-gate.js';
 import { RpcError } from './rpc-errors.js';
 import {
   AGENT_PATH,
@@ -42,8 +44,8 @@ export interface HttpOptions {
   endpoint: JsonRpcEndpoint;
   info: BridgeInfo;
   policy: GatePolicy;
-  /** Required as a bearer token on JSON-RPC and the event feed when set. */
-  token?: string;
+  /** When set, JSON-RPC and the event feed need one of these bearer tokens; it names the caller. */
+  tokens?: CallerTokens;
   maxBodyBytes: number;
   /** Checked on every JSON-RPC POST after the token, before dispatch. */
   rateLimit?: CallerRateLimit;
@@ -54,6 +56,8 @@ export interface HttpOptions {
    * Windows has no SIGTERM, and Node's process.kill there ends a process abruptly.
    */
   onShutdownRequested?: () => void;
+  /** Told when a connection carried a request with a valid token (connection-guard.ts). */
+  onAuthenticated?: (socket: Socket) => void;
 }
 
 export interface RefusedRequest {
@@ -147,6 +151,7 @@ export function createHttpApp(opts: HttpOptions): Koa {
       }
       if (path === '/events') {
         if (!authorized(ctx, opts)) return deny(ctx, 401, unauthorized(), 'unauthorized');
+        opts.onAuthenticated?.(ctx.req.socket);
         return streamFeed(ctx, opts.info);
       }
       return notFound(ctx);
@@ -175,7 +180,7 @@ export function createHttpApp(opts: HttpOptions): Koa {
 }
 
 function authorized(ctx: Koa.Context, opts: HttpOptions): boolean {
-  return opts.token === undefined || bearerMatches(ctx.get('authorization') || undefined, opts.token);
+  return opts.tokens === undefined || opts.tokens.identify(ctx.get('authorization') || undefined) !== undefined;
 }
 
 function refuse(ctx: Koa.Context, status: number, err: RpcError): void {

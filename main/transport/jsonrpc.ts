@@ -4,11 +4,13 @@
  * -32603 with a correlation id, the details only in the log.
  */
 import { isBridgeError } from '../domain/errors.js';
+import { exceedsDepth, MAX_JSON_DEPTH } from '../domain/json-depth.js';
 import { JsonRpcRequestSchema } from '../schema/rpc.js';
 import { bridgeMethods, v03Methods } from './methods-v03.js';
 import { orchestrateMethods } from './methods-orchestrate.js';
 import { v1Methods } from './methods-v1.js';
 import { REASON_CODES, RpcError, errorBody, type RpcErrorBody } from './rpc-errors.js';
+import { MAX_BATCH_REQUESTS, responseTooLarge, serializeWithin } from './response-size.js';
 import { StreamReply, type MethodContext, type MethodHandler, type ParsedBody, type RpcCall } from './rpc-types.js';
 
 export interface RpcLog {
@@ -19,12 +21,20 @@ type Id = string | number | null;
 export type JsonRpcResponse =
   { jsonrpc: '2.0'; id: Id; result: unknown } | { jsonrpc: '2.0'; id: Id; error: RpcErrorBody };
 
-/** What the adapter sends back: one JSON document (or nothing, for notifications), or an SSE stream. */
+/**
+ * What the adapter sends back: one JSON document (or nothing, for notifications), or an SSE stream.
+ * `text` is the document already serialized within the response bound (see response-size.ts).
+ */
 export type RpcOutcome =
-  | { kind: 'json'; body: JsonRpcResponse | JsonRpcResponse[] | undefined }
+  | { kind: 'json'; body: JsonRpcResponse | JsonRpcResponse[] | undefined; text?: string }
   | { kind: 'stream'; id: Id; reply: StreamReply }
   /** A stream whose only event is this error (`event: error`), for methods that always answer as SSE. */
   | { kind: 'stream-error'; body: JsonRpcResponse };
+
+export interface EndpointLimits {
+  /** The largest response, in bytes (response-size.ts responseLimitFor); unbounded when absent. */
+  maxResponseBytes?: number;
+}
 
 export class JsonRpcEndpoint {
   private readonly bridge: Record<string, MethodHandler>;
@@ -34,6 +44,7 @@ export class JsonRpcEndpoint {
   constructor(
     ctx: MethodContext,
     private readonly log: RpcLog,
+    private readonly limits: EndpointLimits = {},
   ) {
     this.bridge = { ...bridgeMethods(ctx), ...orchestrateMethods(ctx) };
     this.v03 = v03Methods(ctx);
@@ -45,20 +56,47 @@ export class JsonRpcEndpoint {
   async handle(body: ParsedBody, call: RpcCall): Promise<RpcOutcome> {
     if (!body.json) return json(failure(null, new RpcError(-32700, 'request body is not valid JSON'), call));
     if (Array.isArray(body.value)) return this.handleBatch(body.value, call);
-    return this.handleOne(body.value, call, true);
+    const outcome = await this.handleOne(body.value, call, true);
+    if (outcome.kind !== 'json' || outcome.body === undefined || Array.isArray(outcome.body)) return outcome;
+    return { ...outcome, text: this.serialize(outcome.body, this.limits.maxResponseBytes, call) };
   }
 
   private async handleBatch(items: unknown[], call: RpcCall): Promise<RpcOutcome> {
     if (items.length === 0) return json(failure(null, new RpcError(-32600, 'an empty batch is not a request'), call));
-    const replies: JsonRpcResponse[] = [];
+    if (items.length > MAX_BATCH_REQUESTS) {
+      const err = new RpcError(
+        -32600,
+        `a batch holds at most ${MAX_BATCH_REQUESTS} requests; this one has ${items.length}: split it`,
+      );
+      return json(failure(null, err, call));
+    }
+    // Only the replies' text is kept: holding every reply object too would keep the whole batch in memory.
+    const texts: string[] = [];
+    let room = this.limits.maxResponseBytes;
     for (const item of items) {
       const outcome = await this.handleOne(item, call, false);
-      if (outcome.kind === 'json' && outcome.body && !Array.isArray(outcome.body)) replies.push(outcome.body);
+      if (outcome.kind !== 'json' || !outcome.body || Array.isArray(outcome.body)) continue;
+      // Once the batch is full, later requests still run (they were accepted) but answer an error.
+      const text = this.serialize(outcome.body, room, call);
+      texts.push(text);
+      if (room !== undefined) room = Math.max(0, room - Buffer.byteLength(text) - 1);
     }
-    return json(replies.length ? replies : undefined);
+    return texts.length ? { kind: 'json', body: [], text: `[${texts.join(',')}]` } : json(undefined);
+  }
+
+  /** The reply as JSON text within `room` bytes, else an error with its id (which always fits). */
+  private serialize(reply: JsonRpcResponse, room: number | undefined, call: RpcCall): string {
+    const text = serializeWithin(reply, room ?? Number.MAX_SAFE_INTEGER);
+    if (text !== undefined) return text;
+    const limit = this.limits.maxResponseBytes ?? 0;
+    return JSON.stringify(failure(reply.id, responseTooLarge(limit), call));
   }
 
   private async handleOne(raw: unknown, call: RpcCall, streamAllowed: boolean): Promise<RpcOutcome> {
+    if (exceedsDepth(raw, MAX_JSON_DEPTH)) {
+      const err = new RpcError(-32600, `the request nests deeper than ${MAX_JSON_DEPTH} levels; flatten it`);
+      return json(failure(idOf(raw), err, call));
+    }
     const envelope = JsonRpcRequestSchema.safeParse(raw);
     if (!envelope.success) {
       const id = idOf(raw);

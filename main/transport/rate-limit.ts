@@ -1,8 +1,8 @@
 /**
- * Requests per minute per caller (`rate_limit_per_minute`), checked before dispatch. A caller is an agent
- * the bridge knows, named by the request's `callerAgent` (the CLI sends it from CONTACTOR_AGENT), else the
- * remote address. Only configured agent names count as identities, so a client cannot dodge the limit by
- * inventing a new `callerAgent` per request, and the table stays as small as agents + addresses.
+ * Requests per minute per caller (`rate_limit_per_minute`), checked before dispatch. The caller is the
+ * identity its bearer token proves (caller-tokens.ts: the install token, or one agent's derived token),
+ * else the remote address when no token is required; never a request parameter, so no caller can pick
+ * its own bucket. Every request of a batch is charged.
  *
  * A token bucket per caller: a full minute's worth may arrive at once, then they refill evenly.
  */
@@ -10,7 +10,6 @@ import type { ParsedBody } from './rpc-types.js';
 
 export interface RateLimitOptions {
   perMinute: number;
-  isAgent(name: string): boolean;
   now?: () => number;
 }
 
@@ -33,11 +32,13 @@ export class CallerRateLimit {
     this.now = opts.now ?? Date.now;
   }
 
-  /** Counts one request (or each request of a batch) of the parsed body against its caller. */
-  check(body: ParsedBody, remoteAddress: string): RateVerdict {
-    const { agent, requests } = callerOf(body, this.opts.isAgent);
-    const caller = agent ? `agent:${agent}` : `address:${remoteAddress}`;
-    const retryAfterMs = this.take(caller, Math.min(requests, this.opts.perMinute));
+  /**
+   * Charges every request of the parsed body to `caller` (a bucket name, see caller-tokens.ts bucketOf).
+   * A batch larger than a whole minute's worth can never pass: it is refused with the time a full
+   * bucket would need, and charges nothing.
+   */
+  check(body: ParsedBody, caller: string): RateVerdict {
+    const retryAfterMs = this.take(caller, requestCount(body));
     return retryAfterMs === 0 ? { ok: true, caller } : { ok: false, caller, retryAfterMs };
   }
 
@@ -64,29 +65,7 @@ export class CallerRateLimit {
   }
 }
 
-/** The `callerAgent` a request names (first one found in a batch) and how many requests it holds. */
-export function callerOf(body: ParsedBody, isAgent: (name: string) => boolean): { agent?: string; requests: number } {
-  if (!body.json) return { requests: 1 };
-  const items = Array.isArray(body.value) ? body.value : [body.value];
-  for (const item of items) {
-    const named = declaredCaller(item);
-    if (named !== undefined && isAgent(named)) return { agent: named, requests: Math.max(1, items.length) };
-  }
-  return { requests: Math.max(1, items.length) };
-}
-
-function declaredCaller(request: unknown): string | undefined {
-  const params = field(request, 'params');
-  const candidates = [
-    field(params, 'callerAgent'),
-    field(field(params, 'metadata'), 'callerAgent'),
-    field(field(field(params, 'message'), 'metadata'), 'callerAgent'),
-  ];
-  return candidates.find((c): c is string => typeof c === 'string');
-}
-
-function field(value: unknown, key: string): unknown {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Record<string, unknown>)[key]
-    : undefined;
+/** How many requests a body holds: each element of a batch, else one. */
+export function requestCount(body: ParsedBody): number {
+  return body.json && Array.isArray(body.value) ? Math.max(1, body.value.length) : 1;
 }

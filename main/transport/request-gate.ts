@@ -1,5 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
-
 /**
  * Checks made before any dispatch, against the real local threats: a web page in the user's browser
  * posting to the loopback port (CSRF: it always sends an Origin) or reaching it under its own hostname
@@ -63,14 +61,4 @@ function isJson(contentType: string | undefined): boolean {
   if (!contentType) return false;
   const type = contentType.split(';')[0]!.trim().toLowerCase();
   return type === 'application/json';
-}
-
-/** Constant-time bearer check: both sides hashed first so lengths never differ. */
-export function bearerMatches(header: string | undefined, token: string): boolean {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-  const given = createHash('sha256')
-    .update(match?.[1] ?? '')
-    .digest();
-  const expected = createHash('sha256').update(token).digest();
-  return timingSafeEqual(given, expected) && match !== null;
 }

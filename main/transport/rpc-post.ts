@@ -11,7 +11,7 @@ import { AGENT_NAME } from '../schema/config.js';
 import { discardBody } from './drain-body.js';
 import type { HttpOptions, RefusedRequest } from './http.js';
 import { failure } from './jsonrpc.js';
-import { bearerMatches } from './request-gate.js';
+import { bucketOf } from './caller-tokens.js';
 import { RpcError } from './rpc-errors.js';
 import { parseBody, type ProtocolVersion, type RpcCall } from './rpc-types.js';
 import { SSE_HEADERS, parseLastEventId, writeSseEvent } from './sse.js';
@@ -59,9 +59,9 @@ export async function handleRpcPost(
   if ((path !== '/' && !agentEndpoint) || (agentMatch && !opts.info.hasAgent(agentMatch[1]!))) {
     return notFound(res, path);
   }
-  if (opts.token !== undefined && !bearerMatches(req.headers.authorization || undefined, opts.token)) {
-    return deny(401, unauthorized(), 'unauthorized');
-  }
+  const caller = opts.tokens?.identify(req.headers.authorization || undefined);
+  if (opts.tokens !== undefined && caller === undefined) return deny(401, unauthorized(), 'unauthorized');
+  opts.onAuthenticated?.(req.socket);
 
   const version = negotiateVersion((req.headers['a2a-version'] as string | undefined) || target.versionParam);
   let body: string;
@@ -77,7 +77,7 @@ export async function handleRpcPost(
     return deny(tooLarge ? 413 : 400, refusal, tooLarge ? 'body-too-large' : 'unreadable-body');
   }
   const parsed = parseBody(body);
-  const rate = opts.rateLimit?.check(parsed, req.socket.remoteAddress ?? 'unknown');
+  const rate = opts.rateLimit?.check(parsed, bucketOf(caller, req.socket.remoteAddress ?? 'unknown'));
   if (rate && !rate.ok) {
     const seconds = Math.ceil(rate.retryAfterMs / 1000);
     const limited = new RpcError(
@@ -92,6 +92,7 @@ export async function handleRpcPost(
     // -32009 exists only in v1, so it goes out in the v1 error shape (with ErrorInfo).
     ...(version instanceof RpcError ? { version: '1.0', versionError: version } : { version }),
     ...(agentMatch ? { agentFromPath: agentMatch[1]! } : {}),
+    ...(caller?.kind === 'agent' ? { callerAgent: caller.agent } : {}),
     ...(lastEventId !== undefined ? { resumeAfter: lastEventId } : {}),
   };
   const outcome = await opts.endpoint.handle(parsed, call);
@@ -101,7 +102,7 @@ export async function handleRpcPost(
       res.end();
       return;
     }
-    return sendJson(res, 200, outcome.body);
+    return outcome.text === undefined ? sendJson(res, 200, outcome.body) : sendText(res, 200, outcome.text);
   }
   if (outcome.kind === 'stream-error') {
     res.writeHead(200, SSE_HEADERS);
@@ -188,7 +189,10 @@ export function sendJson(
   value: unknown,
   headers: Record<string, string> = {},
 ): void {
-  const body = JSON.stringify(value);
+  sendText(res, status, JSON.stringify(value), headers);
+}
+
+function sendText(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, {
     ...headers,
     'Content-Type': 'application/json; charset=utf-8',

@@ -8,6 +8,11 @@ export interface RpcCall {
   version: ProtocolVersion;
   /** The agent named by the endpoint (`/agents/<name>`), if any. */
   agentFromPath?: string;
+  /**
+   * The agent whose derived token authenticated this call (caller-tokens.ts), when it came from inside
+   * an agent the bridge started. The loop guards use it; no request parameter can change it.
+   */
+  callerAgent?: string;
   /** A resuming SSE client's Last-Event-ID: the last event seq it saw. */
   resumeAfter?: number;
   /**

@@ -77,7 +77,7 @@ export function fromStandard(params: MessageSendParams, call: RpcCall, lookup: A
         ...(depth !== undefined ? { depth } : {}),
         ...(visited.length ? { visited } : {}),
         ...optional('parentTaskId', meta.parentTaskId ?? messageMeta.parentTaskId),
-        ...optional('callerAgent', meta.callerAgent ?? messageMeta.callerAgent),
+        ...optional('callerAgent', callerOf(call, meta.callerAgent ?? messageMeta.callerAgent)),
       },
       ...optional('cwd', meta.cwd ?? messageMeta.cwd),
     },
@@ -109,7 +109,7 @@ function fromShorthand(params: BridgeSendParams, call: RpcCall): ParsedSend {
       message,
       idempotent: params.messageId !== undefined,
       blocking: params.configuration?.blocking ?? true,
-      delegation: delegationOf(params),
+      delegation: delegationOf({ ...params, callerAgent: callerOf(call, params.callerAgent) }),
       ...optional('cwd', params.cwd),
     },
     ...(params.configuration?.historyLength !== undefined ? { historyLength: params.configuration.historyLength } : {}),
@@ -124,6 +124,15 @@ export function delegationOf(params: DelegationParams): SendRequest['delegation'
     ...optional('parentTaskId', params.parentTaskId),
     ...optional('callerAgent', params.callerAgent),
   };
+}
+
+/**
+ * The calling agent for the loop guards: the one whose token authenticated the call. A `callerAgent`
+ * parameter counts only on a call made with the install token (a contactor peer names its agent so a
+ * loop across bridges is seen); it can only add to the chain, never hide the caller proven by its token.
+ */
+export function callerOf(call: RpcCall, declared: string | undefined): string | undefined {
+  return call.callerAgent ?? declared;
 }
 
 function parseMeta(value: unknown, where: string): SendMetadata {

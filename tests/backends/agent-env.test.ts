@@ -97,6 +97,7 @@ describe('CliBackend spawn env (item 9)', () => {
     const texts: string[] = [];
     const reporter: TurnReporter = {
       text: (t) => texts.push(t),
+      content: () => undefined,
       progress: () => undefined,
       receipt: () => undefined,
       askPermission: () => Promise.reject(new Error('no')),

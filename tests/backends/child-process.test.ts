@@ -13,6 +13,7 @@ import {
   stopProcessTree,
   type AgentChild,
 } from '../../main/backends/child-process.js';
+import { spawnMarkOf } from '../../main/backends/spawn-marks.js';
 import { groupAlive, taskkillCommand, type TreeKill } from '../../main/backends/process-tree.js';
 import { childEnvAsGiven, fixture, isRunning, pidFrom } from '../fixtures/cli/processes.js';
 
@@ -86,7 +87,11 @@ describe('spawnChild', () => {
       const child = spawnChild({ command: fixture('env-dump.mjs', '--all'), env: { ONLY_THIS: 'yes' } });
       children.push(child);
       child.stdin.end();
-      expect(childEnvAsGiven(JSON.parse(await readAll(child)), { ONLY_THIS: 'yes' })).toEqual({ ONLY_THIS: 'yes' });
+      // Plus its spawn mark, by which its descendants are found (spawn-marks.ts).
+      expect(childEnvAsGiven(JSON.parse(await readAll(child)), { ONLY_THIS: 'yes' })).toEqual({
+        ONLY_THIS: 'yes',
+        CONTACTOR_SPAWN: spawnMarkOf(child),
+      });
     } finally {
       delete process.env.SECRET_X;
     }

@@ -149,6 +149,7 @@ describe('CliBackend', () => {
         CONTACTOR_MESSAGE_ID: 'msg-1',
         CONTACTOR_DEPTH: '1',
         CONTACTOR_VISITED: 'claude,cli',
+        CONTACTOR_SPAWN: expect.stringMatching(/^[A-Za-z0-9_-]{16}$/),
       });
     } finally {
       delete process.env.SECRET_X;

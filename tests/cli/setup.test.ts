@@ -63,6 +63,7 @@ describe('doctor', () => {
         'agent echo:ok',
         'wsl:skip',
         'discovery file:ok',
+        'data dir permissions:ok',
         'bridge:ok',
         'token:ok',
       ]);

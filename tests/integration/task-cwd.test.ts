@@ -1,4 +1,7 @@
-/** A task may name the agent's working directory; without one the agent's configured cwd applies. */
+/**
+ * A task may name the agent's working directory (inside its allowed roots: tests/security/cwd-confinement);
+ * without one the agent's configured cwd applies.
+ */
 import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,7 +14,9 @@ const configured = realpathSync(mkdtempSync(path.join(tmpdir(), 'contactor-cfg-c
 const requested = realpathSync(mkdtempSync(path.join(tmpdir(), 'contactor-task-cwd-')));
 
 beforeAll(async () => {
-  b = await startTestBridge({ agents: { here: fixtureAgent('print-cwd.mjs', { cwd: configured }) } });
+  b = await startTestBridge({
+    agents: { here: fixtureAgent('print-cwd.mjs', { cwd: configured, allowed_cwds: [configured, requested] }) },
+  });
 });
 afterAll(() => b?.cleanup());
 

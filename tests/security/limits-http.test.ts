@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { deriveAgentToken } from '../../main/transport/caller-tokens.js';
 import { createBridge } from '../../main/wiring.js';
 import { postRaw } from '../integration/http-raw.js';
 import { ECHO_AGENT, startTestBridge, tempDir, type TestBridge, type TestBridgeOptions } from '../helpers/bridge.js';
@@ -52,11 +53,19 @@ describe('rate_limit_per_minute', () => {
     expect(error.data.retryAfterMs).toBeGreaterThan(0);
     expect(error.data.retryAfterMs).toBeLessThanOrEqual(12_000);
 
-    // An agent the bridge knows, calling through the CLI, has its own budget.
-    const fromAgent = await tb.rpc('message/send', { agent: 'echo', text: 'hi', callerAgent: 'codex' });
+    // Naming another agent as callerAgent does not open another budget (issue 16 item 2).
+    const named = await tb.rpc('message/send', { agent: 'echo', text: 'hi', callerAgent: 'codex' });
+    expect(named.error?.code).toBe(-32065);
+    // An agent the bridge started, calling with its own (derived) token, has its own budget.
+    const fromAgent = await tb.rpc(
+      'message/send',
+      { agent: 'echo', text: 'hi' },
+      { headers: { authorization: `Bearer ${deriveAgentToken(tb.token, 'codex')}` } },
+    );
     expect(fromAgent.result.status.state).toBe('completed');
     expect(auditOf(tb).filter((e) => e.type === 'request.refused')).toEqual([
-      expect.objectContaining({ reason: 'rate-limited', status: 429, caller: 'address:127.0.0.1' }),
+      expect.objectContaining({ reason: 'rate-limited', status: 429, caller: 'install' }),
+      expect.objectContaining({ reason: 'rate-limited', status: 429, caller: 'install' }),
     ]);
   });
 });

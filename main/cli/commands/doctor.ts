@@ -18,17 +18,23 @@ import { configLocation, readConfig } from '../settings.js';
 import { cliVersion } from '../version.js';
 import { resolveProgram } from '../which.js';
 import { wslChecks } from '../wsl-checks.js';
+import { dataDirModesCheck } from '../data-dir-check.js';
 
 export function registerDoctor(program: Command, run: Runner): void {
-  program.command('doctor').description('check the setup and say how to fix each problem').action(run(doctor));
+  program
+    .command('doctor')
+    .description('check the setup and say how to fix each problem')
+    .option('--fix', 'make the data dir user-only (0700 / 0600)')
+    .action(run(doctor));
 }
 
-async function doctor(cli: CliContext): Promise<number> {
+async function doctor(cli: CliContext, options: { fix?: boolean } = {}): Promise<number> {
   const checks: Check[] = [];
   const config = checkConfig(cli, checks);
   if (config) checks.push(...(await checkAgents(config, cli.env)));
   checks.push(...(await wslChecks({ config, platform: process.platform, env: cli.env, run: runCommand })));
   checkDiscovery(cli, checks);
+  checks.push(dataDirModesCheck(cli.address().dataDir, options.fix === true));
   await checkBridge(cli, checks);
   const ok = checks.every((c) => c.status !== 'fail');
   if (cli.json) cli.out.doc({ ok, checks });

@@ -1,0 +1,34 @@
+/**
+ * Nesting depth of JSON values (issue 16 item 7): metadata nested ~4,400 levels was stored and served to
+ * every reader, and many JSON parsers overflow their stack long before that. Requests deeper than
+ * MAX_JSON_DEPTH are refused at the edge; structured data taken from agents is cut at the same depth.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** Whether `value` nests arrays/objects more than `max` levels (a scalar is depth 0). Iterative. */
+export function exceedsDepth(value: unknown, max: number = MAX_JSON_DEPTH): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth + 1 > max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
+export const TOO_DEEP = `[nested deeper than ${MAX_JSON_DEPTH} levels: removed]`;
+
+/** `value` with everything below `max` levels replaced by a marker string (the value itself if shallow). */
+export function capDepth(value: unknown, max: number = MAX_JSON_DEPTH): unknown {
+  if (!exceedsDepth(value, max)) return value;
+  const cut = (v: unknown, depth: number): unknown => {
+    if (v === null || typeof v !== 'object') return v;
+    if (depth >= max) return TOO_DEEP;
+    if (Array.isArray(v)) return v.map((c) => cut(c, depth + 1));
+    return Object.fromEntries(Object.entries(v).map(([k, c]) => [k, cut(c, depth + 1)]));
+  };
+  return cut(value, 0);
+}

@@ -1,0 +1,52 @@
+/**
+ * Who is calling, from the bearer token alone (issue 16 item 2). The user's CLI and any client they
+ * configure use the per-install token; every agent the bridge starts gets its own token, derived from
+ * the install token and its name, so a request made from inside an agent names that agent whatever its
+ * parameters say. Loop guards and rate-limit buckets use this identity, never a request parameter.
+ */
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+
+export type Caller = { kind: 'install' } | { kind: 'agent'; agent: string };
+
+/** The token an agent gets in CONTACTOR_TOKEN: HMAC-SHA256(install token, "contactor-agent:" + name). */
+export function deriveAgentToken(installToken: string, agent: string): string {
+  return createHmac('sha256', installToken).update(`contactor-agent:${agent}`).digest('base64url');
+}
+
+/** The install token plus one derived token per configured agent. */
+export class CallerTokens {
+  private readonly known: { digest: Buffer; caller: Caller }[];
+
+  constructor(installToken: string, agents: readonly string[]) {
+    this.known = [
+      { digest: digest(installToken), caller: { kind: 'install' } },
+      ...agents.map((agent) => ({
+        digest: digest(deriveAgentToken(installToken, agent)),
+        caller: { kind: 'agent', agent } as Caller,
+      })),
+    ];
+  }
+
+  /**
+   * The caller an `Authorization: Bearer ...` header proves, or undefined. Every known token is compared
+   * in constant time (both sides hashed first, so lengths never differ), and all of them always are.
+   */
+  identify(header: string | undefined): Caller | undefined {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+    if (!match) return undefined;
+    const given = digest(match[1]!);
+    let found: Caller | undefined;
+    for (const entry of this.known) if (timingSafeEqual(given, entry.digest)) found ??= entry.caller;
+    return found;
+  }
+}
+
+function digest(token: string): Buffer {
+  return createHash('sha256').update(token).digest();
+}
+
+/** The rate-limit bucket of a caller: its token's identity, else (no token required) its address. */
+export function bucketOf(caller: Caller | undefined, remoteAddress: string): string {
+  if (!caller) return `address:${remoteAddress}`;
+  return caller.kind === 'agent' ? `agent:${caller.agent}` : 'install';
+}

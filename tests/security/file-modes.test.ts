@@ -1,0 +1,73 @@
+/**
+ * Issue 16 item 4, as the attacker found it: in a data dir that already existed with mode 755, the
+ * database, its -wal/-shm and the log were created 0644, and another user read task text from the WAL.
+ */
+import { chmodSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { dataDirModesCheck } from '../../main/cli/data-dir-check.js';
+import { ECHO_AGENT, startTestBridge, tempDir, type TestBridge } from '../helpers/bridge.js';
+import { nodeFixture } from './attack-agents.js';
+
+const modeOf = (p: string) => statSync(p).mode & 0o777;
+let tb: TestBridge | undefined;
+const umask = process.umask();
+afterEach(async () => {
+  process.umask(umask);
+  await tb?.cleanup();
+  tb = undefined;
+});
+
+describe.skipIf(process.platform === 'win32')('data dir modes', () => {
+  it('makes a data dir that existed 755 user-only, and every file the bridge writes 0600', async () => {
+    process.umask(0o022); // the usual default: files 0644 unless created otherwise
+    const dir = tempDir();
+    const dataDir = path.join(dir, 'data');
+    mkdirSync(path.join(dataDir, 'logs'), { recursive: true, mode: 0o755 });
+    chmodSync(dataDir, 0o755);
+    chmodSync(path.join(dataDir, 'logs'), 0o755);
+    writeFileSync(path.join(dataDir, 'logs', 'old.log'), 'task text', { mode: 0o644 });
+    tb = await startTestBridge({ dir, dataDir, agents: { echo: nodeFixture(ECHO_AGENT) }, isolatedEnv: true });
+    expect((await tb.rpc('message/send', { agent: 'echo', text: 'private task text' })).result.status.state).toBe(
+      'completed',
+    );
+    expect(modeOf(dataDir)).toBe(0o700);
+    expect(modeOf(path.join(dataDir, 'logs'))).toBe(0o700);
+    for (const file of [
+      'contactor.db',
+      'contactor.db-wal',
+      'contactor.db-shm',
+      'logs/bridge.log',
+      'logs/old.log',
+      'token',
+      'bridge.json',
+      'audit/audit.jsonl',
+    ]) {
+      expect(modeOf(path.join(dataDir, file)).toString(8), file).toBe('600');
+    }
+    expect(dataDirModesCheck(dataDir, false).status).toBe('ok');
+  });
+
+  it('doctor names what is readable by others and --fix makes it user-only', () => {
+    const dataDir = path.join(tempDir(), 'data');
+    mkdirSync(dataDir, { mode: 0o700 });
+    writeFileSync(path.join(dataDir, 'contactor.db-wal'), 'x', { mode: 0o600 });
+    chmodSync(path.join(dataDir, 'contactor.db-wal'), 0o644);
+    const check = dataDirModesCheck(dataDir, false);
+    expect(check).toMatchObject({ status: 'fail', fix: expect.stringContaining('--fix') });
+    expect(check.detail).toContain('contactor.db-wal 644');
+    expect(dataDirModesCheck(dataDir, true).status).toBe('ok');
+    expect(modeOf(path.join(dataDir, 'contactor.db-wal'))).toBe(0o600);
+  });
+
+  it('says plainly that modes mean nothing on a Windows drive, and that Windows relies on the ACL', () => {
+    expect(dataDirModesCheck('/mnt/c/Users/me/contactor', false, 'linux')).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('file modes mean nothing'),
+    });
+    expect(dataDirModesCheck('C:\\Users\\me\\AppData\\Local\\contactor', false, 'win32')).toMatchObject({
+      status: 'skip',
+      detail: expect.stringContaining('ACL'),
+    });
+  });
+});
