@@ -285,28 +285,29 @@ describe('CliBackend', () => {
     },
   );
 
-  it.runIf(posix)('gives up on a child that outlives its kill instead of staying working forever', async () => {
-    const pidFile = join(dir, 'pid');
-    const abort = new AbortController();
-    const rec = recorder();
-    const cli = backend(
-      { command: fixture('sleeper.mjs', '--ignore-term', '--pid-file', pidFile) },
-      { treeKill: taskkillStandIn('--pretend'), exitWaitMs: 300 },
-    );
-    const running = cli.run(turn({ signal: abort.signal }), rec.reporter);
-    const pid = await pidFrom(pidFile);
-    pids.push(pid);
+  it.runIf(posix)(
+    'a child that outlives its tree kill is still ended by the sweep of its marked descendants',
+    async () => {
+      // The bounded wait for a child that survives every kill is proven in child-process.test.ts (stopProcessTree);
+      // here, on Linux, the spawn-mark sweep (stop-all.ts) ends what a pretending taskkill left running.
+      const pidFile = join(dir, 'pid');
+      const abort = new AbortController();
+      const rec = recorder();
+      const cli = backend(
+        { command: fixture('sleeper.mjs', '--ignore-term', '--pid-file', pidFile) },
+        { treeKill: taskkillStandIn('--pretend'), exitWaitMs: 300 },
+      );
+      const running = cli.run(turn({ signal: abort.signal }), rec.reporter);
+      const pid = await pidFrom(pidFile);
+      pids.push(pid);
 
-    abort.abort();
+      abort.abort();
 
-    expect(await running).toEqual({
-      kind: 'failed',
-      retryable: true,
-      reason: `stopped, but process ${pid} could not be ended: process ${pid} did not exit within 300 ms of being killed`,
-    });
-    expect(rec.receipt().unstopped).toEqual([`process ${pid} did not exit within 300 ms of being killed`]);
-    expect(isRunning(pid)).toBe(true); // it really survived; afterEach kills it
-  });
+      expect(await running).toEqual({ kind: 'failed', retryable: true, reason: 'stopped' });
+      expect(isRunning(pid)).toBe(false);
+      expect(rec.receipt().unstopped).toBeUndefined();
+    },
+  );
 
   it.runIf(posix)(
     'finishes when the child exits while a grandchild holds stdout, then reaps the grandchild',
