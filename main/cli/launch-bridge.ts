@@ -33,14 +33,16 @@ export async function ensureBridge(
   opts: GlobalOptions & { headless?: boolean },
   env: NodeJS.ProcessEnv,
 ): Promise<Ensured> {
-  const current = locateBridge(opts, env);
-  if (await new BridgeClient(current).health()) return { address: current, started: false };
   if (env.CONTACTOR_URL) {
+    const named = locateBridge(opts, env);
+    if (await new BridgeClient(named).health()) return { address: named, started: false };
     throw new CliError(
-      `no bridge answers at CONTACTOR_URL=${current.url}; unset it to start a local bridge, or start the one it names`,
+      `no bridge answers at CONTACTOR_URL=${named.url}; unset it to start a local bridge, or start the one it names`,
       EXIT.unreachable,
     );
   }
+  // The config first, before anything is probed: a broken one must not be papered over by whichever
+  // bridge happens to answer (the default address, or the last good config's bridge).
   let dataDir: string;
   try {
     const loaded = loadConfig({
@@ -53,6 +55,8 @@ export async function ensureBridge(
   } catch (err) {
     throw new CliError(`${(err as Error).message}\n  fix it, then \`contactor config check\``, EXIT.usage);
   }
+  const current = locateBridge(opts, env);
+  if (await new BridgeClient(current).health()) return { address: current, started: false };
   const choice = chooseLaunch({
     platform: process.platform,
     env,

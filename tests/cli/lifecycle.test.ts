@@ -63,6 +63,23 @@ describe('up and down', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`${broken}:2: port:`);
   });
+
+  it('up validates the config before probing: a running bridge does not hide a config broken since', async () => {
+    const own = path.join(dir, 'own.yaml');
+    const good = `port: ${await closedPort()}\ndata_dir: ${path.join(dir, 'data-own')}\n`;
+    writeFileSync(own, good);
+    const up = await runCli(['up', '-c', own, '--json'], { env });
+    expect(up.code).toBe(0);
+    try {
+      writeFileSync(own, `${good}agents:\n  echo: { kind: subprocess_cli }\n`);
+      const again = await runCli(['up', '-c', own], { env });
+      expect(again.stderr).toContain(`${own}:4: agents.echo.command:`);
+      expect(again.code).toBe(2);
+    } finally {
+      writeFileSync(own, good);
+      expect((await runCli(['down', '-c', own], { env })).code).toBe(0);
+    }
+  });
 });
 
 describe('headless Node flags', () => {

@@ -28,8 +28,10 @@ async function doctor(cli: CliContext): Promise<number> {
   const config = checkConfig(cli, checks);
   if (config) checks.push(...(await checkAgents(config, cli.env)));
   checks.push(...(await wslChecks({ config, platform: process.platform, env: cli.env, run: runCommand })));
-  checkDiscovery(cli, checks);
-  await checkBridge(cli, checks);
+  if (located(cli, checks)) {
+    checkDiscovery(cli, checks);
+    await checkBridge(cli, checks);
+  }
   const ok = checks.every((c) => c.status !== 'fail');
   if (cli.json) cli.out.doc({ ok, checks });
   else {
@@ -106,6 +108,26 @@ async function checkAgents(config: BridgeConfig, env: NodeJS.ProcessEnv): Promis
     if (probe) checks.push(await probe);
   }
   return checks;
+}
+
+/**
+ * Where the bridge is comes from the discovery file, else the config: a config too broken to name an
+ * address leaves nothing to check (the default address may be some other bridge).
+ */
+function located(cli: CliContext, checks: Check[]): boolean {
+  try {
+    cli.address();
+    return true;
+  } catch (err) {
+    if (!(err instanceof CliError)) throw err;
+    checks.push({
+      name: 'bridge',
+      status: 'fail',
+      detail: 'not checked: no discovery file, and the config above is invalid, so where a bridge listens is unknown',
+      fix: 'fix the config, then `contactor up`',
+    });
+    return false;
+  }
 }
 
 function checkDiscovery(cli: CliContext, checks: Check[]): void {
