@@ -113,7 +113,7 @@ export async function runTurn(
     stream.finish();
     settleFailure(
       live,
-      `timed out after ${agent.settings.timeoutMs / 1000}s; the agent was stopped (safe to retry with the same messageId)`,
+      `timed out after ${agent.settings.timeoutMs / 1000}s; the agent was stopped; re-send under a new messageId to try again (the same one returns this failure)`,
       true,
     );
   } else {

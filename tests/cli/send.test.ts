@@ -23,6 +23,7 @@ beforeAll(async () => {
       echo: echoAgent(),
       broken: fixtureAgent('exit-code.mjs', { prompt_via: 'arg', prompt_flag: ['7', 'disk on fire'] }),
       sleepy: fixtureAgent('sleeper.mjs'),
+      slowpoke: fixtureAgent('sleeper.mjs', { timeout_s: 0.3 }),
       files: fixtureAgent('read-attachments.mjs'),
     },
   });
@@ -79,6 +80,22 @@ describe('contactor send', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/failed.*7/);
     expect(run.stderr).toContain('same input gives the same failure');
+  });
+
+  it('a timed-out task says one thing: re-send under a new messageId; a replay returns the stored failure', async () => {
+    const run = await cli(['send', 'slowpoke', 'wait', '--message-id', 'timeout-1', '--json']);
+    expect(run.code).toBe(1);
+    const task = run.json<Task>();
+    expect(task.metadata.retryable).toBe(true);
+    const reason = task.status.message!.parts[0]!.text;
+    expect(reason).toContain('timed out after 0.3s');
+    expect(reason).toContain('re-send under a new messageId');
+    expect(reason).not.toMatch(/retry with the same messageId/);
+
+    const replay = await cli(['send', 'slowpoke', 'wait', '--message-id', 'timeout-1']);
+    expect(replay.code).toBe(1);
+    expect(replay.stderr).toContain(`task ${task.id} failed: timed out after 0.3s`);
+    expect(replay.stderr).toContain('re-send under a new --message-id (the same one returns this failure)');
   });
 
   it('attaches --file contents', async () => {
