@@ -63,7 +63,9 @@ export function bridgeMethods(ctx: MethodContext): Record<string, MethodHandler>
   const methods: Record<string, MethodHandler> = {
     'tasks/answer': (params) => {
       const p = parseParams(AnswerParamsSchema, params);
-      return dispatcher.answer(p.taskId, String(p.answer), p.answeredBy ?? 'caller');
+      return dispatcher.answer(p.taskId, String(p.answer), p.answeredBy ?? 'caller', undefined, {
+        freeText: p.freeText === true,
+      });
     },
     'tasks/list': (params, call) => {
       const p = parseParams(ListTasksParamsSchema, params);

@@ -135,6 +135,39 @@ describe('questions: send → exit 3 → pending → answer', () => {
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('already answered');
   });
+
+  it('a number outside 1..N is refused with the options listed (exit 2); --text sends it as free text', async () => {
+    const asked = await cli(['send', 'echo', 'decide: YAML|TOML', '--json']);
+    const id = asked.json<Task>().id;
+    const wrong = await cli(['answer', id, '5']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('there is no option 5: choose 1-2 (1. YAML; 2. TOML)');
+    expect(wrong.stderr).toContain('[-32602]');
+    expect((await cli(['get', id, '--json'])).json<Task>().status.state).toBe('input-required');
+
+    const free = await cli(['answer', id, '5', '--text']);
+    expect(free.stdout).toBe('Going with 5. Done.\n');
+    expect(free.code).toBe(0);
+  });
+
+  it('tasks/answer over HTTP: -32602 for an out-of-range number, freeText: true takes it as given', async () => {
+    const asked = await cli(['send', 'echo', 'decide: tabs|spaces', '--json']);
+    const id = asked.json<Task>().id;
+    const rpc = async (params: Record<string, unknown>) => {
+      const res = await fetch(`${bridge.url}/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${bridge.token}` },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/answer', params }),
+      });
+      return (await res.json()) as { error?: { code: number; message: string }; result?: Task };
+    };
+    const refused = await rpc({ taskId: id, answer: 3 });
+    expect(refused.error?.code).toBe(-32602);
+    expect(refused.error?.message).toContain('1. tabs; 2. spaces');
+    const inRange = await rpc({ taskId: id, answer: '3', freeText: true });
+    expect(inRange.error).toBeUndefined();
+    expect(inRange.result?.metadata.lastAnswer).toMatchObject({ choice: '3', freeText: true });
+  });
 });
 
 describe('one task by id', () => {
