@@ -17,6 +17,7 @@ import { inheritedAgentEnv, loadConfig, type LoadedConfig } from './config.js';
 /** Where config and data live even when no bridge could be built (the tray's Open config / Open logs). */
 export { defaultDataDir, resolveConfigPath } from './config.js';
 import { acquireInstanceLock, ensureDataDir, loadOrCreateToken } from './data-dir.js';
+import { decisionContractDefault } from './known-agents.js';
 import { createLogger } from './logging.js';
 import type { AgentBackend } from './ports.js';
 import { Dispatcher } from './runtime/dispatcher.js';
@@ -188,7 +189,7 @@ function settingsOf(agent: AgentConfig, config: BridgeConfig): AgentSettings {
     timeoutMs: agent.timeout_s * 1000,
     approvalTimeoutMs: agent.approval_timeout_s * 1000,
     approvalRules: agent.approval_rules,
-    appendDecisionContract: agent.append_decision_contract,
+    appendDecisionContract: agent.append_decision_contract ?? decisionContractDefault(agent),
     maxQueue: agent.max_queue,
     ...(agent.cwd ? { workspace: agent.cwd } : {}),
     skills: agent.skills,

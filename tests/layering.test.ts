@@ -141,6 +141,7 @@ function layerOf(rel: string): Layer | undefined {
   const files: Record<string, Layer> = {
     'ports.ts': 'ports',
     'config.ts': 'config',
+    'known-agents.ts': 'config',
     'server.ts': 'server',
     'wiring.ts': 'wiring',
     'data-dir.ts': 'data-dir',

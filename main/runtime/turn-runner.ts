@@ -132,7 +132,7 @@ function settleOutcome(
   const { live } = plan;
   switch (outcome.kind) {
     case 'completed': {
-      const decision = plan.contractApplied ? parseDecision(reply) : undefined;
+      const decision = plan.contractApplied || outcome.asks ? parseDecision(reply) : undefined;
       if (decision) {
         const now = Date.now();
         const pending: DecisionPending = {

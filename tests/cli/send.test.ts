@@ -24,6 +24,8 @@ beforeAll(async () => {
       broken: fixtureAgent('exit-code.mjs', { prompt_via: 'arg', prompt_flag: ['7', 'disk on fire'] }),
       sleepy: fixtureAgent('sleeper.mjs'),
       slowpoke: fixtureAgent('sleeper.mjs', { timeout_s: 0.3 }),
+      plain: fixtureAgent('echo-stdin.mjs'),
+      asking: fixtureAgent('echo-stdin.mjs', { append_decision_contract: true }),
       files: fixtureAgent('read-attachments.mjs'),
     },
   });
@@ -96,6 +98,15 @@ describe('contactor send', () => {
     expect(replay.code).toBe(1);
     expect(replay.stderr).toContain(`task ${task.id} failed: timed out after 0.3s`);
     expect(replay.stderr).toContain('re-send under a new --message-id (the same one returns this failure)');
+  });
+
+  it('a plain command gets the request as written: no decision contract unless its config asks', async () => {
+    const plain = await cli(['send', 'plain', 'make this upper case']);
+    expect(plain.stdout).toBe('make this upper case\n');
+    expect(plain.code).toBe(0);
+    const asking = await cli(['send', 'asking', 'make this upper case']);
+    expect(asking.stdout).toContain('[[NEEDS_DECISION]]');
+    expect(asking.code).toBe(0);
   });
 
   it('attaches --file contents', async () => {
