@@ -105,7 +105,7 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
         CONTACTOR_AGENT: name,
         ...(secret ? { CONTACTOR_TOKEN: secret } : {}),
       };
-      const backend = createBackend(name, agent, baseEnv);
+      const backend = createBackend(name, agent, baseEnv, decisionContractOf(agent));
       backends.push(backend);
       registry.add(name, backend, settingsOf(agent, config));
     }
@@ -165,14 +165,19 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
 }
 
 /** http_api and a2a read the secrets their `api_key_env` / `token_env` name from the live process env. */
-function createBackend(name: string, agent: AgentConfig, baseEnv: Record<string, string>): AgentBackend {
+function createBackend(
+  name: string,
+  agent: AgentConfig,
+  baseEnv: Record<string, string>,
+  decisionContract: boolean,
+): AgentBackend {
   switch (agent.kind) {
     case 'subprocess_cli':
-      return new CliBackend({ name, config: agent, baseEnv });
+      return new CliBackend({ name, config: agent, baseEnv, decisionContract });
     case 'acp':
       return new AcpBackend({ name, config: agent, baseEnv });
     case 'http_api':
-      return new HttpApiBackend({ name, config: agent });
+      return new HttpApiBackend({ name, config: agent, decisionContract });
     case 'a2a':
       return new A2aRemoteBackend({ name, config: agent });
     default: {
@@ -189,12 +194,17 @@ function settingsOf(agent: AgentConfig, config: BridgeConfig): AgentSettings {
     timeoutMs: agent.timeout_s * 1000,
     approvalTimeoutMs: agent.approval_timeout_s * 1000,
     approvalRules: agent.approval_rules,
-    appendDecisionContract: agent.append_decision_contract ?? decisionContractDefault(agent),
+    appendDecisionContract: decisionContractOf(agent),
     maxQueue: agent.max_queue,
     ...(agent.cwd ? { workspace: agent.cwd } : {}),
     skills: agent.skills,
     tags: agent.tags,
   };
+}
+
+/** The agent's `append_decision_contract`, else the default for its kind and program. */
+function decisionContractOf(agent: AgentConfig): boolean {
+  return agent.append_decision_contract ?? decisionContractDefault(agent);
 }
 
 function requireTokenPolicy(requireToken: boolean, host: string): boolean {

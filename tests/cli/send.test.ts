@@ -109,6 +109,31 @@ describe('contactor send', () => {
     expect(asking.code).toBe(0);
   });
 
+  it("a CLI agent's card: words, traits and behaviour agree (one-piece reply, cancel stops it, asks only with the contract)", async () => {
+    const card = async (name: string) => {
+      const res = await fetch(`${bridge.url}/agents/${name}/.well-known/agent-card.json`);
+      return (await res.json()) as {
+        description: string;
+        capabilities: { streaming: boolean; extensions: { params: Record<string, unknown> }[] };
+      };
+    };
+    const plain = await card('plain');
+    expect(plain.capabilities.streaming).toBe(true);
+    expect(plain.description).toContain('the reply arrives in one piece');
+    expect(plain.description).not.toMatch(/no streaming/);
+    expect(plain.description).toContain('cancel stops its work mid-run');
+    expect(plain.description).toContain('Never asks');
+    expect(plain.description).not.toContain('asks only for decisions');
+    expect(plain.capabilities.extensions[0]!.params).toMatchObject({ interruptible: true, inputRequired: false });
+    expect((await card('asking')).capabilities.extensions[0]!.params).toMatchObject({ inputRequired: true });
+
+    // interruptible: cancel really stops the running process (the sleeper never ends by itself).
+    const sent = await cli(['send', 'sleepy', 'nap', '--no-wait']);
+    const id = sent.stdout.trim();
+    expect((await cli(['cancel', id])).code).toBe(0);
+    expect((await cli(['get', id, '--json'])).json<Task>().status.state).toBe('canceled');
+  });
+
   it('attaches --file contents', async () => {
     const file = path.join(workDir(bridge), 'notes.txt');
     writeFileSync(file, 'attached content');
