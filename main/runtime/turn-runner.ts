@@ -118,7 +118,7 @@ export async function runTurn(
     );
   } else {
     stream.finish();
-    settleOutcome(plan, outcome, stream.text, onDecision);
+    settleOutcome(plan, outcome, stream.text, onDecision, artifactId);
   }
   plan.release();
 }
@@ -128,12 +128,15 @@ function settleOutcome(
   outcome: TurnOutcome,
   reply: string,
   onDecision: (live: LiveTask) => void,
+  artifactId: string,
 ): void {
   const { live } = plan;
   switch (outcome.kind) {
     case 'completed': {
       const decision = plan.contractApplied || outcome.asks ? parseDecision(reply) : undefined;
       if (decision) {
+        // The whole reply was the question and its block (parseDecision: question = all text before it).
+        live.dropArtifact(artifactId);
         const now = Date.now();
         const pending: DecisionPending = {
           kind: 'decision',

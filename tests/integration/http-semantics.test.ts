@@ -155,6 +155,26 @@ describe('decision flow', () => {
     const twice = await tb.rpc('tasks/answer', { taskId: asked.id, answer: '1' });
     expect(twice.error?.code).toBe(-32062);
   });
+
+  it('after a decision the task carries one reply artifact, the final answer (v0.3 and v1 shapes)', async () => {
+    const { result: asked } = await tb.rpc('message/send', { agent: 'echo', text: 'decide: red|blue' });
+    expect(asked.status.state).toBe('input-required');
+    // The question lives in status.message and metadata: no artifact holds the [[NEEDS_DECISION]] block.
+    expect(asked.artifacts ?? []).toEqual([]);
+    expect(JSON.stringify(asked.status.message)).toContain('red or blue');
+    await tb.rpc('tasks/answer', { taskId: asked.id, answer: 'blue' });
+    const task = await waitForState(tb, asked.id, ['completed', 'failed']);
+    expect(task.artifacts).toHaveLength(1);
+    expect(task.artifacts[0]).toMatchObject({
+      name: 'reply',
+      parts: [{ kind: 'text', text: 'Going with blue. Done.\n' }],
+    });
+    expect(JSON.stringify(task.artifacts)).not.toContain('[[NEEDS_DECISION]]');
+
+    const v1 = await tb.rpc('GetTask', { id: asked.id }, { headers: { 'A2A-Version': '1.0' } });
+    expect(v1.result.artifacts).toHaveLength(1);
+    expect(v1.result.artifacts[0].parts).toEqual([{ text: 'Going with blue. Done.\n' }]);
+  });
 });
 
 describe('cancel over HTTP', () => {
