@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 import { HealthSchema, type Health } from '../schema/discovery.js';
 import { RpcReplySchema, StreamResultSchema, type StreamResult } from '../schema/cli.js';
-import { CliError, EXIT, exitForRpcCode } from './exit-codes.js';
+import { CliError, EXIT, exitForRpcCode, type ExitCode } from './exit-codes.js';
 import type { BridgeAddress } from './locate.js';
 import { readSse } from './sse-reader.js';
 
@@ -31,13 +31,13 @@ export class BridgeClient {
 
   /** undefined when nothing answers as a contactor bridge at the address. */
   async health(timeoutMs = 2000): Promise<Health | undefined> {
-    try {
-      const res = await fetch(`${this.address.url}/health`, { signal: AbortSignal.timeout(timeoutMs) });
-      const parsed = HealthSchema.safeParse(await res.json());
-      return parsed.success ? parsed.data : undefined;
-    } catch {
-      return undefined;
-    }
+    const found = await probeAddress(this.address.url, timeoutMs);
+    return found.kind === 'bridge' ? found.health : undefined;
+  }
+
+  /** Who holds the address: a contactor bridge, some other program, or nothing. */
+  presence(timeoutMs = 2000): Promise<Presence> {
+    return probeAddress(this.address.url, timeoutMs);
   }
 
   async call<S extends z.ZodType>(
@@ -119,7 +119,8 @@ export class BridgeClient {
       });
     } catch (err) {
       if (signal?.aborted) throw err;
-      throw unreachable(this.address.url, err);
+      // A program that does not speak HTTP on the port fails the request in its own way (not refused).
+      throw isNobodyThere(err) ? unreachable(this.address.url, err) : portInUse(this.address.url, describeCause(err));
     }
     if (res.status === 401) {
       await res.body?.cancel();
@@ -135,6 +136,8 @@ export class BridgeClient {
     const text = await res.text();
     const reply = RpcReplySchema.safeParse(safeJson(text));
     if (!reply.success) {
+      const found = await this.presence();
+      if (found.kind === 'other') throw portInUse(this.address.url, found.detail);
       throw new CliError(
         `${this.address.url} answered ${method} with HTTP ${res.status} and no JSON-RPC reply; is it a contactor bridge?`,
         EXIT.failed,
@@ -143,6 +146,44 @@ export class BridgeClient {
     if (reply.data.error) throw rpcFailure(reply.data.error, method);
     return reply.data.result;
   }
+}
+
+export type Presence = { kind: 'bridge'; health: Health } | { kind: 'other'; detail: string } | { kind: 'nothing' };
+
+/**
+ * GET /health at `url`: a contactor bridge answers with its health document; anything else that answers
+ * (another HTTP server, a program that is not HTTP at all) holds the port; a refused connection or no
+ * answer in time means nothing usable is there (a hung bridge is not called "another program").
+ */
+export async function probeAddress(url: string, timeoutMs = 2000): Promise<Presence> {
+  let res: Response;
+  try {
+    res = await fetch(`${url}/health`, { signal: AbortSignal.timeout(timeoutMs) });
+  } catch (err) {
+    return isNobodyThere(err) ? { kind: 'nothing' } : { kind: 'other', detail: describeCause(err) };
+  }
+  const parsed = HealthSchema.safeParse(safeJson(await res.text().catch(() => '')));
+  return parsed.success
+    ? { kind: 'bridge', health: parsed.data }
+    : { kind: 'other', detail: `GET /health answered HTTP ${res.status}, not as contactor` };
+}
+
+function isNobodyThere(err: unknown): boolean {
+  if ((err as Error).name === 'TimeoutError' || (err as Error).name === 'AbortError') return true;
+  const cause = (err as { cause?: { code?: string } }).cause;
+  // Without a code the cause is a protocol error (undici's HTTPParserError: the program answered, not in HTTP).
+  if (cause?.code === undefined) return cause === undefined;
+  return ['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL'].includes(cause.code);
+}
+
+/** Another program holds the bridge's port: say so, and how to give the bridge another one. */
+export function portInUse(url: string, detail: string, exitCode: ExitCode = EXIT.unreachable): CliError {
+  const { port, hostname } = new URL(url);
+  return new CliError(
+    `port ${port} on ${hostname} is in use by a program that is not contactor (${detail}); ` +
+      'give the bridge another port: `contactor up --port <n>` (or `serve --port <n>`), or `port:` in config.yaml (`contactor config path` shows where it is)',
+    exitCode,
+  );
 }
 
 export function unreachable(url: string, cause?: unknown): CliError {

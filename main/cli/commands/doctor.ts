@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 import type { BridgeConfig } from '../../schema/config.js';
 import { AgentListSchema } from '../../schema/cli.js';
 import { probeCheck } from '../acp-probe-report.js';
+import { portInUse } from '../bridge-client.js';
 import { printCheck, type Check } from '../check.js';
 import { runCommand } from '../command-runner.js';
 import type { CliContext, Runner } from '../context.js';
@@ -172,7 +173,17 @@ function checkDiscovery(cli: CliContext, checks: Check[]): void {
 async function checkBridge(cli: CliContext, checks: Check[]): Promise<void> {
   const client = cli.client();
   const { url } = client.address;
-  const health = await client.health();
+  const found = await client.presence();
+  if (found.kind === 'other') {
+    checks.push({
+      name: 'bridge',
+      status: 'fail',
+      detail: portInUse(url, found.detail).message.split(';')[0]!,
+      fix: 'stop that program, or give the bridge another port: `contactor up --port <n>`, or `port:` in config.yaml',
+    });
+    return;
+  }
+  const health = found.kind === 'bridge' ? found.health : undefined;
   if (!health) {
     checks.push({
       name: 'bridge',

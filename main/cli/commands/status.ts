@@ -1,7 +1,7 @@
 /** `contactor status`: is the bridge up, and how busy are its agents. */
 import type { Command } from 'commander';
 import { AgentListSchema } from '../../schema/cli.js';
-import { unreachable } from '../bridge-client.js';
+import { portInUse, unreachable } from '../bridge-client.js';
 import type { CliContext, Runner } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 
@@ -11,8 +11,10 @@ export function registerStatus(program: Command, run: Runner): void {
 
 async function status(cli: CliContext): Promise<number> {
   const client = cli.client();
-  const health = await client.health();
-  if (!health) throw unreachable(client.address.url);
+  const found = await client.presence();
+  if (found.kind === 'other') throw portInUse(client.address.url, found.detail);
+  if (found.kind === 'nothing') throw unreachable(client.address.url);
+  const { health } = found;
   const { agents } = await client.call('agents/list', {}, AgentListSchema);
   if (cli.json) {
     cli.out.doc({ url: client.address.url, health, agents });
