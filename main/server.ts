@@ -10,6 +10,7 @@ import type { Dispatcher } from './runtime/dispatcher.js';
 import { buildAgentCard, buildBridgeCard, type AgentProfile, type BearerSecurity } from './transport/cards.js';
 import { createHttpHandler, type BridgeInfo, type RefusedRequest } from './transport/http.js';
 import { JsonRpcEndpoint, type RpcLog } from './transport/jsonrpc.js';
+import type { ConfigControl } from './transport/rpc-types.js';
 import { CallerRateLimit } from './transport/rate-limit.js';
 import { allowedHostsFor } from './transport/request-gate.js';
 
@@ -29,6 +30,8 @@ export interface BridgeServerOptions {
   /** Every request refused before dispatch (the audit log). */
   onRefused?: (details: RefusedRequest) => void;
   log: RpcLog & { info(details: Record<string, unknown>, message: string): void };
+  /** `config/status` and `config/reload` (wiring's config reloader). */
+  configControl?: ConfigControl;
   /** Runs last in `stop` (release the instance lock). */
   onStopped?: () => void;
 }
@@ -116,6 +119,7 @@ export class BridgeServer {
       {
         dispatcher: this.opts.dispatcher,
         cards: { agentCard: (n) => info.agentCard(n), listAgents: () => this.agentList() },
+        ...(this.opts.configControl ? { config: this.opts.configControl } : {}),
       },
       this.opts.log,
     );

@@ -13,6 +13,7 @@ import { AcpBackend } from './backends/acp.js';
 import { HttpApiBackend } from './backends/http-api.js';
 import { CliBackend } from './backends/subprocess-cli.js';
 import { inheritedAgentEnv, loadConfig, type LoadedConfig } from './config.js';
+import { ConfigReloader, type ConfigState, type ReloadResult } from './config-reload.js';
 
 /** Where config and data live even when no bridge could be built (the tray's Open config / Open logs). */
 export { defaultDataDir, resolveConfigPath } from './config.js';
@@ -49,6 +50,12 @@ export interface Bridge {
   stop(): Promise<void>;
   /** Logs (redacted) a failure nothing else caught, so the host process can keep serving. */
   reportInternal(err: unknown): void;
+  /** Re-reads config.yaml now (it is also watched): agents apply live; a bad edit keeps the last good config. */
+  reloadConfig(): ReloadResult;
+  /** The config in use, and the latest edit that could not be applied. */
+  configStatus(): ConfigState;
+  /** Told after every reload attempt. */
+  onConfigChange(listener: (state: ConfigState) => void): () => void;
 }
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -75,6 +82,7 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
     resourcesDir,
     nodePath: process.execPath,
   });
+  const configVars = { CONTACTOR_NODE: process.execPath, CONTACTOR_RESOURCES: resourcesDir, ...env };
   const config = loaded.config;
   const dataDir = opts.dataDir ?? loaded.dataDir;
   const host = opts.host ?? config.host;
@@ -98,23 +106,41 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
     const store = new AuditedTaskStore(sqlite, audit);
     const registry = new AgentRegistry(new TurnSlots(config.max_concurrent_tasks));
     const backends: AgentBackend[] = [];
-    for (const [name, agent] of Object.entries(config.agents)) {
+    const backendFor = (name: string, agent: AgentConfig): AgentBackend => {
       const baseEnv = {
         ...inheritedAgentEnv(env),
         CONTACTOR_URL: url,
         CONTACTOR_AGENT: name,
         ...(secret ? { CONTACTOR_TOKEN: secret } : {}),
       };
-      const backend = createBackend(name, agent, baseEnv, decisionContractOf(agent));
+      return createBackend(name, agent, baseEnv, decisionContractOf(agent));
+    };
+    for (const [name, agent] of Object.entries(config.agents)) {
+      const backend = backendFor(name, agent);
       backends.push(backend);
       registry.add(name, backend, settingsOf(agent, config));
     }
-    const dispatcher = new Dispatcher({
+    // The dispatcher reads maxDelegationDepth per send: a reload updates it in this object.
+    const dispatcherOptions = {
       store,
       registry,
       feed: new EventFeed(),
       sinks: [audit],
       maxDelegationDepth: config.max_delegation_depth,
+    };
+    const dispatcher = new Dispatcher(dispatcherOptions);
+    const configListeners = new Set<(state: ConfigState) => void>();
+    const reloader = new ConfigReloader({
+      path: loaded.path,
+      vars: configVars,
+      started: config,
+      registry,
+      backends,
+      createBackend: backendFor,
+      settingsOf,
+      applyLive: (next) => (dispatcherOptions.maxDelegationDepth = next.max_delegation_depth),
+      log,
+      onChange: (state) => configListeners.forEach((listener) => listener(state)),
     });
     let pruning: HistoryPruning | undefined;
     const server = new BridgeServer({
@@ -131,7 +157,9 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       rateLimitPerMinute: config.rate_limit_per_minute,
       onRefused: (refused) => audit.refused(refused.reason, refused),
       log,
+      configControl: { status: () => reloader.status(), reload: () => reloader.reload() },
       onStopped: () => {
+        reloader.close();
         pruning?.stop();
         audit.close();
         log.flush();
@@ -146,8 +174,15 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
         return server.url || url;
       },
       reportInternal: (err) => log.error({ err }, 'unhandled failure (the bridge keeps running)'),
+      reloadConfig: () => reloader.reload(),
+      configStatus: () => reloader.status(),
+      onConfigChange: (listener) => {
+        configListeners.add(listener);
+        return () => configListeners.delete(listener);
+      },
       start: async () => {
         await server.start();
+        reloader.watch();
         pruning ??= startHistoryPruning({
           store: sqlite,
           maxAgeDays: config.history.max_age_days,

@@ -142,6 +142,8 @@ function layerOf(rel: string): Layer | undefined {
     'ports.ts': 'ports',
     'config.ts': 'config',
     'known-agents.ts': 'config',
+    'config-watch.ts': 'config',
+    'config-reload.ts': 'wiring',
     'server.ts': 'server',
     'wiring.ts': 'wiring',
     'data-dir.ts': 'data-dir',

@@ -37,7 +37,30 @@ export async function runTurn(
   onDecision: (live: LiveTask) => void,
 ): Promise<void> {
   const { live, agent } = plan;
+  if (agent.retired === 'removed') {
+    // Queued before a config reload took the agent out: it never started, so sending again is safe.
+    settleFailure(
+      live,
+      `agent "${agent.name}" was removed from the config before this task started; send it again to an agent that exists (\`contactor agents\`)`,
+      true,
+    );
+    return plan.release();
+  }
   if (!live.setStatus('working')) return plan.release();
+  agent.active += 1;
+  try {
+    await runStartedTurn(plan, desk, onDecision);
+  } finally {
+    agent.active -= 1;
+  }
+}
+
+async function runStartedTurn(
+  plan: TurnPlan,
+  desk: PermissionDesk,
+  onDecision: (live: LiveTask) => void,
+): Promise<void> {
+  const { live, agent } = plan;
 
   const turnAbort = new AbortController();
   const stopTurn = (): void => turnAbort.abort();

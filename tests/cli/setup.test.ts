@@ -66,6 +66,7 @@ describe('doctor', () => {
         'discovery file:ok',
         'bridge:ok',
         'token:ok',
+        'config in use:ok',
       ]);
       expect(ok.code).toBe(0);
 

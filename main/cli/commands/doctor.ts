@@ -11,6 +11,7 @@ import { AgentListSchema } from '../../schema/cli.js';
 import { probeCheck } from '../acp-probe-report.js';
 import { portInUse } from '../bridge-client.js';
 import { printCheck, type Check } from '../check.js';
+import { configState } from './status.js';
 import { runCommand } from '../command-runner.js';
 import type { CliContext, Runner } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
@@ -201,6 +202,20 @@ async function checkBridge(cli: CliContext, checks: Check[]): Promise<void> {
   try {
     await client.call('agents/list', {}, AgentListSchema);
     checks.push({ name: 'token', status: 'ok', detail: 'accepted' });
+    const config = await configState(client);
+    if (config?.error)
+      checks.push({
+        name: 'config in use',
+        status: 'fail',
+        detail: `the bridge could not apply the latest edit and keeps the last good config: ${config.error}`,
+        fix: 'fix the file; the bridge applies it on save (or `contactor reload`)',
+      });
+    else if (config)
+      checks.push({
+        name: 'config in use',
+        status: 'ok',
+        detail: `${config.path}${config.restartNeeded.length ? `; ${config.restartNeeded.join(', ')} changed: restart to apply` : ''}`,
+      });
   } catch (err) {
     const unauthorized = err instanceof CliError && err.exitCode === EXIT.unauthorized;
     checks.push({
