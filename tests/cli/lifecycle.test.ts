@@ -1,11 +1,12 @@
 /** `up` / `down` / `serve` for real: a detached bridge on a temp data dir and a free port. */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEADLESS_NODE_FLAGS, headlessNodeFlags } from '../../main/cli/node-flags.js';
 import { REPO_ROOT } from '../helpers/bridge.js';
-import { cleanEnv, closedPort, runCli } from './run-cli.js';
+import { CLI, cleanEnv, closedPort, runCli } from './run-cli.js';
 
 let dir: string;
 let config: string;
@@ -90,6 +91,27 @@ describe('headless Node flags', () => {
 });
 
 describe('serve', () => {
+  it('the first serve says where it wrote the default config; the next one does not', async () => {
+    const home = mkdtempSync(path.join(dir, 'first-home-'));
+    const firstEnv = cleanEnv(home);
+    const serveOnce = () =>
+      new Promise<string>((resolve, reject) => {
+        const child = spawn(process.execPath, [CLI, 'serve', '--port', '0'], { env: firstEnv });
+        let out = '';
+        child.stdout.setEncoding('utf8').on('data', (d: string) => {
+          out += d;
+          if (out.includes('contactor bridge on')) child.kill('SIGTERM');
+        });
+        child.on('error', reject);
+        child.on('exit', () => resolve(out));
+      });
+    const config = path.join(home, '.config', 'contactor', 'config.yaml');
+    const first = await serveOnce();
+    expect(first).toContain(`wrote the default config to ${config}`);
+    expect(existsSync(config)).toBe(true);
+    expect(await serveOnce()).not.toContain('wrote the default config');
+  });
+
   it('a port already in use is exit 2 with what to do', async () => {
     const blocker = await runCli(['up', '-c', config, '--json'], { env });
     const { url } = blocker.json<{ url: string }>();

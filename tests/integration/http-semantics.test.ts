@@ -177,6 +177,25 @@ describe('decision flow', () => {
   });
 });
 
+describe('an over-size request', () => {
+  it('is refused with 413 and a message that names the setting (max_body_bytes)', async () => {
+    const res = await fetch(`${tb.url}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${tb.token}` },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'message/send',
+        params: { agent: 'echo', text: 'x'.repeat(1_100_000) },
+      }),
+    });
+    expect(res.status).toBe(413);
+    const reply = (await res.json()) as { error: { code: number; message: string } };
+    expect(reply.error.code).toBe(-32600);
+    expect(reply.error.message).toContain('over the 1048576-byte limit (max_body_bytes in config.yaml)');
+  });
+});
+
 describe('cancel over HTTP', () => {
   it('cancels a running task: canceled, the agent process is gone, a second cancel is -32002', async () => {
     const gate = path.join(scratch, 'never-opened');
