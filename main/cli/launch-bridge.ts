@@ -27,6 +27,8 @@ export interface Ensured {
   mode?: LaunchChoice['mode'];
   pid?: number;
   log?: string;
+  /** The default config this `up` wrote (the first start). */
+  configCreated?: string;
 }
 
 export async function ensureBridge(
@@ -45,6 +47,7 @@ export async function ensureBridge(
   // bridge happens to answer (the default address, or the last good config's bridge).
   let dataDir: string;
   let listen: { host: string; port: number };
+  let configCreated: string | undefined;
   try {
     const loaded = loadConfig({
       ...(opts.config ? { configPath: opts.config } : {}),
@@ -54,6 +57,7 @@ export async function ensureBridge(
     });
     dataDir = opts.dataDir ? path.resolve(opts.dataDir) : loaded.dataDir;
     listen = { host: loaded.config.host, port: opts.port ?? loaded.config.port };
+    if (loaded.created) configCreated = loaded.path;
   } catch (err) {
     throw new CliError(`${(err as Error).message}\n  fix it, then \`contactor config check\``, EXIT.usage);
   }
@@ -82,7 +86,8 @@ export async function ensureBridge(
       ...(opts.dataDir ? ['--data-dir', dataDir] : []),
     ],
   });
-  return startBridge(choice, opts, dataDir);
+  const started = await startBridge(choice, opts, dataDir);
+  return configCreated ? { ...started, configCreated } : started;
 }
 
 /**

@@ -112,6 +112,19 @@ describe('serve', () => {
     expect(await serveOnce()).not.toContain('wrote the default config');
   });
 
+  it('so does the first up', async () => {
+    const upEnv = cleanEnv(mkdtempSync(path.join(dir, 'up-home-')));
+    const up = await runCli(['up', '--port', String(await closedPort())], { env: upEnv });
+    try {
+      expect(up.code, up.stderr).toBe(0);
+      expect(up.stdout).toContain(
+        `wrote the default config to ${path.join(upEnv.HOME!, '.config', 'contactor', 'config.yaml')}`,
+      );
+    } finally {
+      await runCli(['down'], { env: upEnv });
+    }
+  });
+
   it('a port already in use is exit 2 with what to do', async () => {
     const blocker = await runCli(['up', '-c', config, '--json'], { env });
     const { url } = blocker.json<{ url: string }>();

@@ -38,6 +38,8 @@ async function up(cli: CliContext, opts: { headless?: boolean; port?: number }):
     cli.env,
   );
   const { url } = ensured.address;
+  if (ensured.configCreated && !cli.json)
+    cli.out.line(`wrote the default config to ${ensured.configCreated} (a demo agent, echo, and commented examples)`);
   if (cli.json)
     cli.out.doc({
       url,
@@ -45,6 +47,7 @@ async function up(cli: CliContext, opts: { headless?: boolean; port?: number }):
       ...(ensured.mode ? { mode: ensured.mode } : {}),
       ...(ensured.pid ? { pid: ensured.pid } : {}),
       ...(ensured.log ? { log: ensured.log } : {}),
+      ...(ensured.configCreated ? { configCreated: ensured.configCreated } : {}),
     });
   else if (ensured.started && ensured.mode === 'desktop')
     cli.out.line(`started the desktop app; its bridge is at ${url} (pid ${ensured.pid}); logs: ${ensured.log}`);
