@@ -3,7 +3,11 @@
  * instead of fetch: loading fetch's implementation (undici) was the largest single cost of a short
  * `contactor agents` run (issue 15 item 11, `npm run bench -- --only=cli`). Streams still use fetch.
  */
-import { request } from 'node:http';
+import type * as Http from 'node:http';
+
+// Not `import ... from 'node:http'`: an ES import of it evaluates every export, and one of them loads
+// undici, the very cost this file avoids (seen in a CPU profile: lazyUndici < node:http getter).
+const { request } = process.getBuiltinModule('node:http') as typeof Http;
 
 export interface Exchanged {
   status: number;
