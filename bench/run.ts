@@ -344,16 +344,27 @@ async function cliStartupRows(): Promise<void> {
   const forms: CliForm[] = [
     { name: 'bare', command: node, args: ['-e', '0'] },
     { name: 'version', command: node, args: [bin, '--version'] },
-    { name: 'agents', command: node, args: [bin, 'agents', '--data-dir', dataDir] },
+    // As the README calls it: no flags; the config (XDG_CONFIG_HOME below) names the data dir.
+    { name: 'agents', command: node, args: [bin, 'agents'] },
     ...(older
       ? [
           { name: 'version, older node', command: older.path, args: [bin, '--version'] },
-          { name: 'agents, older node', command: older.path, args: [bin, 'agents', '--data-dir', dataDir] },
+          { name: 'agents, older node', command: older.path, args: [bin, 'agents'] },
         ]
       : []),
   ];
-  // A home of its own: the CLI must find the bench's bridge through --data-dir, never the user's.
-  const env = { ...process.env, HOME: root, XDG_CONFIG_HOME: path.join(root, 'xdg-config'), CONTACTOR_URL: '' };
+  // A home and config of its own: the CLI finds the bench's bridge, never the user's.
+  const xdgConfig = path.join(root, 'xdg-config');
+  mkdirSync(path.join(xdgConfig, 'contactor'), { recursive: true });
+  writeFileSync(path.join(xdgConfig, 'contactor', 'config.yaml'), `port: 0\ndata_dir: ${JSON.stringify(dataDir)}\n`);
+  const env = {
+    ...process.env,
+    HOME: root,
+    XDG_CONFIG_HOME: xdgConfig,
+    CONTACTOR_URL: '',
+    CONTACTOR_CONFIG: '',
+    CONTACTOR_TOKEN: '',
+  };
   try {
     const cli = await measureCliStartup({ forms, runs: COUNTS.cli.runs, warmup: COUNTS.cli.warmup, env });
     const npx = await measureCliStartup({
