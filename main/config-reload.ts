@@ -22,8 +22,6 @@ const RESTART_KEYS = [
   'max_body_bytes',
   'allowed_origins',
   'rate_limit_per_minute',
-  'max_concurrent_tasks',
-  'history',
 ] as const;
 
 export interface ConfigState {
@@ -52,7 +50,7 @@ export interface ConfigReloaderOptions {
   backends: AgentBackend[];
   createBackend(name: string, agent: AgentConfig): AgentBackend;
   settingsOf(agent: AgentConfig, config: BridgeConfig): AgentSettings;
-  /** Live settings outside the agents (max_delegation_depth). */
+  /** Live settings outside the agents (max_delegation_depth, max_concurrent_tasks, history). */
   applyLive(config: BridgeConfig): void;
   log: {
     info(details: Record<string, unknown>, message: string): void;

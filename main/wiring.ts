@@ -104,7 +104,8 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
     });
     const sqlite = new SqliteTaskStore({ file: path.join(dataDir, 'contactor.db') });
     const store = new AuditedTaskStore(sqlite, audit);
-    const registry = new AgentRegistry(new TurnSlots(config.max_concurrent_tasks));
+    const slots = new TurnSlots(config.max_concurrent_tasks);
+    const registry = new AgentRegistry(slots);
     const backends: AgentBackend[] = [];
     const backendFor = (name: string, agent: AgentConfig): AgentBackend => {
       const baseEnv = {
@@ -129,6 +130,16 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       maxDelegationDepth: config.max_delegation_depth,
     };
     const dispatcher = new Dispatcher(dispatcherOptions);
+    let pruning: HistoryPruning | undefined;
+    let history = config.history;
+    const prune = (): HistoryPruning =>
+      startHistoryPruning({
+        store: sqlite,
+        maxAgeDays: history.max_age_days,
+        maxTasks: history.max_tasks,
+        onPruned: (deleted) => log.info({ deleted }, 'pruned finished tasks from the history'),
+        onError: (err) => log.warn({ err }, 'could not prune the task history'),
+      });
     const configListeners = new Set<(state: ConfigState) => void>();
     const reloader = new ConfigReloader({
       path: loaded.path,
@@ -138,11 +149,20 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       backends,
       createBackend: backendFor,
       settingsOf,
-      applyLive: (next) => (dispatcherOptions.maxDelegationDepth = next.max_delegation_depth),
+      applyLive: (next) => {
+        dispatcherOptions.maxDelegationDepth = next.max_delegation_depth;
+        slots.resize(next.max_concurrent_tasks);
+        const historyChanged = JSON.stringify(next.history) !== JSON.stringify(history);
+        history = next.history;
+        if (pruning && historyChanged) {
+          pruning.stop();
+          pruning = prune();
+        }
+      },
       log,
       onChange: (state) => configListeners.forEach((listener) => listener(state)),
     });
-    let pruning: HistoryPruning | undefined;
+
     const server = new BridgeServer({
       dispatcher,
       store,
@@ -183,13 +203,7 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       start: async () => {
         await server.start();
         reloader.watch();
-        pruning ??= startHistoryPruning({
-          store: sqlite,
-          maxAgeDays: config.history.max_age_days,
-          maxTasks: config.history.max_tasks,
-          onPruned: (deleted) => log.info({ deleted }, 'pruned finished tasks from the history'),
-          onError: (err) => log.warn({ err }, 'could not prune the task history'),
-        });
+        pruning ??= prune();
       },
       stop: () => server.stop(),
     };

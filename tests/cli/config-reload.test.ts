@@ -138,9 +138,13 @@ describe('config hot reload', () => {
   });
 
   it('host, port and data_dir edits say they need a restart; the rest applies', async () => {
-    writeConfig({ greeter: echoArgs, extra: echoStdin }, { port: await closedPort(), max_delegation_depth: 5 });
+    writeConfig(
+      { greeter: echoArgs, extra: echoStdin },
+      { port: await closedPort(), max_delegation_depth: 5, max_concurrent_tasks: 4, history: { max_tasks: 500 } },
+    );
     const reload = await cli('reload');
     expect(reload.code).toBe(0);
+    // Only the start-only key is named: max_concurrent_tasks and history applied live.
     expect(reload.stdout).toContain('note: port changed; that takes a restart');
     const status = await cli('status');
     expect(status.stdout).not.toContain('NOT in use');
