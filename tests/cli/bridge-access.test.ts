@@ -20,7 +20,8 @@ describe('finding the bridge', () => {
     const run = await runCli(['agents', '--data-dir', bridge.dataDir]);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^AGENT\s+BACKEND/);
-    expect(run.stdout).toMatch(/echo\s+subprocess_cli\s+no\s+yes\s+yes/);
+    expect(run.stdout).toMatch(/AGENT\s+BACKEND\s+REPLY\s+ASKS\s+INTERRUPTIBLE/);
+    expect(run.stdout).toMatch(/echo\s+subprocess_cli\s+one piece\s+yes\s+yes/);
   });
 
   it('finds the data dir through -c (the config names data_dir)', async () => {
