@@ -2,7 +2,7 @@
  * `npm run bench`: contactor against same-run baselines — the @a2a-js/sdk reference server, the SDK's
  * direct ACP client, and a bare node:http floor — printed as a table with PASS/MISS against issue 5's
  * targets, and written to bench/results/ (JSON + Markdown). Flags: --quick (smaller counts),
- * --only=<throughput,acp,streaming,scale>. BENCH_CPU_PROF=<dir> profiles every server child.
+ * --only=<throughput,acp,streaming,scale,cli>. BENCH_CPU_PROF=<dir> profiles every server child.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -13,6 +13,7 @@ import { startBridgeChild } from './lib/bridge-child.js';
 import { BENCH_DIR, REPO_ROOT, bundleServers, rssMb, startChild } from './lib/children.js';
 import { markdownTable, ms, perS, textTable, type Row } from './lib/report.js';
 import { measureAcpOverhead } from './sections/acp-overhead.js';
+import { measureCliStartup, olderSystemNode, type CliForm } from './sections/cli-startup.js';
 import { measureScale } from './sections/scale.js';
 import { measureBulk, measureChunkLatency } from './sections/streaming.js';
 import { measureThroughput, type ThroughputRow } from './sections/throughput.js';
@@ -32,6 +33,7 @@ const COUNTS = {
   stamps: { chunks: scaleDown(1000), intervalMs: 5, chunkChars: 512 },
   smallStamps: { chunks: scaleDown(100), intervalMs: 10, chunkChars: 48 },
   bulk: { bytes: 10 * 1024 * 1024, chunkChars: 1024 },
+  cli: { runs: 20, warmup: 2, npxRuns: quick ? 2 : 5 },
   scale: { tasks: quick ? 20_000 : 100_000, getCalls: scaleDown(2000), listCalls: scaleDown(300), listPageSize: 50 },
 };
 
@@ -221,6 +223,11 @@ try {
     }
   }
 
+  if (runs('cli')) {
+    log('CLI start-up: the contactor command vs a bare node -e 0');
+    await cliStartupRows();
+  }
+
   if (runs('scale')) {
     log(`scale: ${COUNTS.scale.tasks} stored tasks`);
     const scale = await measureScale({
@@ -321,6 +328,101 @@ writeFileSync(
 console.log(
   `\n${textTable(rows)}\n\nmachine: ${machineLine}\ntotal ${(results.totalSeconds as number).toFixed(1)} s; results in bench/results/latest.json and latest.md`,
 );
+
+/** Issue 15 item 11: `contactor --version` ≤ 3× and `contactor agents` ≤ 5× a bare `node -e 0`. */
+async function cliStartupRows(): Promise<void> {
+  const dataDir = path.join(root, 'cli-data');
+  const bridge = await startBridgeChild({
+    buildDir,
+    root,
+    dataDir,
+    agents: { echo: { kind: 'subprocess_cli', command: [process.execPath, '-e', '0'] } },
+  });
+  const bin = path.join(REPO_ROOT, 'bin', 'contactor.js');
+  const older = olderSystemNode(process.env.PATH);
+  const node = process.execPath;
+  const forms: CliForm[] = [
+    { name: 'bare', command: node, args: ['-e', '0'] },
+    { name: 'version', command: node, args: [bin, '--version'] },
+    // As the README calls it: no flags; the config (XDG_CONFIG_HOME below) names the data dir.
+    { name: 'agents', command: node, args: [bin, 'agents'] },
+    ...(older
+      ? [
+          { name: 'version, older node', command: older.path, args: [bin, '--version'] },
+          { name: 'agents, older node', command: older.path, args: [bin, 'agents'] },
+        ]
+      : []),
+  ];
+  // A home and config of its own: the CLI finds the bench's bridge, never the user's.
+  const xdgConfig = path.join(root, 'xdg-config');
+  mkdirSync(path.join(xdgConfig, 'contactor'), { recursive: true });
+  writeFileSync(path.join(xdgConfig, 'contactor', 'config.yaml'), `port: 0\ndata_dir: ${JSON.stringify(dataDir)}\n`);
+  const env = {
+    ...process.env,
+    HOME: root,
+    XDG_CONFIG_HOME: xdgConfig,
+    CONTACTOR_URL: '',
+    CONTACTOR_CONFIG: '',
+    CONTACTOR_TOKEN: '',
+  };
+  try {
+    const cli = await measureCliStartup({ forms, runs: COUNTS.cli.runs, warmup: COUNTS.cli.warmup, env });
+    const npx = await measureCliStartup({
+      forms: [{ name: 'npx', command: 'npx', args: ['--no-install', 'contactor', '--version'] }],
+      runs: COUNTS.cli.npxRuns,
+      warmup: 1,
+      env: { ...env, npm_config_update_notifier: 'false' },
+    });
+    results.cliStartup = { ...cli, npxMedianMs: npx.medianMs.npx, ...(older ? { olderNode: older } : {}) };
+    const bare = cli.medianMs.bare!;
+    const base = `${ms(bare)} node -e 0`;
+    const ratio = (name: string) => cli.medianMs[name]! / bare;
+    rows.push(
+      {
+        section: 'CLI',
+        measure: `contactor --version (median of ${cli.runs})`,
+        contactor: ms(cli.medianMs.version!),
+        baseline: base,
+        comparison: `${ratio('version').toFixed(2)}×`,
+        target: '≤ 3×',
+        pass: ratio('version') <= 3,
+      },
+      {
+        section: 'CLI',
+        measure: `contactor agents, bridge running (median of ${cli.runs})`,
+        contactor: ms(cli.medianMs.agents!),
+        baseline: base,
+        comparison: `${ratio('agents').toFixed(2)}×`,
+        target: '≤ 5×',
+        pass: ratio('agents') <= 5,
+      },
+      ...(older
+        ? [
+            {
+              section: 'CLI',
+              measure: `relaunch from the system node ${older.version} (--version / agents)`,
+              contactor: `${ms(cli.medianMs['version, older node']!)} / ${ms(cli.medianMs['agents, older node']!)}`,
+              baseline: `${ms(cli.medianMs.version!)} / ${ms(cli.medianMs.agents!)} on node ${process.version}`,
+              comparison: `+${ms(cli.medianMs['agents, older node']! - cli.medianMs.agents!)} per call`,
+              target: '',
+              pass: undefined,
+            },
+          ]
+        : []),
+      {
+        section: 'CLI',
+        measure: `npx contactor --version (median of ${COUNTS.cli.npxRuns})`,
+        contactor: ms(npx.medianMs.npx!),
+        baseline: base,
+        comparison: `${(npx.medianMs.npx! / bare).toFixed(1)}×`,
+        target: '',
+        pass: undefined,
+      },
+    );
+  } finally {
+    await bridge.stop();
+  }
+}
 
 function throughputRows(tp: ThroughputRow[]): void {
   for (const c of COUNTS.throughput.concurrencies) {

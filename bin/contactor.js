@@ -4,7 +4,8 @@
 // An older Node re-runs this file on the pinned Node from node_modules (the npm `node` package), else
 // exits 2 with what to do. Then it loads the built CLI, or the TypeScript source through tsx in a fresh clone.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import module from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -45,6 +46,9 @@ function relaunch(node) {
 }
 
 function start() {
+  // It runs on every hand-off an agent makes, so start-up counts (issue 15 item 11): reuse the code Node
+  // compiled on an earlier run (node:module enableCompileCache, Node >= 22.1; the cache is in the temp folder).
+  if (module.enableCompileCache) module.enableCompileCache();
   var built = path.join(root, 'out', 'cli', 'contactor.mjs');
   if (existsSync(built)) return import(pathToFileURL(built).href);
   // A fresh clone without `npm run build`: run the source.
@@ -54,7 +58,15 @@ function start() {
   });
 }
 
-if (!process.versions.electron && !supported(process.versions.node)) {
+/** `--version` needs nothing but package.json: answered by any Node, without loading the CLI. */
+function versionOnly() {
+  var args = process.argv.slice(2);
+  return args.length === 1 && (args[0] === '--version' || args[0] === '-V');
+}
+
+if (versionOnly()) {
+  process.stdout.write(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version + '\n');
+} else if (!process.versions.electron && !supported(process.versions.node)) {
   var pinned = process.env.CONTACTOR_RELAUNCHED ? undefined : pinnedNode();
   if (pinned) relaunch(pinned);
   else {

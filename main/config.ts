@@ -20,6 +20,8 @@ export interface LoadedConfig {
   config: BridgeConfig;
   path: string;
   dataDir: string;
+  /** This load wrote the default config (the first start): the caller says where. */
+  created?: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -65,7 +67,8 @@ export interface LoadOptions {
 export function loadConfig(opts: LoadOptions): LoadedConfig {
   const env = opts.env ?? process.env;
   const where = resolveConfigPath(opts.configPath, env);
-  if (!existsSync(where.path)) {
+  const created = !existsSync(where.path);
+  if (created) {
     if (where.explicit)
       throw new ConfigError(
         `no config file at ${where.path}; check the path, or run \`contactor config init\` to create one`,
@@ -78,7 +81,7 @@ export function loadConfig(opts: LoadOptions): LoadedConfig {
   const text = readFileSync(where.path, 'utf8');
   const config = parseConfigText(text, where.path, { ...builtinVars(opts), ...env });
   const dataDir = config.data_dir ? path.resolve(path.dirname(where.path), config.data_dir) : defaultDataDir(env);
-  return { config, path: where.path, dataDir };
+  return { config, path: where.path, dataDir, ...(created ? { created } : {}) };
 }
 
 function builtinVars(opts: LoadOptions): Env {

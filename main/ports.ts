@@ -104,7 +104,11 @@ export interface TurnReporter {
 }
 
 export type TurnOutcome =
-  | { kind: 'completed'; exitCode?: number }
+  /**
+   * `asks`: the reply ends with a question the agent itself asked (a remote peer waiting for a choice):
+   * read it as a decision even when this bridge appended no decision contract.
+   */
+  | { kind: 'completed'; exitCode?: number; asks?: boolean }
   | { kind: 'failed'; reason: string; retryable: boolean; exitCode?: number; stderrTail?: string }
   | { kind: 'auth-required'; reason: string }
   /** The agent could not be reached at all (spawn error, handshake failure). */

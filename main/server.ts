@@ -12,6 +12,7 @@ import { createHttpHandler, type BridgeInfo, type RefusedRequest } from './trans
 import { JsonRpcEndpoint, type RpcLog } from './transport/jsonrpc.js';
 import { CallerTokens } from './transport/caller-tokens.js';
 import { ConnectionGuard, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './transport/connection-guard.js';
+import type { ConfigControl } from './transport/rpc-types.js';
 import { CallerRateLimit } from './transport/rate-limit.js';
 import { allowedHostsFor } from './transport/request-gate.js';
 
@@ -35,6 +36,8 @@ export interface BridgeServerOptions {
   /** Enables `POST /shutdown` (see HttpOptions): the host's way to stop cleanly on request. */
   onShutdownRequested?: () => void;
   log: RpcLog & { info(details: Record<string, unknown>, message: string): void };
+  /** `config/status` and `config/reload` (wiring's config reloader). */
+  configControl?: ConfigControl;
   /** Runs last in `stop` (release the instance lock). */
   onStopped?: () => void;
   /** Slow-client bounds; defaults in HTTP_DEFAULTS (tests shorten them). */
@@ -141,6 +144,7 @@ export class BridgeServer {
       {
         dispatcher: this.opts.dispatcher,
         cards: { agentCard: (n) => info.agentCard(n), listAgents: () => this.agentList() },
+        ...(this.opts.configControl ? { config: this.opts.configControl } : {}),
       },
       this.opts.log,
       this.opts.maxResponseBytes !== undefined ? { maxResponseBytes: this.opts.maxResponseBytes } : {},
@@ -156,7 +160,7 @@ export class BridgeServer {
           maxUrlLength: 2048,
         },
         ...(this.opts.token
-          ? { tokens: new CallerTokens(this.opts.token, this.opts.dispatcher.registry.names()) }
+          ? { tokens: new CallerTokens(this.opts.token, () => this.opts.dispatcher.registry.names()) }
           : {}),
         maxBodyBytes: this.opts.maxBodyBytes,
         ...(this.opts.rateLimitPerMinute

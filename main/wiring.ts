@@ -18,6 +18,7 @@ import { recordedAgentsOf, stopRecordedAgents } from './backends/recorded-agents
 import { CliBackend } from './backends/subprocess-cli.js';
 import { installedCliDir, withCliDirFirst } from './backends/agent-env.js';
 import { inheritedAgentEnv, loadConfig, type LoadedConfig } from './config.js';
+import { ConfigReloader, type ConfigState, type ReloadResult } from './config-reload.js';
 
 /** Where config and data live even when no bridge could be built (the tray's Open config / Open logs). */
 export { defaultDataDir, resolveConfigPath } from './config.js';
@@ -25,6 +26,7 @@ import { filterAgentEnv } from './agent-env-filter.js';
 import { cwdConfinement } from './cwd-confinement.js';
 import { createPrivateFile, restrictDataDir } from './data-dir-modes.js';
 import { acquireInstanceLock, ensureDataDir, loadOrCreateToken } from './data-dir.js';
+import { decisionContractDefault } from './known-agents.js';
 import { createLogger, type BridgeLogger } from './logging.js';
 import type { AgentBackend } from './ports.js';
 import { Dispatcher } from './runtime/dispatcher.js';
@@ -62,6 +64,12 @@ export interface Bridge {
   stop(): Promise<void>;
   /** Logs (redacted) a failure nothing else caught, so the host process can keep serving. */
   reportInternal(err: unknown): void;
+  /** Re-reads config.yaml now (it is also watched): agents apply live; a bad edit keeps the last good config. */
+  reloadConfig(): ReloadResult;
+  /** The config in use, and the latest edit that could not be applied. */
+  configStatus(): ConfigState;
+  /** Told after every reload attempt. */
+  onConfigChange(listener: (state: ConfigState) => void): () => void;
 }
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -92,6 +100,7 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
     resourcesDir,
     nodePath: process.execPath,
   });
+  const configVars = { CONTACTOR_NODE: process.execPath, CONTACTOR_RESOURCES: resourcesDir, ...env };
   const config = loaded.config;
   const dataDir = opts.dataDir ?? loaded.dataDir;
   const host = opts.host ?? config.host;
@@ -105,9 +114,8 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
   try {
     const secret = token ? loadOrCreateToken(dataDir) : undefined;
     // The install token and every agent's derived token: never in a log, an audit entry or a task.
-    const bridgeSecrets = secret
-      ? [secret, ...Object.keys(config.agents).map((name) => deriveAgentToken(secret, name))]
-      : [];
+    // Agents' tokens join it as their backends are built (at start and on every reload).
+    const bridgeSecrets: string[] = secret ? [secret] : [];
     const log = createLogger(dataDir, () => bridgeSecrets);
     openedLog = log;
     const requestedPort = opts.port ?? config.port;
@@ -121,7 +129,8 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
     });
     const sqlite = new SqliteTaskStore({ file: path.join(dataDir, 'contactor.db') });
     const store = new AuditedTaskStore(sqlite, audit);
-    const registry = new AgentRegistry(new TurnSlots(config.max_concurrent_tasks));
+    const slots = new TurnSlots(config.max_concurrent_tasks);
+    const registry = new AgentRegistry(slots);
     const backends: AgentBackend[] = [];
     const cliDir = installedCliDir(resourcesDir);
     const home = env.HOME || env.USERPROFILE || homedir();
@@ -129,18 +138,17 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
     const bridgeRun = newBridgeRun(dataDir);
 
     const excluded = bridgeOwnPaths(dataDir, loaded.path);
-    const strippedFor: string[] = [];
     /** The distros of WSL agents: where a killed bridge's agents are looked for at the next start. */
     const wslDistros = Object.values(config.agents).flatMap((a) =>
       a.kind === 'acp' && a.platform === 'wsl' ? [a.distro] : [],
     );
-    const promptInArgs: string[] = [];
-    for (const [name, agent] of Object.entries(config.agents)) {
-      // Without a cwd an agent works in the user's home (its root), not wherever the bridge was started.
-      const withCwd = agentWithDefaultCwd(agent, home);
+    const envWarnings = new AgentEnvWarnings(log);
+    // Used at start and by every reload: an added or changed agent is built exactly like a first one.
+    const backendFor = (name: string, agent: AgentConfig): AgentBackend => {
       const filtered = filterAgentEnv(inheritedAgentEnv(env), { passProxyCredentials: agent.pass_proxy_credentials });
-      if (filtered.strippedProxyCredentials.length > 0) strippedFor.push(name);
-      if (agent.kind === 'subprocess_cli' && agent.prompt_via === 'arg') promptInArgs.push(name);
+      envWarnings.note(name, agent, filtered.strippedProxyCredentials.length > 0);
+      const agentToken = secret ? deriveAgentToken(secret, name) : undefined;
+      if (agentToken && !bridgeSecrets.includes(agentToken)) bridgeSecrets.push(agentToken);
       // The packaged Windows app's CLI folder goes first on every agent's PATH (backends/agent-env.ts).
       const baseEnv = withCliDirFirst(
         {
@@ -149,12 +157,17 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
           CONTACTOR_AGENT: name,
           [BRIDGE_RUN_MARK]: bridgeRun,
           // Its own token, from which the bridge knows the caller (caller-tokens.ts), never the install token.
-          ...(secret ? { CONTACTOR_TOKEN: deriveAgentToken(secret, name) } : {}),
+          ...(agentToken ? { CONTACTOR_TOKEN: agentToken } : {}),
         },
         cliDir,
       );
-      const backend = createBackend(name, withCwd, baseEnv, excluded);
-      backends.push(backend);
+      // Without a cwd an agent works in the user's home (its root), not wherever the bridge was started.
+      return createBackend(name, agentWithDefaultCwd(agent, home), baseEnv, {
+        excludedDirs: excluded,
+        decisionContract: decisionContractOf(agent),
+      });
+    };
+    const agentSettingsOf = (name: string, agent: AgentConfig, bridgeConfig: BridgeConfig): AgentSettings => {
       const confinement = cwdConfinement({
         agent: name,
         cwd: agent.cwd,
@@ -162,10 +175,19 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
         home,
         excluded,
       });
-      registry.add(name, backend, { ...settingsOf(withCwd, config), confineCwd: (cwd) => confinement.confine(cwd) });
+      return {
+        ...settingsOf(agentWithDefaultCwd(agent, home), bridgeConfig),
+        confineCwd: (cwd) => confinement.confine(cwd),
+      };
+    };
+    for (const [name, agent] of Object.entries(config.agents)) {
+      const backend = backendFor(name, agent);
+      backends.push(backend);
+      registry.add(name, backend, agentSettingsOf(name, agent, config));
     }
-    warnAboutAgentEnv(log, strippedFor, promptInArgs);
-    const dispatcher = new Dispatcher({
+    envWarnings.flush();
+    // The dispatcher reads maxDelegationDepth per send: a reload updates it in this object.
+    const dispatcherOptions = {
       store,
       registry,
       feed: new EventFeed(),
@@ -174,8 +196,44 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       secrets: () => bridgeSecrets,
       // A page stops short of the response limit, leaving room for the live view and the envelope.
       maxPageBytes: config.max_artifact_bytes + config.max_body_bytes,
-    });
+    };
+    const dispatcher = new Dispatcher(dispatcherOptions);
     let pruning: HistoryPruning | undefined;
+    let history = config.history;
+    const prune = (): HistoryPruning =>
+      startHistoryPruning({
+        store: sqlite,
+        maxAgeDays: history.max_age_days,
+        maxTasks: history.max_tasks,
+        onPruned: (deleted) => log.info({ deleted }, 'pruned finished tasks from the history'),
+        onError: (err) => log.warn({ err }, 'could not prune the task history'),
+      });
+    const configListeners = new Set<(state: ConfigState) => void>();
+    const reloader = new ConfigReloader({
+      path: loaded.path,
+      vars: configVars,
+      started: config,
+      registry,
+      backends,
+      createBackend: backendFor,
+      settingsOf: agentSettingsOf,
+      applyLive: (next) => {
+        dispatcherOptions.maxDelegationDepth = next.max_delegation_depth;
+        slots.resize(next.max_concurrent_tasks);
+        const historyChanged = JSON.stringify(next.history) !== JSON.stringify(history);
+        history = next.history;
+        if (pruning && historyChanged) {
+          pruning.stop();
+          pruning = prune();
+        }
+      },
+      log,
+      onChange: (state) => {
+        envWarnings.flush();
+        configListeners.forEach((listener) => listener(state));
+      },
+    });
+
     const server = new BridgeServer({
       dispatcher,
       store,
@@ -193,7 +251,9 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       onRefused: (refused) => audit.refused(refused.reason, refused),
       ...(opts.onShutdownRequested ? { onShutdownRequested: opts.onShutdownRequested } : {}),
       log,
+      configControl: { status: () => reloader.status(), reload: () => reloader.reload() },
       onStopped: () => {
+        reloader.close();
         pruning?.stop();
         audit.close();
         log.close();
@@ -208,6 +268,12 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
         return server.url || url;
       },
       reportInternal: (err) => log.error({ err }, 'unhandled failure (the bridge keeps running)'),
+      reloadConfig: () => reloader.reload(),
+      configStatus: () => reloader.status(),
+      onConfigChange: (listener) => {
+        configListeners.add(listener);
+        return () => configListeners.delete(listener);
+      },
       start: async () => {
         // Before recovery fails their tasks: agents (and what they started) of a run that was killed.
         const orphans = await stopEarlierRuns(bridgeRun, 2000);
@@ -223,13 +289,8 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
             'stopped agent processes left by the previous run',
           );
         await server.start();
-        pruning ??= startHistoryPruning({
-          store: sqlite,
-          maxAgeDays: config.history.max_age_days,
-          maxTasks: config.history.max_tasks,
-          onPruned: (deleted) => log.info({ deleted }, 'pruned finished tasks from the history'),
-          onError: (err) => log.warn({ err }, 'could not prune the task history'),
-        });
+        reloader.watch();
+        pruning ??= prune();
       },
       stop: () => server.stop(),
     };
@@ -245,15 +306,15 @@ function createBackend(
   name: string,
   agent: AgentConfig,
   baseEnv: Record<string, string>,
-  excludedDirs: string[],
+  options: { excludedDirs: string[]; decisionContract: boolean },
 ): AgentBackend {
   switch (agent.kind) {
     case 'subprocess_cli':
-      return new CliBackend({ name, config: agent, baseEnv });
+      return new CliBackend({ name, config: agent, baseEnv, decisionContract: options.decisionContract });
     case 'acp':
-      return new AcpBackend({ name, config: agent, baseEnv, excludedDirs });
+      return new AcpBackend({ name, config: agent, baseEnv, excludedDirs: options.excludedDirs });
     case 'http_api':
-      return new HttpApiBackend({ name, config: agent });
+      return new HttpApiBackend({ name, config: agent, decisionContract: options.decisionContract });
     case 'a2a':
       return new A2aRemoteBackend({ name, config: agent });
     default: {
@@ -263,23 +324,33 @@ function createBackend(
   }
 }
 
-/** Said once per load: what an agent does not get, and what every user on the machine can see. */
-function warnAboutAgentEnv(
-  log: { warn(details: Record<string, unknown>, message: string): void },
-  strippedFor: string[],
-  promptInArgs: string[],
-): void {
-  if (strippedFor.length > 0) {
-    log.warn(
-      { agents: strippedFor },
-      'proxy credentials (user:password@) were removed from the proxy variables these agents inherit; set pass_proxy_credentials: true for an agent that needs them',
-    );
+/** Said once per load (start or reload): what agents do not get, and what every user on the machine can see. */
+class AgentEnvWarnings {
+  private strippedFor: string[] = [];
+  private promptInArgs: string[] = [];
+
+  constructor(private readonly log: { warn(details: Record<string, unknown>, message: string): void }) {}
+
+  note(name: string, agent: AgentConfig, strippedProxyCredentials: boolean): void {
+    if (strippedProxyCredentials) this.strippedFor.push(name);
+    if (agent.kind === 'subprocess_cli' && agent.prompt_via === 'arg') this.promptInArgs.push(name);
   }
-  if (promptInArgs.length > 0) {
-    log.warn(
-      { agents: promptInArgs },
-      'these agents get the prompt as a command-line argument (prompt_via: arg): any user on this machine can read it, and any secret in it, with ps; prefer prompt_via: stdin',
-    );
+
+  flush(): void {
+    if (this.strippedFor.length > 0) {
+      this.log.warn(
+        { agents: this.strippedFor },
+        'proxy credentials (user:password@) were removed from the proxy variables these agents inherit; set pass_proxy_credentials: true for an agent that needs them',
+      );
+    }
+    if (this.promptInArgs.length > 0) {
+      this.log.warn(
+        { agents: this.promptInArgs },
+        'these agents get the prompt as a command-line argument (prompt_via: arg): any user on this machine can read it, and any secret in it, with ps; prefer prompt_via: stdin',
+      );
+    }
+    this.strippedFor = [];
+    this.promptInArgs = [];
   }
 }
 
@@ -305,12 +376,17 @@ function settingsOf(agent: AgentConfig, config: BridgeConfig): AgentSettings {
     timeoutMs: agent.timeout_s * 1000,
     approvalTimeoutMs: agent.approval_timeout_s * 1000,
     approvalRules: agent.approval_rules,
-    appendDecisionContract: agent.append_decision_contract,
+    appendDecisionContract: decisionContractOf(agent),
     maxQueue: agent.max_queue,
     ...(agent.cwd ? { workspace: agent.cwd } : {}),
     skills: agent.skills,
     tags: agent.tags,
   };
+}
+
+/** The agent's `append_decision_contract`, else the default for its kind and program. */
+function decisionContractOf(agent: AgentConfig): boolean {
+  return agent.append_decision_contract ?? decisionContractDefault(agent);
 }
 
 function requireTokenPolicy(requireToken: boolean, host: string): boolean {

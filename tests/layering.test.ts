@@ -145,6 +145,9 @@ function layerOf(rel: string): Layer | undefined {
     'cwd-confinement.ts': 'config',
     // What of the inherited environment agents may not see (issue 16 item 8): composed with config.ts's allow-list.
     'agent-env-filter.ts': 'config',
+    'known-agents.ts': 'config',
+    'config-watch.ts': 'config',
+    'config-reload.ts': 'wiring',
     'server.ts': 'server',
     'wiring.ts': 'wiring',
     'data-dir.ts': 'data-dir',

@@ -178,11 +178,10 @@ export class A2aRemoteBackend implements AgentBackend {
         const question =
           decision?.text ?? (said || `The remote agent is waiting for input (remote task ${reply.taskId}).`);
         if (!already) report.text(`${reply.anyText ? '\n\n' : ''}${question}`);
-        convo.parked = {
-          taskId: reply.taskId!,
-          decision: decision !== undefined || parseDecision(reply.text) !== undefined,
-        };
-        return { kind: 'completed' };
+        const asks = decision !== undefined || parseDecision(reply.text) !== undefined;
+        convo.parked = { taskId: reply.taskId!, decision: asks };
+        // The peer's own bridge asked with its own contract: no contract is appended here (it would be twice).
+        return { kind: 'completed', ...(asks ? { asks } : {}) };
       }
       case 'auth-required':
         convo.parked = { taskId: reply.taskId!, decision: false };

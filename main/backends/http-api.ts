@@ -22,6 +22,8 @@ import { SHUTTING_DOWN, STOPPED } from './outcomes.js';
 export interface HttpApiBackendOptions {
   name: string;
   config: HttpApiAgentConfig;
+  /** Whether the runtime appends the decision contract, the only way a chat endpoint can ask (default true). */
+  decisionContract?: boolean;
   /** Where `api_key_env` is looked up (after the agent's own `env`); default process.env. */
   env?: Record<string, string | undefined>;
   maxContexts?: number;
@@ -42,12 +44,13 @@ const HTTP_API_TRAITS: AgentTraits = {
 const ERROR_BODY_LIMIT = 64 * 1024;
 
 export class HttpApiBackend implements AgentBackend {
-  readonly traits = HTTP_API_TRAITS;
+  readonly traits: AgentTraits;
   private readonly conversations: Conversations;
   private readonly running = new Set<AbortController>();
   private closed = false;
 
   constructor(private readonly options: HttpApiBackendOptions) {
+    this.traits = { ...HTTP_API_TRAITS, inputRequired: options.decisionContract ?? true };
     this.conversations = new Conversations({
       maxContexts: options.maxContexts ?? 200,
       maxMessages: options.maxMessages ?? 40,

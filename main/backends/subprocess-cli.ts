@@ -36,6 +36,8 @@ export interface CliBackendOptions {
   config: SubprocessCliAgentConfig;
   /** What agents may inherit, plus CONTACTOR_URL / CONTACTOR_TOKEN / CONTACTOR_AGENT (built by wiring). */
   baseEnv: Record<string, string>;
+  /** Whether the runtime appends the decision contract, the only way a plain CLI can ask (default true). */
+  decisionContract?: boolean;
   /** SIGTERM → SIGKILL grace when a run is stopped (default 2000 ms). */
   stopGraceMs?: number;
   /** Stdout kept per run; the rest is drained and dropped, and the receipt says so (default 16 MiB). */
@@ -55,23 +57,31 @@ export interface CliBackendOptions {
 const CLI_TRAITS: AgentTraits = {
   backend: 'subprocess_cli',
   streaming: false,
-  // The runtime appends the decision contract to every prompt and parses the reply, so a CLI can ask too.
+  // With the decision contract (the agent's append_decision_contract) a CLI can ask at the end of a run.
   inputRequired: true,
-  interruptible: false,
+  // Cancel stops the process tree (stopRun), so the work really stops mid-run.
+  interruptible: true,
   multiTurn: false,
-  limits:
-    'no streaming (output arrives when the process exits); no mid-run permission requests; no session reuse (every task is a new process)',
+  limits: cliLimits(true),
 };
 
+function cliLimits(asks: boolean): string {
+  const rest = 'the reply arrives in one piece when the process exits; no session reuse (every task is a new process)';
+  return asks ? `asks only for decisions, at the end of a run (no tool permissions); ${rest}` : rest;
+}
+
 export class CliBackend implements AgentBackend {
-  readonly traits = CLI_TRAITS;
+  readonly traits: AgentTraits;
   /** Running children and how to stop each one as its run would (marking the run stopped). */
   private readonly running = new Map<AgentChild, () => Promise<unknown>>();
   /** Runs and background reaps still in flight, so `close` can wait for every process. */
   private readonly inFlight = new Set<Promise<unknown>>();
   private closed = false;
 
-  constructor(private readonly options: CliBackendOptions) {}
+  constructor(private readonly options: CliBackendOptions) {
+    const asks = options.decisionContract ?? true;
+    this.traits = { ...CLI_TRAITS, inputRequired: asks, limits: cliLimits(asks) };
+  }
 
   run(turn: Turn, report: TurnReporter): Promise<TurnOutcome> {
     if (this.closed) {

@@ -3,10 +3,10 @@
  * launch-mode.ts chooses (the tray app on Windows, else `contactor serve`) detached, and wait until it is healthy.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../config.js';
-import { BridgeClient } from './bridge-client.js';
+import { BridgeClient, portInUse, probeAddress } from './bridge-client.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { cliEntry, resourcesDir } from './install-paths.js';
 import { chooseLaunch, type LaunchChoice } from './launch-mode.js';
@@ -27,21 +27,27 @@ export interface Ensured {
   mode?: LaunchChoice['mode'];
   pid?: number;
   log?: string;
+  /** The default config this `up` wrote (the first start). */
+  configCreated?: string;
 }
 
 export async function ensureBridge(
-  opts: GlobalOptions & { headless?: boolean },
+  opts: GlobalOptions & { headless?: boolean; port?: number },
   env: NodeJS.ProcessEnv,
 ): Promise<Ensured> {
-  const current = locateBridge(opts, env);
-  if (await new BridgeClient(current).health()) return { address: current, started: false };
   if (env.CONTACTOR_URL) {
+    const named = locateBridge(opts, env);
+    if (await new BridgeClient(named).health()) return { address: named, started: false };
     throw new CliError(
-      `no bridge answers at CONTACTOR_URL=${current.url}; unset it to start a local bridge, or start the one it names`,
+      `no bridge answers at CONTACTOR_URL=${named.url}; unset it to start a local bridge, or start the one it names`,
       EXIT.unreachable,
     );
   }
+  // The config first, before anything is probed: a broken one must not be papered over by whichever
+  // bridge happens to answer (the default address, or the last good config's bridge).
   let dataDir: string;
+  let listen: { host: string; port: number };
+  let configCreated: string | undefined;
   try {
     const loaded = loadConfig({
       ...(opts.config ? { configPath: opts.config } : {}),
@@ -50,8 +56,18 @@ export async function ensureBridge(
       nodePath: process.execPath,
     });
     dataDir = opts.dataDir ? path.resolve(opts.dataDir) : loaded.dataDir;
+    listen = { host: loaded.config.host, port: opts.port ?? loaded.config.port };
+    if (loaded.created) configCreated = loaded.path;
   } catch (err) {
     throw new CliError(`${(err as Error).message}\n  fix it, then \`contactor config check\``, EXIT.usage);
+  }
+  const current = locateBridge(opts, env);
+  if (await new BridgeClient(current).health()) return { address: current, started: false };
+  // Said before starting anything: a bridge that cannot bind would only leave the same words in its log.
+  if (listen.port !== 0) {
+    const url = `http://${listen.host.includes(':') ? `[${listen.host}]` : listen.host}:${listen.port}`;
+    const found = await probeAddress(url);
+    if (found.kind === 'other') throw portInUse(url, found.detail, EXIT.usage);
   }
   const choice = chooseLaunch({
     platform: process.platform,
@@ -65,11 +81,13 @@ export async function ensureBridge(
       ...headlessNodeFlags(),
       cliEntry(),
       'serve',
+      ...(opts.port !== undefined ? ['--port', String(opts.port)] : []),
       ...(opts.config ? ['--config', path.resolve(opts.config)] : []),
       ...(opts.dataDir ? ['--data-dir', dataDir] : []),
     ],
   });
-  return startBridge(choice, opts, dataDir);
+  const started = await startBridge(choice, opts, dataDir);
+  return configCreated ? { ...started, configCreated } : started;
 }
 
 /**
@@ -82,6 +100,8 @@ export async function startBridge(choice: LaunchChoice, opts: GlobalOptions, dat
   const desktop = choice.mode === 'desktop';
   const log = desktop ? path.join(dataDir, 'logs') : path.join(dataDir, SERVE_LOG);
   const fd = desktop ? 'ignore' : openSync(log, 'a', 0o600);
+  // serve.log is appended to across starts: a failure quotes only what this start wrote.
+  const logStart = typeof fd === 'number' ? fstatSync(fd).size : 0;
   const child = spawn(choice.command, choice.args, {
     detached: true,
     stdio: ['ignore', fd, fd],
@@ -97,7 +117,7 @@ export async function startBridge(choice: LaunchChoice, opts: GlobalOptions, dat
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       // A second app instance exits 0 after handing over to the first: keep waiting for that one's bridge.
-      if (exited !== undefined && !(desktop && exited === 0)) throw startFailed(choice, exited, log);
+      if (exited !== undefined && !(desktop && exited === 0)) throw startFailed(choice, exited, log, logStart);
       const discovery = readDiscovery(dataDir);
       if (discovery && (desktop ? isAlive(discovery.pid) : discovery.pid === child.pid)) {
         const address = locateBridge({ ...opts, dataDir }, { ...choice.env, CONTACTOR_URL: '' });
@@ -118,19 +138,19 @@ export async function startBridge(choice: LaunchChoice, opts: GlobalOptions, dat
   }
 }
 
-function startFailed(choice: LaunchChoice, code: number | null, log: string): CliError {
+function startFailed(choice: LaunchChoice, code: number | null, log: string, logStart: number): CliError {
   if (choice.mode === 'desktop')
     return new CliError(
       `${choice.reason} exited${code === -1 ? ' (could not be started)' : ` with code ${code}`} before its bridge answered; logs in ${log}, or try \`contactor up --headless\``,
       EXIT.usage,
     );
-  return new CliError(`the bridge did not start: ${lastLines(log)}\n  full log: ${log}`, EXIT.usage);
+  return new CliError(`the bridge did not start: ${lastLines(log, logStart)}\n  full log: ${log}`, EXIT.usage);
 }
 
-function lastLines(file: string): string {
+function lastLines(file: string, from: number): string {
   try {
-    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
-    return lines.slice(-3).join('\n  ');
+    const written = readFileSync(file).subarray(from).toString('utf8').trimEnd();
+    return written ? written.split('\n').slice(-3).join('\n  ') : '(it wrote nothing to its log)';
   } catch {
     return '(no log)';
   }

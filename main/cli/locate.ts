@@ -1,7 +1,8 @@
 /**
  * Finding the bridge (CONTRACT.md "Files and places"): CONTACTOR_URL (+ CONTACTOR_TOKEN) wins — that is how
  * agents the bridge started reach it; else the discovery file in the data dir; else the configured
- * address, where nothing answers unless a bridge runs without a discovery file.
+ * address, where nothing answers unless a bridge runs without a discovery file. A config too broken to
+ * name an address is an error (exit 2): guessing the default address would talk to some other bridge.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -54,12 +55,8 @@ export function readTokenFile(dataDir: string): string | undefined {
 function configuredUrl(opts: GlobalOptions, env: NodeJS.ProcessEnv): string {
   const where = configLocation(opts, env);
   if (!where.exists) return DEFAULT_URL;
-  try {
-    const config = readConfig(where.path, env);
-    if (config.port === 0) return DEFAULT_URL;
-    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-    return `http://${host}:${config.port}`;
-  } catch {
-    return DEFAULT_URL;
-  }
+  const config = readConfig(where.path, env);
+  // `port: 0` (any free port) is only known from the discovery file: port 0 never reaches another bridge.
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  return `http://${host}:${config.port}`;
 }

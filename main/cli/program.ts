@@ -7,6 +7,7 @@ import { registerDoctor } from './commands/doctor.js';
 import { registerLifecycle } from './commands/lifecycle.js';
 import { registerListings } from './commands/listing.js';
 import { registerProbe } from './commands/probe.js';
+import { registerReload } from './commands/reload.js';
 import { registerSend } from './commands/send.js';
 import { registerSetup } from './commands/setup.js';
 import { registerStatus } from './commands/status.js';
@@ -30,6 +31,7 @@ export function buildProgram(run: Runner, version: string): Command {
     .exitOverride();
   registerLifecycle(program, run);
   registerStatus(program, run);
+  registerReload(program, run);
   registerAgents(program, run);
   registerSend(program, run);
   registerTaskVerbs(program, run);

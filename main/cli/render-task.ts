@@ -31,7 +31,7 @@ export function printOutcome(out: Output, task: CliTask): ExitCode {
     case 'failed': {
       const retry =
         task.metadata.retryable === true
-          ? 'it may work if sent again: re-send under a new --message-id'
+          ? 'it may work if sent again: re-send under a new --message-id (the same one returns this failure)'
           : task.metadata.retryable === false
             ? 'the same input gives the same failure: change the brief or the agent'
             : `see \`contactor get ${id}\``;

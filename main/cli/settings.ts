@@ -71,15 +71,23 @@ export function dataDirOf(opts: GlobalOptions, env: NodeJS.ProcessEnv): string {
   return configured ? path.resolve(path.dirname(where.path), configured) : defaultDataDir(env);
 }
 
+/**
+ * The YAML's own `data_dir` when it is a plain string: what validation would give for a valid file, and
+ * the best guess for a broken one. Only a `${VAR}` in it needs the full read. Every CLI call comes here,
+ * so the cheap path is the common one (issue 15 item 11).
+ */
 function configuredDataDir(file: string, env: NodeJS.ProcessEnv): string | undefined {
+  let raw: { data_dir?: unknown } | null;
+  try {
+    raw = parseYaml(readFileSync(file, 'utf8')) as { data_dir?: unknown } | null;
+  } catch {
+    return undefined;
+  }
+  const value = raw && typeof raw === 'object' ? raw.data_dir : undefined;
+  if (typeof value !== 'string' || !value.includes('${')) return typeof value === 'string' ? value : undefined;
   try {
     return readConfig(file, env).data_dir;
   } catch {
-    try {
-      const raw = parseYaml(readFileSync(file, 'utf8')) as { data_dir?: unknown } | null;
-      return typeof raw?.data_dir === 'string' && !raw.data_dir.includes('${') ? raw.data_dir : undefined;
-    } catch {
-      return undefined;
-    }
+    return undefined;
   }
 }

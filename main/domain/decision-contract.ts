@@ -7,6 +7,7 @@
  * options, and a choice needs at least two options. An agent that quotes or echoes the contract
  * therefore never triggers it: the quoted block is followed by the Rules lines.
  */
+import { BridgeError } from './errors.js';
 
 export const DECISION_MARKER = '[[NEEDS_DECISION]]';
 
@@ -77,17 +78,27 @@ function lastIndexOfMarker(lines: readonly string[]): number {
 }
 
 /**
- * Maps an answer to one of the options: the option's exact text, its 1-based number, or (when the
- * caller overrides) free text, which is passed on as given.
+ * Maps an answer to one of the options: the option's exact text, then its 1-based number, else free text,
+ * which is passed on as given. A bare number outside 1..N is refused (a mistyped choice must not reach the
+ * agent as the text "5") unless the caller says it is free text.
  */
-export function resolveDecisionAnswer(options: readonly string[], answer: string): { choice: string; free: boolean } {
+export function resolveDecisionAnswer(
+  options: readonly string[],
+  answer: string,
+  opts: { freeText?: boolean } = {},
+): { choice: string; free: boolean } {
   const trimmed = answer.trim();
   const exact = options.find((o) => o === trimmed) ?? options.find((o) => o.toLowerCase() === trimmed.toLowerCase());
   if (exact !== undefined) return { choice: exact, free: false };
-  if (/^\d+$/.test(trimmed)) {
-    const n = Number(trimmed);
-    const picked = options[n - 1];
+  if (!opts.freeText && options.length > 0 && /^\d+$/.test(trimmed)) {
+    const picked = options[Number(trimmed) - 1];
     if (picked !== undefined) return { choice: picked, free: false };
+    const listed = options.map((o, i) => `${i + 1}. ${o}`).join('; ');
+    throw new BridgeError(
+      'invalid-params',
+      `there is no option ${trimmed}: choose 1-${options.length} (${listed}), or send it as free text (\`contactor answer --text\`, freeText: true)`,
+      { options: [...options] },
+    );
   }
   return { choice: trimmed, free: true };
 }

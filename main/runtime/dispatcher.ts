@@ -250,7 +250,13 @@ export class Dispatcher {
    * One answer path for every kind of question; the first answer wins. `message` is the A2A message
    * that carried the answer (the standard route), kept in the task's history.
    */
-  answer(taskId: string, answer: string, answeredBy: string, message?: Message): Task {
+  answer(
+    taskId: string,
+    answer: string,
+    answeredBy: string,
+    message?: Message,
+    opts: { freeText?: boolean } = {},
+  ): Task {
     const current = this.get(taskId);
     const pending = current.metadata.pending;
     if (current.status.state !== 'input-required' || !pending) {
@@ -290,7 +296,7 @@ export class Dispatcher {
         `answer is empty; answer with an option's text, its number (1-${pending.options.length}), or free text`,
       );
     }
-    const { choice, free } = resolveDecisionAnswer(pending.options, answer);
+    const { choice, free } = resolveDecisionAnswer(pending.options, answer, opts);
     // Before anything changes: a full queue refuses the answer (retry later) instead of failing the task.
     const unreserve = entry.shard.reserve();
     const live = this.live.get(taskId) ?? this.live.revive(current);

@@ -133,6 +133,15 @@ export class LiveTask {
     this.record(event, false);
   }
 
+  /**
+   * Takes a turn's artifact back off the task (saved with the next status change): a reply that turned
+   * out to be a question is the question (status.message, metadata.pending), not a result.
+   */
+  dropArtifact(artifactId: string): void {
+    if (this.frozen || isTerminal(this.state)) return;
+    this.task.artifacts = this.task.artifacts.filter((a) => a.artifactId !== artifactId);
+  }
+
   /** Events from now on; the caller sends the current snapshot first. */
   listen(listener: StreamListener): () => void {
     this.listeners.add(listener);

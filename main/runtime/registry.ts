@@ -29,9 +29,19 @@ export interface AgentEntry {
   backend: AgentBackend;
   settings: AgentSettings;
   shard: Shard;
+  /** Turns of this entry between their start and their end (a turn parked on a question counts). */
+  active: number;
+  /**
+   * Set when a config reload took this definition out: `removed` (the agent is gone; its queued tasks
+   * fail) or `replaced` (a new definition takes new work; this one finishes what it has).
+   */
+  retired?: 'removed' | 'replaced';
 }
 
-/** The configured agents, by name. Built once by wiring; the runtime only reads it. */
+/**
+ * The configured agents, by name. Built by wiring; a config reload swaps definitions in and out (the
+ * runtime keeps the entry a task started on, so a running task finishes on its own definition).
+ */
 export class AgentRegistry {
   private readonly entries = new Map<string, AgentEntry>();
 
@@ -42,7 +52,23 @@ export class AgentRegistry {
     const shard = this.slots
       ? new SlottedShard(name, settings.maxQueue, this.slots)
       : new Shard(name, settings.maxQueue);
-    this.entries.set(name, { name, backend, settings, shard });
+    this.entries.set(name, { name, backend, settings, shard, active: 0 });
+  }
+
+  /** New work for `name` goes to the new definition; returns the old entry, to retire once idle. */
+  replace(name: string, backend: AgentBackend, settings: AgentSettings): AgentEntry | undefined {
+    const old = this.entries.get(name);
+    if (old) old.retired = 'replaced';
+    this.add(name, backend, settings);
+    return old;
+  }
+
+  /** Takes `name` out: new sends get unknown-agent; returns the old entry, to retire once idle. */
+  remove(name: string): AgentEntry | undefined {
+    const old = this.entries.get(name);
+    if (old) old.retired = 'removed';
+    this.entries.delete(name);
+    return old;
   }
 
   names(): string[] {

@@ -45,7 +45,30 @@ export async function runTurn(
   onDecision: (live: LiveTask) => void,
 ): Promise<void> {
   const { live, agent } = plan;
+  if (agent.retired === 'removed') {
+    // Queued before a config reload took the agent out: it never started, so sending again is safe.
+    settleFailure(
+      live,
+      `agent "${agent.name}" was removed from the config before this task started; send it again to an agent that exists (\`contactor agents\`)`,
+      true,
+    );
+    return plan.release();
+  }
   if (!live.setStatus('working')) return plan.release();
+  agent.active += 1;
+  try {
+    await runStartedTurn(plan, desk, onDecision);
+  } finally {
+    agent.active -= 1;
+  }
+}
+
+async function runStartedTurn(
+  plan: TurnPlan,
+  desk: PermissionDesk,
+  onDecision: (live: LiveTask) => void,
+): Promise<void> {
+  const { live, agent } = plan;
 
   const turnAbort = new AbortController();
   const stopTurn = (): void => turnAbort.abort();
@@ -154,12 +177,12 @@ export async function runTurn(
     stream.finish();
     settleFailure(
       live,
-      `timed out after ${agent.settings.timeoutMs / 1000}s; the agent was stopped (safe to retry with the same messageId)`,
+      `timed out after ${agent.settings.timeoutMs / 1000}s; the agent was stopped; re-send under a new messageId to try again (the same one returns this failure)`,
       true,
     );
   } else {
     stream.finish();
-    settleOutcome(plan, outcome, { text: stream.text, parts: stream.partCount }, onDecision);
+    settleOutcome(plan, outcome, { text: stream.text, parts: stream.partCount }, onDecision, artifactId);
   }
   plan.release();
 }
@@ -169,12 +192,15 @@ function settleOutcome(
   outcome: TurnOutcome,
   { text: reply, parts }: { text: string; parts: number },
   onDecision: (live: LiveTask) => void,
+  artifactId: string,
 ): void {
   const { live } = plan;
   switch (outcome.kind) {
     case 'completed': {
-      const decision = plan.contractApplied ? parseDecision(reply) : undefined;
+      const decision = plan.contractApplied || outcome.asks ? parseDecision(reply) : undefined;
       if (decision) {
+        // The whole reply was the question and its block (parseDecision: question = all text before it).
+        live.dropArtifact(artifactId);
         const now = Date.now();
         const pending: DecisionPending = {
           kind: 'decision',

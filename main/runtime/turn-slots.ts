@@ -7,10 +7,23 @@ import { Shard } from './shards.js';
 export class TurnSlots {
   private inUse = 0;
   private readonly waiters: (() => void)[] = [];
+  private cap: number;
 
-  constructor(readonly limit: number) {
-    if (!Number.isInteger(limit) || limit < 1)
-      throw new Error(`max_concurrent_tasks must be a whole number of at least 1, not ${limit}`);
+  constructor(limit: number) {
+    this.cap = checked(limit);
+  }
+
+  get limit(): number {
+    return this.cap;
+  }
+
+  /**
+   * A new cap (a config reload). Raised: waiting turns start at once, in order. Lowered: running turns
+   * finish; no new one starts until fewer than the new cap run.
+   */
+  resize(limit: number): void {
+    this.cap = checked(limit);
+    this.handOut();
   }
 
   get running(): number {
@@ -23,7 +36,7 @@ export class TurnSlots {
 
   /** Resolves with the function that gives the slot back (calling it twice gives back one slot). */
   acquire(): Promise<() => void> {
-    if (this.inUse < this.limit) {
+    if (this.inUse < this.cap) {
       this.inUse += 1;
       return Promise.resolve(this.releaser());
     }
@@ -35,12 +48,26 @@ export class TurnSlots {
     return () => {
       if (!held) return;
       held = false;
-      const next = this.waiters.shift();
-      // The slot passes straight to the next waiter, so a newcomer can never overtake it.
+      // The slot passes straight to the next waiter, so a newcomer can never overtake it (unless the
+      // cap was lowered meanwhile: then it is given back).
+      const next = this.inUse <= this.cap ? this.waiters.shift() : undefined;
       if (next) next();
       else this.inUse -= 1;
     };
   }
+
+  private handOut(): void {
+    while (this.inUse < this.cap && this.waiters.length > 0) {
+      this.inUse += 1;
+      this.waiters.shift()!();
+    }
+  }
+}
+
+function checked(limit: number): number {
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new Error(`max_concurrent_tasks must be a whole number of at least 1, not ${limit}`);
+  return limit;
 }
 
 /**

@@ -111,6 +111,18 @@ export type AgentSummary = z.infer<typeof AgentSummarySchema>;
 
 export const AgentListSchema = z.looseObject({ agents: z.array(AgentSummarySchema) });
 
+/** `config/status` and `config/reload` (main/config-reload.ts ConfigState / ReloadResult). */
+export const ConfigStateSchema = z.looseObject({
+  path: z.string(),
+  loadedAt: z.string(),
+  error: z.string().optional(),
+  restartNeeded: z.array(z.string()),
+  added: z.array(z.string()).optional(),
+  changed: z.array(z.string()).optional(),
+  removed: z.array(z.string()).optional(),
+});
+export type ConfigStateReport = z.infer<typeof ConfigStateSchema>;
+
 export const AgentCardSchema = z.looseObject({
   name: z.string(),
   description: z.string().default(''),

@@ -42,6 +42,8 @@ export const AnswerParamsSchema = z.object({
   }),
   /** Who answers, for the record (a person's name, an agent). Defaults to "caller". */
   answeredBy: z.string().min(1).max(100).optional(),
+  /** The answer is free text even when it looks like an option number. */
+  freeText: z.boolean().optional(),
 });
 
 export const AgentCardParamsSchema = z.object({

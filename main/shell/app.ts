@@ -136,7 +136,10 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
   const currentState = (): TrayState => {
     const bridge = host.bridge;
     const status: BridgeStatus = bridge
-      ? { kind: 'running', snapshot: snapshotOf(bridge.server.dispatcher, bridge.url) }
+      ? {
+          kind: 'running',
+          snapshot: snapshotOf(bridge.server.dispatcher, bridge.url, bridge.configStatus().error),
+        }
       : host.error !== undefined
         ? { kind: 'error', message: host.error }
         : { kind: 'starting' };

@@ -73,9 +73,15 @@ export class BridgeHost {
       await bridge.start();
       this.current = bridge;
       this.failure = undefined;
-      this.unsubscribe = bridge.server.dispatcher.feed.listen((event, task) => {
+      const unlistenFeed = bridge.server.dispatcher.feed.listen((event, task) => {
         for (const listener of this.feedListeners) listener(event, task);
       });
+      // A config edit applied or refused while running: the tray redraws (it shows a refused edit).
+      const unlistenConfig = bridge.onConfigChange(() => this.changed());
+      this.unsubscribe = () => {
+        unlistenFeed();
+        unlistenConfig();
+      };
     } catch (err) {
       if (bridge) await bridge.stop().catch(() => undefined);
       this.current = undefined;

@@ -7,9 +7,10 @@ import type { BridgeSnapshot } from './tray-state.js';
 
 const RECENT = 8;
 
-export function snapshotOf(dispatcher: Dispatcher, url: string): BridgeSnapshot {
+export function snapshotOf(dispatcher: Dispatcher, url: string, configError?: string): BridgeSnapshot {
   return {
     url,
+    ...(configError ? { configError } : {}),
     agents: dispatcher.registry.all().map((a) => ({
       name: a.name,
       ...(a.settings.description ? { description: a.settings.description } : {}),

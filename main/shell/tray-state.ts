@@ -14,6 +14,8 @@ export interface BridgeSnapshot {
   working: Task[];
   /** Latest tasks, newest first. */
   recent: Task[];
+  /** A config edit the bridge refused (`file:line: key: problem`); it runs on the last good config. */
+  configError?: string;
 }
 
 export type BridgeStatus =
@@ -97,11 +99,12 @@ function runningState(s: BridgeSnapshot): Omit<TrayState, 'startAtLogin' | 'wslS
     ...(workingCount ? [`${workingCount} working`] : []),
     ...(pendingCount ? [`${pendingCount} waiting for you`] : []),
   ];
+  const configNote = s.configError ? `config edit not applied: ${firstLine(s.configError)}` : undefined;
   return {
-    headline: `Bridge running on ${s.url}`,
+    headline: configNote ? `Bridge running on ${s.url} — ${configNote}` : `Bridge running on ${s.url}`,
     running: true,
     icon,
-    tooltip: clip(`Contactor: ${counts.join(' · ')}`, TOOLTIP_MAX),
+    tooltip: clip(`Contactor: ${configNote ? 'config edit not applied · ' : ''}${counts.join(' · ')}`, TOOLTIP_MAX),
     agents,
     pendingCount,
     recent: s.recent.map((t) => ({

@@ -13,18 +13,31 @@ export function deriveAgentToken(installToken: string, agent: string): string {
   return createHmac('sha256', installToken).update(`contactor-agent:${agent}`).digest('base64url');
 }
 
-/** The install token plus one derived token per configured agent. */
+/** The install token plus one derived token per configured agent (the list follows config reloads). */
 export class CallerTokens {
-  private readonly known: { digest: Buffer; caller: Caller }[];
+  private known: { names: string; entries: { digest: Buffer; caller: Caller }[] } | undefined;
 
-  constructor(installToken: string, agents: readonly string[]) {
-    this.known = [
-      { digest: digest(installToken), caller: { kind: 'install' } },
-      ...agents.map((agent) => ({
-        digest: digest(deriveAgentToken(installToken, agent)),
-        caller: { kind: 'agent', agent } as Caller,
-      })),
-    ];
+  constructor(
+    private readonly installToken: string,
+    private readonly agents: () => readonly string[],
+  ) {}
+
+  private entries(): { digest: Buffer; caller: Caller }[] {
+    const agents = this.agents();
+    const names = agents.join('\n');
+    if (this.known?.names !== names) {
+      this.known = {
+        names,
+        entries: [
+          { digest: digest(this.installToken), caller: { kind: 'install' } },
+          ...agents.map((agent) => ({
+            digest: digest(deriveAgentToken(this.installToken, agent)),
+            caller: { kind: 'agent', agent } as Caller,
+          })),
+        ],
+      };
+    }
+    return this.known.entries;
   }
 
   /**
@@ -36,7 +49,7 @@ export class CallerTokens {
     if (!match) return undefined;
     const given = digest(match[1]!);
     let found: Caller | undefined;
-    for (const entry of this.known) if (timingSafeEqual(given, entry.digest)) found ??= entry.caller;
+    for (const entry of this.entries()) if (timingSafeEqual(given, entry.digest)) found ??= entry.caller;
     return found;
   }
 }

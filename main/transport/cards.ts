@@ -71,12 +71,12 @@ const BACKEND_WORDS: Readonly<Record<string, string>> = {
 export function describeTraits(traits: AgentTraits): string {
   const clauses = [
     traits.inputRequired
-      ? traits.interruptible
-        ? 'can stop mid-run to ask for permission or a decision (the task goes input-required until answered)'
-        : 'can ask for a decision at the end of a turn (the task goes input-required until answered)'
+      ? 'can ask for permission or a decision (the task goes input-required until answered)'
       : 'never asks: it runs each turn to the end on its own',
-    traits.interruptible ? 'can be interrupted mid-run' : 'cannot be interrupted mid-run',
-    traits.streaming ? 'streams its reply as it is written' : 'no streaming: the reply arrives when the run ends',
+    // `interruptible` is exactly whether tasks/cancel stops the work in progress.
+    traits.interruptible ? 'cancel stops its work mid-run' : 'cancel takes effect only once the current run ends',
+    // Every task streams status over SSE (capabilities.streaming); this says how the reply text arrives.
+    traits.streaming ? 'streams its reply as it is written' : 'the reply arrives in one piece when the run ends',
     traits.multiTurn
       ? 'remembers the conversation per contextId, so a follow-up needs only the new text'
       : 'no memory between messages: each one must carry its full context',

@@ -15,7 +15,7 @@ import { streamEventToV03 } from './a2a-v03.js';
 import { applyHistoryLength } from '../schema/a2a-v1-convert.js';
 import { parseParams } from './parse-params.js';
 import { RpcError } from './rpc-errors.js';
-import type { MethodContext, MethodHandler } from './rpc-types.js';
+import type { ConfigControl, MethodContext, MethodHandler } from './rpc-types.js';
 import { agentLookup, parseSend } from './send-request.js';
 import { endsAtSettled, sendStream, subscribeStream } from './task-stream.js';
 
@@ -69,8 +69,13 @@ export function bridgeMethods(ctx: MethodContext): Record<string, MethodHandler>
   const methods: Record<string, MethodHandler> = {
     'tasks/answer': (params) => {
       const p = parseParams(AnswerParamsSchema, params);
-      return dispatcher.answer(p.taskId, String(p.answer), p.answeredBy ?? 'caller');
+      return dispatcher.answer(p.taskId, String(p.answer), p.answeredBy ?? 'caller', undefined, {
+        freeText: p.freeText === true,
+      });
     },
+    'config/status': () => configControl(ctx).status(),
+    // The file is watched anyway; this applies an edit now and says what happened (`contactor reload`).
+    'config/reload': () => configControl(ctx).reload(),
     'tasks/list': (params, call) => {
       const p = parseParams(ListTasksParamsSchema, params);
       const states = p.states ?? (p.status ? [p.status] : undefined);
@@ -110,4 +115,9 @@ function pushNotSupported(): never {
     -32003,
     'push notifications are not supported by this bridge (capabilities.pushNotifications is false); stream or poll instead',
   );
+}
+
+function configControl(ctx: MethodContext): ConfigControl {
+  if (!ctx.config) throw new BridgeError('unsupported-operation', 'this bridge was started without a config file');
+  return ctx.config;
 }

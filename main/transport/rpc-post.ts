@@ -72,7 +72,9 @@ export async function handleRpcPost(
     await discardBody(req, DISCARD_LIMIT_BYTES);
     const refusal = new RpcError(
       -32600,
-      tooLarge ? `request body over the ${opts.maxBodyBytes}-byte limit` : 'could not read the request body',
+      tooLarge
+        ? `request body over the ${opts.maxBodyBytes}-byte limit (max_body_bytes in config.yaml); send large content as a file part, or raise the limit`
+        : 'could not read the request body',
     );
     return deny(tooLarge ? 413 : 400, refusal, tooLarge ? 'body-too-large' : 'unreadable-body');
   }

@@ -52,4 +52,11 @@ export interface MethodContext {
     agentCard(name: string): unknown;
     listAgents(): unknown[];
   };
+  /** The config in use and its reload (absent in tests that build an endpoint without one). */
+  config?: ConfigControl;
+}
+
+export interface ConfigControl {
+  status(): unknown;
+  reload(): unknown;
 }

@@ -77,10 +77,12 @@ describe('CliBackend', () => {
       backend: 'subprocess_cli',
       streaming: false,
       inputRequired: true,
-      interruptible: false,
+      interruptible: true,
       multiTurn: false,
-      limits: expect.stringContaining('no streaming'),
+      limits: expect.stringContaining('the reply arrives in one piece'),
     });
+    // Without the decision contract a plain CLI has no way to ask.
+    expect(backend({ command: fixture('silent.mjs') }, { decisionContract: false }).traits.inputRequired).toBe(false);
   });
 
   it('writes the prompt to stdin and reports stdout once at exit', async () => {

@@ -20,7 +20,8 @@ describe('finding the bridge', () => {
     const run = await runCli(['agents', '--data-dir', bridge.dataDir]);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^AGENT\s+BACKEND/);
-    expect(run.stdout).toMatch(/echo\s+subprocess_cli\s+no\s+yes\s+no/);
+    expect(run.stdout).toMatch(/AGENT\s+BACKEND\s+REPLY\s+ASKS\s+INTERRUPTIBLE/);
+    expect(run.stdout).toMatch(/echo\s+subprocess_cli\s+one piece\s+yes\s+yes/);
   });
 
   it('finds the data dir through -c (the config names data_dir)', async () => {
@@ -74,7 +75,7 @@ describe('read-only verbs', () => {
   it('card prints the traits; --json the card itself; an unknown agent is exit 2', async () => {
     const human = await runCli(['card', 'echo'], { env: bridgeEnv(bridge) });
     expect(human.code).toBe(0);
-    expect(human.stdout).toContain('interruptible: false');
+    expect(human.stdout).toContain('interruptible: true');
     expect(human.stdout).toContain('contentVerified: false');
     const json = await runCli(['card', 'echo', '--json'], { env: bridgeEnv(bridge) });
     expect(json.json<{ name: string }>().name).toBe('echo');

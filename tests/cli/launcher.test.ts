@@ -4,7 +4,7 @@
  * old Node on this machine (the system Node 20 here); skipped where there is none.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -56,6 +56,15 @@ describe.skipIf(!oldNode)('bin/contactor.js on an old Node', () => {
       });
       expect(run.status).toBe(2);
       expect(run.stderr).toMatch(/contactor needs Node ≥ 22\.14 \(found v\d+/);
+      // --version needs no Node 24 and no CLI: answered from package.json, no relaunch (issue 15 item 11).
+      const version = spawnSync(oldNode!, [path.join(pkg, 'bin', 'contactor.js'), '--version'], {
+        encoding: 'utf8',
+        env: cleanEnv(pkg),
+      });
+      expect(version.stdout).toBe(
+        `${(JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version}\n`,
+      );
+      expect(version.status).toBe(0);
     } finally {
       rmSync(pkg, { recursive: true, force: true });
     }

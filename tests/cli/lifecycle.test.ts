@@ -1,4 +1,5 @@
 /** `up` / `down` / `serve` for real: a detached bridge on a temp data dir and a free port. */
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,7 +8,7 @@ import { HEADLESS_NODE_FLAGS, headlessNodeFlags } from '../../main/cli/node-flag
 import { isAlive } from '../../main/cli/pid.js';
 import { eventually } from '../fixtures/cli/processes.js';
 import { REPO_ROOT } from '../helpers/bridge.js';
-import { cleanEnv, closedPort, runCli } from './run-cli.js';
+import { CLI, cleanEnv, closedPort, runCli } from './run-cli.js';
 
 let dir: string;
 let config: string;
@@ -67,6 +68,23 @@ describe('up and down', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`${broken}:2: port:`);
   });
+
+  it('up validates the config before probing: a running bridge does not hide a config broken since', async () => {
+    const own = path.join(dir, 'own.yaml');
+    const good = `port: ${await closedPort()}\ndata_dir: ${path.join(dir, 'data-own')}\n`;
+    writeFileSync(own, good);
+    const up = await runCli(['up', '-c', own, '--json'], { env });
+    expect(up.code).toBe(0);
+    try {
+      writeFileSync(own, `${good}agents:\n  echo: { kind: subprocess_cli }\n`);
+      const again = await runCli(['up', '-c', own], { env });
+      expect(again.stderr).toContain(`${own}:4: agents.echo.command:`);
+      expect(again.code).toBe(2);
+    } finally {
+      writeFileSync(own, good);
+      expect((await runCli(['down', '-c', own], { env })).code).toBe(0);
+    }
+  });
 });
 
 describe('POST /shutdown (how down stops a bridge on Windows, where there is no SIGTERM)', () => {
@@ -100,6 +118,40 @@ describe('headless Node flags', () => {
 });
 
 describe('serve', () => {
+  it('the first serve says where it wrote the default config; the next one does not', async () => {
+    const home = mkdtempSync(path.join(dir, 'first-home-'));
+    const firstEnv = cleanEnv(home);
+    const serveOnce = () =>
+      new Promise<string>((resolve, reject) => {
+        const child = spawn(process.execPath, [CLI, 'serve', '--port', '0'], { env: firstEnv });
+        let out = '';
+        child.stdout.setEncoding('utf8').on('data', (d: string) => {
+          out += d;
+          if (out.includes('contactor bridge on')) child.kill('SIGTERM');
+        });
+        child.on('error', reject);
+        child.on('exit', () => resolve(out));
+      });
+    const config = path.join(home, '.config', 'contactor', 'config.yaml');
+    const first = await serveOnce();
+    expect(first).toContain(`wrote the default config to ${config}`);
+    expect(existsSync(config)).toBe(true);
+    expect(await serveOnce()).not.toContain('wrote the default config');
+  });
+
+  it('so does the first up', async () => {
+    const upEnv = cleanEnv(mkdtempSync(path.join(dir, 'up-home-')));
+    const up = await runCli(['up', '--port', String(await closedPort())], { env: upEnv });
+    try {
+      expect(up.code, up.stderr).toBe(0);
+      expect(up.stdout).toContain(
+        `wrote the default config to ${path.join(upEnv.HOME!, '.config', 'contactor', 'config.yaml')}`,
+      );
+    } finally {
+      await runCli(['down'], { env: upEnv });
+    }
+  });
+
   it('a port already in use is exit 2 with what to do', async () => {
     const blocker = await runCli(['up', '-c', config, '--json'], { env });
     const { url } = blocker.json<{ url: string }>();

@@ -23,6 +23,9 @@ beforeAll(async () => {
       echo: echoAgent(),
       broken: fixtureAgent('exit-code.mjs', { prompt_via: 'arg', prompt_flag: ['7', 'disk on fire'] }),
       sleepy: fixtureAgent('sleeper.mjs'),
+      slowpoke: fixtureAgent('sleeper.mjs', { timeout_s: 0.3 }),
+      plain: fixtureAgent('echo-stdin.mjs'),
+      asking: fixtureAgent('echo-stdin.mjs', { append_decision_contract: true }),
       files: fixtureAgent('read-attachments.mjs'),
     },
   });
@@ -81,6 +84,56 @@ describe('contactor send', () => {
     expect(run.stderr).toContain('same input gives the same failure');
   });
 
+  it('a timed-out task says one thing: re-send under a new messageId; a replay returns the stored failure', async () => {
+    const run = await cli(['send', 'slowpoke', 'wait', '--message-id', 'timeout-1', '--json']);
+    expect(run.code).toBe(1);
+    const task = run.json<Task>();
+    expect(task.metadata.retryable).toBe(true);
+    const reason = task.status.message!.parts[0]!.text;
+    expect(reason).toContain('timed out after 0.3s');
+    expect(reason).toContain('re-send under a new messageId');
+    expect(reason).not.toMatch(/retry with the same messageId/);
+
+    const replay = await cli(['send', 'slowpoke', 'wait', '--message-id', 'timeout-1']);
+    expect(replay.code).toBe(1);
+    expect(replay.stderr).toContain(`task ${task.id} failed: timed out after 0.3s`);
+    expect(replay.stderr).toContain('re-send under a new --message-id (the same one returns this failure)');
+  });
+
+  it('a plain command gets the request as written: no decision contract unless its config asks', async () => {
+    const plain = await cli(['send', 'plain', 'make this upper case']);
+    expect(plain.stdout).toBe('make this upper case\n');
+    expect(plain.code).toBe(0);
+    const asking = await cli(['send', 'asking', 'make this upper case']);
+    expect(asking.stdout).toContain('[[NEEDS_DECISION]]');
+    expect(asking.code).toBe(0);
+  });
+
+  it("a CLI agent's card: words, traits and behaviour agree (one-piece reply, cancel stops it, asks only with the contract)", async () => {
+    const card = async (name: string) => {
+      const res = await fetch(`${bridge.url}/agents/${name}/.well-known/agent-card.json`);
+      return (await res.json()) as {
+        description: string;
+        capabilities: { streaming: boolean; extensions: { params: Record<string, unknown> }[] };
+      };
+    };
+    const plain = await card('plain');
+    expect(plain.capabilities.streaming).toBe(true);
+    expect(plain.description).toContain('the reply arrives in one piece');
+    expect(plain.description).not.toMatch(/no streaming/);
+    expect(plain.description).toContain('cancel stops its work mid-run');
+    expect(plain.description).toContain('Never asks');
+    expect(plain.description).not.toContain('asks only for decisions');
+    expect(plain.capabilities.extensions[0]!.params).toMatchObject({ interruptible: true, inputRequired: false });
+    expect((await card('asking')).capabilities.extensions[0]!.params).toMatchObject({ inputRequired: true });
+
+    // interruptible: cancel really stops the running process (the sleeper never ends by itself).
+    const sent = await cli(['send', 'sleepy', 'nap', '--no-wait']);
+    const id = sent.stdout.trim();
+    expect((await cli(['cancel', id])).code).toBe(0);
+    expect((await cli(['get', id, '--json'])).json<Task>().status.state).toBe('canceled');
+  });
+
   it('attaches --file contents', async () => {
     const file = path.join(workDir(bridge), 'notes.txt');
     writeFileSync(file, 'attached content');
@@ -117,6 +170,39 @@ describe('questions: send → exit 3 → pending → answer', () => {
     const again = await cli(['answer', id!, '1']);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('already answered');
+  });
+
+  it('a number outside 1..N is refused with the options listed (exit 2); --text sends it as free text', async () => {
+    const asked = await cli(['send', 'echo', 'decide: YAML|TOML', '--json']);
+    const id = asked.json<Task>().id;
+    const wrong = await cli(['answer', id, '5']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('there is no option 5: choose 1-2 (1. YAML; 2. TOML)');
+    expect(wrong.stderr).toContain('[-32602]');
+    expect((await cli(['get', id, '--json'])).json<Task>().status.state).toBe('input-required');
+
+    const free = await cli(['answer', id, '5', '--text']);
+    expect(free.stdout).toBe('Going with 5. Done.\n');
+    expect(free.code).toBe(0);
+  });
+
+  it('tasks/answer over HTTP: -32602 for an out-of-range number, freeText: true takes it as given', async () => {
+    const asked = await cli(['send', 'echo', 'decide: tabs|spaces', '--json']);
+    const id = asked.json<Task>().id;
+    const rpc = async (params: Record<string, unknown>) => {
+      const res = await fetch(`${bridge.url}/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${bridge.token}` },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/answer', params }),
+      });
+      return (await res.json()) as { error?: { code: number; message: string }; result?: Task };
+    };
+    const refused = await rpc({ taskId: id, answer: 3 });
+    expect(refused.error?.code).toBe(-32602);
+    expect(refused.error?.message).toContain('1. tabs; 2. spaces');
+    const inRange = await rpc({ taskId: id, answer: '3', freeText: true });
+    expect(inRange.error).toBeUndefined();
+    expect(inRange.result?.metadata.lastAnswer).toMatchObject({ choice: '3', freeText: true });
   });
 });
 

@@ -50,7 +50,9 @@ describe('doctor', () => {
       new RegExp(`✗ config: ${broken.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:\\d+: invalid YAML`),
     );
     expect(run.stdout).toContain('fix: edit it (`contactor config edit`)');
-    expect(run.stdout).toContain('✗ bridge:');
+    // No discovery file and no valid config: it must not probe the default address (the user's own bridge).
+    expect(run.stdout).toContain('✗ bridge: not checked: no discovery file, and the config above is invalid');
+    expect(run.stdout).not.toContain('8791');
   });
 
   it('passes every check against a running bridge, and flags a missing agent program', async () => {
@@ -66,6 +68,7 @@ describe('doctor', () => {
         'data dir permissions:ok',
         'bridge:ok',
         'token:ok',
+        'config in use:ok',
       ]);
       expect(ok.code).toBe(0);
 

@@ -1,3 +1,4 @@
+import { BridgeError } from '../../main/domain/errors.js';
 import { describe, expect, it } from 'vitest';
 import {
   DECISION_CONTRACT,
@@ -151,9 +152,12 @@ describe('resolveDecisionAnswer', () => {
     expect(resolveDecisionAnswer(options, '3')).toEqual({ choice: 'JSON with comments', free: false });
   });
 
-  it('passes an out-of-range number on as free text', () => {
-    expect(resolveDecisionAnswer(options, '0')).toEqual({ choice: '0', free: true });
-    expect(resolveDecisionAnswer(options, '4')).toEqual({ choice: '4', free: true });
+  it('refuses a bare number outside 1..N, listing the options, unless the caller says it is free text', () => {
+    expect(() => resolveDecisionAnswer(options, '0')).toThrow(/no option 0: choose 1-3 \(1\. YAML; 2\. TOML/);
+    expect(() => resolveDecisionAnswer(options, '4')).toThrow(BridgeError);
+    expect(resolveDecisionAnswer(options, '4', { freeText: true })).toEqual({ choice: '4', free: true });
+    expect(resolveDecisionAnswer(options, '2', { freeText: true })).toEqual({ choice: '2', free: true });
+    expect(resolveDecisionAnswer(options, '4 of them')).toEqual({ choice: '4 of them', free: true });
   });
 
   it('passes any other answer on as free text', () => {

@@ -93,7 +93,8 @@ export function nodeScriptAgent(
 
 /** The built-in demo agent: echoes; `decide: A|B` asks a decision; an answer gets "Going with X. Done." */
 export function echoAgent(extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return nodeScriptAgent(ECHO_AGENT, extra);
+  // As in resources/config.example.yaml: a plain command gets no decision contract unless it asks for it.
+  return nodeScriptAgent(ECHO_AGENT, { append_decision_contract: true, ...extra });
 }
 
 /** A CLI agent running one of tests/fixtures/cli/*.mjs with Node. */

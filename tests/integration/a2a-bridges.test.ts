@@ -149,7 +149,10 @@ describe('a2a backend between two contactor bridges', () => {
       recommend: 'red',
     });
     const peerTaskId = sent.result.metadata.receipt.peerTaskId;
-    expect((await b.rpc('tasks/get', { id: peerTaskId })).result.status.state).toBe('input-required');
+    const onBAsking = (await b.rpc('tasks/get', { id: peerTaskId })).result;
+    expect(onBAsking.status.state).toBe('input-required');
+    // A peer bridge adds its own decision contract: A sends the brief as written (issue 15 item 4).
+    expect(JSON.stringify(onBAsking.history[0].parts)).not.toContain('[[NEEDS_DECISION]]');
 
     await a.rpc('tasks/answer', { taskId: sent.result.id, answer: 'blue' });
     const done = await settled(a, sent.result.id, ['completed', 'failed']);

@@ -155,6 +155,45 @@ describe('decision flow', () => {
     const twice = await tb.rpc('tasks/answer', { taskId: asked.id, answer: '1' });
     expect(twice.error?.code).toBe(-32062);
   });
+
+  it('after a decision the task carries one reply artifact, the final answer (v0.3 and v1 shapes)', async () => {
+    const { result: asked } = await tb.rpc('message/send', { agent: 'echo', text: 'decide: red|blue' });
+    expect(asked.status.state).toBe('input-required');
+    // The question lives in status.message and metadata: no artifact holds the [[NEEDS_DECISION]] block.
+    expect(asked.artifacts ?? []).toEqual([]);
+    expect(JSON.stringify(asked.status.message)).toContain('red or blue');
+    await tb.rpc('tasks/answer', { taskId: asked.id, answer: 'blue' });
+    const task = await waitForState(tb, asked.id, ['completed', 'failed']);
+    expect(task.artifacts).toHaveLength(1);
+    expect(task.artifacts[0]).toMatchObject({
+      name: 'reply',
+      parts: [{ kind: 'text', text: 'Going with blue. Done.\n' }],
+    });
+    expect(JSON.stringify(task.artifacts)).not.toContain('[[NEEDS_DECISION]]');
+
+    const v1 = await tb.rpc('GetTask', { id: asked.id }, { headers: { 'A2A-Version': '1.0' } });
+    expect(v1.result.artifacts).toHaveLength(1);
+    expect(v1.result.artifacts[0].parts).toEqual([{ text: 'Going with blue. Done.\n' }]);
+  });
+});
+
+describe('an over-size request', () => {
+  it('is refused with 413 and a message that names the setting (max_body_bytes)', async () => {
+    const res = await fetch(`${tb.url}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${tb.token}` },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'message/send',
+        params: { agent: 'echo', text: 'x'.repeat(1_100_000) },
+      }),
+    });
+    expect(res.status).toBe(413);
+    const reply = (await res.json()) as { error: { code: number; message: string } };
+    expect(reply.error.code).toBe(-32600);
+    expect(reply.error.message).toContain('over the 1048576-byte limit (max_body_bytes in config.yaml)');
+  });
 });
 
 describe('cancel over HTTP', () => {

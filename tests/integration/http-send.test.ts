@@ -114,7 +114,7 @@ describe('GET endpoints', () => {
     expect(card.name).toBe('echo');
     expect(card.supportedInterfaces[0]!.url).toBe(`${tb.url}/agents/echo`);
     const traits = card.capabilities.extensions?.find((e) => e.uri === 'urn:contactor:agent-traits:v1');
-    expect(traits?.params).toMatchObject({ backend: 'subprocess_cli', contentVerified: false, interruptible: false });
+    expect(traits?.params).toMatchObject({ backend: 'subprocess_cli', contentVerified: false, interruptible: true });
     expect(res.text).not.toContain(tb.token);
     const viaRpc = await tb.rpc('agents/card', { agent: 'echo' });
     expect(viaRpc.result).toEqual(res.json());

@@ -67,7 +67,9 @@ describe('decisions', () => {
     expect(done.metadata.questions).toEqual([
       expect.objectContaining({ kind: 'decision', outcome: 'answered', answer: 'TOML' }),
     ]);
-    expect(done.artifacts.map((a) => a.artifactId)).toEqual([`${task.id}-reply`, `${task.id}-reply-2`]);
+    // The question turn leaves no artifact; the answer's reply takes the id, so a streaming client's
+    // `append: false` chunk replaces the question text it saw (issue 15 item 8).
+    expect(done.artifacts.map((a) => a.artifactId)).toEqual([`${task.id}-reply`]);
   });
 
   it('sends only the choice to a multiTurn agent whose conversation is still warm', async () => {

@@ -68,6 +68,26 @@ describe('TurnSlots', () => {
     expect(slots.running).toBe(2);
   });
 
+  it('resize: a raised cap starts waiting turns at once; a lowered one lets running turns finish first', async () => {
+    const slots = new TurnSlots(1);
+    const first = await slots.acquire();
+    const started: number[] = [];
+    const waiting = [1, 2, 3].map((n) => slots.acquire().then((release) => (started.push(n), release)));
+    slots.resize(3);
+    const [r1, r2] = await Promise.all([waiting[0]!, waiting[1]!]);
+    expect(started).toEqual([1, 2]);
+    expect(slots.running).toBe(3);
+    slots.resize(1);
+    first();
+    r1();
+    expect(slots.running).toBe(1); // the third still waits: one runs, the cap is one
+    expect(slots.waiting).toBe(1);
+    r2();
+    (await waiting[2]!)();
+    expect(started).toEqual([1, 2, 3]);
+    expect(slots.running).toBe(0);
+  });
+
   it('refuses a limit below 1', () => {
     expect(() => new TurnSlots(0)).toThrow(/at least 1/);
   });

@@ -345,6 +345,18 @@ describe('running app', () => {
     );
   });
 
+  it('a bad edit of the running config shows in the tray while the bridge keeps its last good config', async () => {
+    cfg.write(`port: 0\ndata_dir: ${JSON.stringify(cfg.dataDir)}\nagents:\n  echo: { kind: subprocess_cli }\n`);
+    // No click: the bridge watches its file and the tray redraws when an edit is refused.
+    await vi.waitFor(() => expect(menuItem(tray, /config edit not applied/).label).toContain(cfg.configPath), WAIT);
+    expect(menuItem(tray, /config edit not applied/).label).toMatch(/:\d+: agents\.echo\.command:/);
+    expect(tray.tooltip).toContain('config edit not applied');
+    expect((await rpc(bridge(), 'message/send', { agent: 'echo', text: 'still up' })).status.state).toBe('completed');
+
+    cfg.write();
+    await vi.waitFor(() => expect(menuItem(tray, /^Bridge running on /).label).not.toContain('config'), WAIT);
+  });
+
   it('a broken config turns the tray to the error state; fixing it and reloading brings the bridge back', async () => {
     cfg.write('agents: [not, a, map]\n');
     menuItem(tray, 'Reload config').click!();

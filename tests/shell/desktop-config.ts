@@ -27,7 +27,13 @@ export function desktopConfig(): DesktopConfig {
     port: 0,
     data_dir: dataDir,
     agents: {
-      echo: { kind: 'subprocess_cli', command: [process.execPath, ECHO_AGENT], cwd: root, timeout_s: 30 },
+      echo: {
+        kind: 'subprocess_cli',
+        command: [process.execPath, ECHO_AGENT],
+        cwd: root,
+        timeout_s: 30,
+        append_decision_contract: true, // as in config.example.yaml: the demo asks with the contract
+      },
       // The fake agent reads its prompt's first word: the decision contract must not be appended.
       fake: {
         kind: 'acp',

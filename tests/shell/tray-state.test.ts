@@ -84,6 +84,14 @@ describe('trayStateOf', () => {
     ]);
   });
 
+  it('a refused config edit: said in the headline and the tooltip, the bridge still running', () => {
+    const configError = '/home/me/.config/contactor/config.yaml:7: agents.dsh.timeout_s: Invalid input';
+    const s = trayStateOf({ kind: 'running', snapshot: snapshot({ configError }) }, prefs);
+    expect(s.running).toBe(true);
+    expect(s.headline).toBe(`Bridge running on http://127.0.0.1:8791 — config edit not applied: ${configError}`);
+    expect(s.tooltip).toBe('Contactor: config edit not applied · 2 agents');
+  });
+
   it('working: names the task each agent works on, and its queue', () => {
     const building = task('dsh', 'build the release bundle for windows and linux\nthen test');
     const s = trayStateOf(

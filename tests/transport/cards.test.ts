@@ -89,15 +89,18 @@ describe('agent card (v1 §4.4.1 AgentCard, §8.3 protocol declaration; CONTRACT
 
   it('states the traits, the limits and the review note in words', () => {
     expect(card.description).toMatch(/^OpenAI Codex CLI\. Runs as a subprocess CLI/);
-    expect(card.description).toContain('Can ask for a decision at the end of a turn');
-    expect(card.description).toContain('cannot be interrupted mid-run');
-    expect(card.description).toContain('no streaming');
+    expect(card.description).toContain('Can ask for permission or a decision');
+    expect(card.description).toContain('cancel takes effect only once the current run ends');
+    expect(card.description).toContain('the reply arrives in one piece when the run ends');
+    // capabilities.streaming is true for every agent (SSE works): the words never say "no streaming".
+    expect(card.description).not.toContain('no streaming');
     expect(card.description).toContain('no memory between messages');
     expect(card.description).toContain('Limits: no file attachments; one run at a time.');
     expect(card.description).toContain('Results are not verified');
     const acp = describeTraits(acpTraits);
     expect(acp).toMatch(/^Runs as an ACP agent/);
-    expect(acp).toContain('Can stop mid-run to ask for permission or a decision');
+    expect(acp).toContain('Can ask for permission or a decision');
+    expect(acp).toContain('cancel stops its work mid-run');
     expect(acp).toContain('streams its reply');
     expect(acp).toContain('remembers the conversation per contextId');
     expect(acp).not.toContain('Limits');

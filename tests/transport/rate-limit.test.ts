@@ -53,7 +53,7 @@ describe('CallerRateLimit', () => {
 });
 
 describe('CallerTokens', () => {
-  const tokens = new CallerTokens('install-secret', ['codex', 'claude']);
+  const tokens = new CallerTokens('install-secret', () => ['codex', 'claude']);
   it('knows the install token and each agent by its derived token, and nothing else', () => {
     expect(tokens.identify('Bearer install-secret')).toEqual({ kind: 'install' });
     expect(tokens.identify(`Bearer ${deriveAgentToken('install-secret', 'codex')}`)).toEqual({

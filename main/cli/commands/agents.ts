@@ -26,13 +26,14 @@ async function agents(cli: CliContext): Promise<number> {
   const rows = list.agents.map((a) => [
     cli.out.c.bold(a.name),
     a.backend,
-    yes(a.traits.streaming),
+    // Status always streams; this column says how the reply text arrives (the card's words).
+    a.traits.streaming ? 'streamed' : cli.out.c.dim('one piece'),
     yes(a.traits.inputRequired),
     yes(a.traits.interruptible),
     `${a.queue.running} running, ${a.queue.waiting} waiting, ${a.queue.needsAnswer} to answer`,
     truncate(a.description, 60),
   ]);
-  for (const line of table(['AGENT', 'BACKEND', 'STREAMING', 'INPUT', 'INTERRUPTIBLE', 'QUEUE', 'DESCRIPTION'], rows))
+  for (const line of table(['AGENT', 'BACKEND', 'REPLY', 'ASKS', 'INTERRUPTIBLE', 'QUEUE', 'DESCRIPTION'], rows))
     cli.out.line(line);
   return EXIT.completed;
 }

@@ -9,7 +9,9 @@ import type { Command } from 'commander';
 import type { BridgeConfig } from '../../schema/config.js';
 import { AgentListSchema } from '../../schema/cli.js';
 import { probeCheck } from '../acp-probe-report.js';
+import { portInUse } from '../bridge-client.js';
 import { printCheck, type Check } from '../check.js';
+import { configState } from './status.js';
 import { runCommand } from '../command-runner.js';
 import type { CliContext, Runner } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
@@ -33,9 +35,11 @@ async function doctor(cli: CliContext, options: { fix?: boolean } = {}): Promise
   const config = checkConfig(cli, checks);
   if (config) checks.push(...(await checkAgents(config, cli.env)));
   checks.push(...(await wslChecks({ config, platform: process.platform, env: cli.env, run: runCommand })));
-  checkDiscovery(cli, checks);
-  checks.push(dataDirModesCheck(cli.address().dataDir, options.fix === true));
-  await checkBridge(cli, checks);
+  if (located(cli, checks)) {
+    checkDiscovery(cli, checks);
+    checks.push(dataDirModesCheck(cli.address().dataDir, options.fix === true));
+    await checkBridge(cli, checks);
+  }
   const ok = checks.every((c) => c.status !== 'fail');
   if (cli.json) cli.out.doc({ ok, checks });
   else {
@@ -114,6 +118,26 @@ async function checkAgents(config: BridgeConfig, env: NodeJS.ProcessEnv): Promis
   return checks;
 }
 
+/**
+ * Where the bridge is comes from the discovery file, else the config: a config too broken to name an
+ * address leaves nothing to check (the default address may be some other bridge).
+ */
+function located(cli: CliContext, checks: Check[]): boolean {
+  try {
+    cli.address();
+    return true;
+  } catch (err) {
+    if (!(err instanceof CliError)) throw err;
+    checks.push({
+      name: 'bridge',
+      status: 'fail',
+      detail: 'not checked: no discovery file, and the config above is invalid, so where a bridge listens is unknown',
+      fix: 'fix the config, then `contactor up`',
+    });
+    return false;
+  }
+}
+
 function checkDiscovery(cli: CliContext, checks: Check[]): void {
   const { dataDir, discovery } = cli.address();
   const file = path.join(dataDir, 'bridge.json');
@@ -156,7 +180,17 @@ function checkDiscovery(cli: CliContext, checks: Check[]): void {
 async function checkBridge(cli: CliContext, checks: Check[]): Promise<void> {
   const client = cli.client();
   const { url } = client.address;
-  const health = await client.health();
+  const found = await client.presence();
+  if (found.kind === 'other') {
+    checks.push({
+      name: 'bridge',
+      status: 'fail',
+      detail: portInUse(url, found.detail).message.split(';')[0]!,
+      fix: 'stop that program, or give the bridge another port: `contactor up --port <n>`, or `port:` in config.yaml',
+    });
+    return;
+  }
+  const health = found.kind === 'bridge' ? found.health : undefined;
   if (!health) {
     checks.push({
       name: 'bridge',
@@ -174,6 +208,20 @@ async function checkBridge(cli: CliContext, checks: Check[]): Promise<void> {
   try {
     await client.call('agents/list', {}, AgentListSchema);
     checks.push({ name: 'token', status: 'ok', detail: 'accepted' });
+    const config = await configState(client);
+    if (config?.error)
+      checks.push({
+        name: 'config in use',
+        status: 'fail',
+        detail: `the bridge could not apply the latest edit and keeps the last good config: ${config.error}`,
+        fix: 'fix the file; the bridge applies it on save (or `contactor reload`)',
+      });
+    else if (config)
+      checks.push({
+        name: 'config in use',
+        status: 'ok',
+        detail: `${config.path}${config.restartNeeded.length ? `; ${config.restartNeeded.join(', ')} changed: restart to apply` : ''}`,
+      });
   } catch (err) {
     const unauthorized = err instanceof CliError && err.exitCode === EXIT.unauthorized;
     checks.push({

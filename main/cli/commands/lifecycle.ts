@@ -23,13 +23,23 @@ export function registerLifecycle(program: Command, run: Runner): void {
     .command('up')
     .description('make sure a bridge runs: reuse the one that answers, else start one in the background')
     .option('--headless', 'start a bridge without the desktop app (on Windows, up starts the tray app when installed)')
+    .option('--port <port>', 'start it on this port instead of the configured one (0 = any free port)', parsePort)
     .action(run(up));
   program.command('down').description('stop the running bridge').action(run(down));
 }
 
-async function up(cli: CliContext, opts: { headless?: boolean }): Promise<number> {
-  const ensured = await ensureBridge({ ...cli.opts, ...(opts.headless ? { headless: true } : {}) }, cli.env);
+async function up(cli: CliContext, opts: { headless?: boolean; port?: number }): Promise<number> {
+  const ensured = await ensureBridge(
+    {
+      ...cli.opts,
+      ...(opts.headless ? { headless: true } : {}),
+      ...(opts.port !== undefined ? { port: opts.port } : {}),
+    },
+    cli.env,
+  );
   const { url } = ensured.address;
+  if (ensured.configCreated && !cli.json)
+    cli.out.line(`wrote the default config to ${ensured.configCreated} (a demo agent, echo, and commented examples)`);
   if (cli.json)
     cli.out.doc({
       url,
@@ -37,6 +47,7 @@ async function up(cli: CliContext, opts: { headless?: boolean }): Promise<number
       ...(ensured.mode ? { mode: ensured.mode } : {}),
       ...(ensured.pid ? { pid: ensured.pid } : {}),
       ...(ensured.log ? { log: ensured.log } : {}),
+      ...(ensured.configCreated ? { configCreated: ensured.configCreated } : {}),
     });
   else if (ensured.started && ensured.mode === 'desktop')
     cli.out.line(`started the desktop app; its bridge is at ${url} (pid ${ensured.pid}); logs: ${ensured.log}`);

@@ -32,11 +32,25 @@ export async function serve(cli: CliContext, opts: { port?: number; host?: strin
     throw new CliError(`cannot start the bridge: ${(err as Error).message}`, EXIT.usage);
   }
   const names = Object.keys(bridge.config.config.agents);
-  if (cli.json) cli.out.doc({ url: bridge.url, pid: process.pid, agents: names, dataDir: bridge.config.dataDir });
-  else
+  const { created, path: configPath } = bridge.config;
+  if (cli.json)
+    cli.out.doc({
+      url: bridge.url,
+      pid: process.pid,
+      agents: names,
+      dataDir: bridge.config.dataDir,
+      config: configPath,
+      ...(created ? { configCreated: true } : {}),
+    });
+  else {
+    if (created)
+      cli.out.line(
+        `wrote the default config to ${configPath} (a demo agent, echo, and commented examples); edit it and the bridge applies each save`,
+      );
     cli.out.line(
       `contactor bridge on ${bridge.url} — ${names.length} agent${names.length === 1 ? '' : 's'} (${names.join(', ') || 'none'})`,
     );
+  }
   // A stray rejection in an agent's plumbing must not take down every other agent's work.
   const report = (err: unknown): void => bridge?.reportInternal(err);
   process.on('unhandledRejection', report);

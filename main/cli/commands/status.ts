@@ -1,9 +1,10 @@
 /** `contactor status`: is the bridge up, and how busy are its agents. */
 import type { Command } from 'commander';
-import { AgentListSchema } from '../../schema/cli.js';
-import { unreachable } from '../bridge-client.js';
+import { AgentListSchema, ConfigStateSchema, type ConfigStateReport } from '../../schema/cli.js';
+import { portInUse, unreachable, type BridgeClient } from '../bridge-client.js';
 import type { CliContext, Runner } from '../context.js';
-import { EXIT } from '../exit-codes.js';
+import { CliError, EXIT } from '../exit-codes.js';
+import { printRestartNeeded } from './reload.js';
 
 export function registerStatus(program: Command, run: Runner): void {
   program.command('status').description('whether the bridge runs, and its agents').action(run(status));
@@ -11,11 +12,14 @@ export function registerStatus(program: Command, run: Runner): void {
 
 async function status(cli: CliContext): Promise<number> {
   const client = cli.client();
-  const health = await client.health();
-  if (!health) throw unreachable(client.address.url);
+  const found = await client.presence();
+  if (found.kind === 'other') throw portInUse(client.address.url, found.detail);
+  if (found.kind === 'nothing') throw unreachable(client.address.url);
+  const { health } = found;
   const { agents } = await client.call('agents/list', {}, AgentListSchema);
+  const config = await configState(client);
   if (cli.json) {
-    cli.out.doc({ url: client.address.url, health, agents });
+    cli.out.doc({ url: client.address.url, health, agents, ...(config ? { config } : {}) });
     return EXIT.completed;
   }
   cli.out.line(
@@ -30,7 +34,22 @@ async function status(cli: CliContext): Promise<number> {
     ].filter(Boolean);
     cli.out.line(`  ${a.name} (${a.backend}): ${busy.length ? busy.join(', ') : 'idle'}`);
   }
+  if (config?.error) {
+    cli.out.line(`config: the latest edit of ${config.path} is NOT in use (the last good config is):`);
+    cli.out.line(`  ${config.error}`);
+  } else if (config) cli.out.line(`config: ${config.path} (loaded ${config.loadedAt})`);
+  if (config) printRestartNeeded(cli.out, config);
   return EXIT.completed;
+}
+
+/** The bridge's config state; undefined from a bridge too old to say. */
+export async function configState(client: BridgeClient): Promise<ConfigStateReport | undefined> {
+  try {
+    return await client.call('config/status', {}, ConfigStateSchema);
+  } catch (err) {
+    if (err instanceof CliError && err.rpc?.code === -32601) return undefined;
+    throw err;
+  }
 }
 
 function uptime(s: number): string {

@@ -18,6 +18,7 @@ export function registerTaskVerbs(program: Command, run: Runner): void {
     .description('answer a waiting task (yes | no | option number | option text | free text), then follow it')
     .argument('<taskId>')
     .argument('<answer...>')
+    .option('--text', 'the answer is free text, even when it looks like an option number')
     .option('--no-wait', 'do not follow the task after answering')
     .option('--by <name>', 'who answers, for the record')
     .option('--timeout <seconds>', 'stop waiting after this long', parseSeconds)
@@ -36,12 +37,17 @@ async function answer(
   cli: CliContext,
   taskId: string,
   words: string[],
-  opts: { wait: boolean; by?: string; timeout?: number },
+  opts: { wait: boolean; by?: string; timeout?: number; text?: boolean },
 ): Promise<number> {
   const client = cli.client();
   const answered = await client.call(
     'tasks/answer',
-    { taskId, answer: words.join(' '), ...(opts.by ? { answeredBy: opts.by } : {}) },
+    {
+      taskId,
+      answer: words.join(' '),
+      ...(opts.by ? { answeredBy: opts.by } : {}),
+      ...(opts.text ? { freeText: true } : {}),
+    },
     CliTaskSchema,
   );
   if (!opts.wait) {

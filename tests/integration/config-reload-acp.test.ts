@@ -1,0 +1,56 @@
+/**
+ * A changed ACP agent (issue 15 item 3): its running process keeps its live session and open permission
+ * question until they settle, while new work goes to a process started from the new definition. Real
+ * fake ACP agent (SDK agent side), real HTTP, the config file edited and `config/reload` called.
+ */
+import { writeFileSync } from 'node:fs';
+import { stringify } from 'yaml';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fakeAcpAgent, startTestBridge, type RpcResponse, type TestBridge } from '../helpers/bridge.js';
+
+let tb: TestBridge | undefined;
+afterEach(async () => {
+  await tb?.cleanup();
+  tb = undefined;
+});
+
+async function settled(b: TestBridge, id: string): Promise<RpcResponse['result']> {
+  for (let i = 0; i < 200; i += 1) {
+    const r = await b.rpc('tasks/get', { id });
+    if (['completed', 'failed', 'canceled'].includes(r.result?.status.state)) return r.result;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`task ${id} never settled`);
+}
+
+describe('reloading a changed ACP agent', () => {
+  it('keeps the old process for its open question; new work starts a process from the new definition', async () => {
+    tb = await startTestBridge({ agents: { fake: fakeAcpAgent() } });
+    const asked = await tb.rpc('message/send', { agent: 'fake', text: 'permission' });
+    expect(asked.result.status.state).toBe('input-required');
+    const oldSession = (await tb.rpc('message/send', { agent: 'fake', text: 'sessions' })).result;
+    // Same process: the question's session and this one.
+    expect(oldSession.artifacts[0].parts[0].text.split(',')).toHaveLength(2);
+
+    writeFileSync(
+      tb.configPath,
+      stringify({ port: 0, data_dir: tb.dataDir, agents: { fake: { ...fakeAcpAgent(), env: { DEFINITION: 'v2' } } } }),
+    );
+    const reload = await tb.rpc('config/reload', {});
+    expect(reload.error).toBeUndefined();
+    // The file watcher may have applied the edit a moment before: either way nothing was refused.
+    expect(reload.result.error).toBeUndefined();
+
+    // A new process: it knows only the session this task opened.
+    const fresh = (await tb.rpc('message/send', { agent: 'fake', text: 'sessions' })).result;
+    expect(fresh.status.state).toBe('completed');
+    expect(fresh.artifacts[0].parts[0].text.split(',')).toHaveLength(1);
+
+    // The old process still holds the question: answering it finishes the task there.
+    const answered = await tb.rpc('tasks/answer', { taskId: asked.result.id, answer: 'yes' });
+    expect(answered.error).toBeUndefined();
+    const done = await settled(tb, asked.result.id);
+    expect(done.status.state).toBe('completed');
+    expect(JSON.stringify(done.artifacts)).toContain('outcome=allow');
+  });
+});
