@@ -51,7 +51,7 @@ describe.skipIf(!existsSync(NODE_EXE) || !existsSync(WINE))('a bridge under Wine
     ]);
     writeFileSync(
       config,
-      `port: ${await closedPort()}\ndata_dir: ${JSON.stringify(zPath(dataDir))}\nagents:\n  echo: { kind: subprocess_cli, command: ${echo} }\n`,
+      `port: ${await closedPort()}\ndata_dir: ${JSON.stringify(zPath(dataDir))}\nagents:\n  echo: { kind: subprocess_cli, command: ${echo}, append_decision_contract: true }\n`,
     );
     const started = windowsCli(['serve', '-c', zPath(config)], 'serve');
     serve = started.child;
