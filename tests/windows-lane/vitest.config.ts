@@ -8,11 +8,12 @@ export default defineConfig({
   test: {
     include: LANE_FILES,
     testNamePattern: excludedTestsPattern(),
-    // Wine runs a Node process start-up in ~0.5-1 s and the machine has 2 cores: two workers, generous timeouts.
+    // Wine runs a Node process start-up in ~0.5-1 s, generous timeouts. One worker: with two, on a loaded
+    // 2-core machine, Wine's CreateProcess failed now and then (`spawn UNKNOWN`) — a Wine limit, not ours.
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    maxWorkers: 2,
+    maxWorkers: 1,
     globalSetup: ['tests/windows-lane/global-setup.ts'],
   },
 });
