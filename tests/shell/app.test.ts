@@ -518,6 +518,30 @@ describe('the installer asks the app to quit (issue 14 item 12)', () => {
     await quitAndWait();
   });
 
+  it('`contactor down` (POST /shutdown with the token) quits the app cleanly, as the tray’s Quit does', async () => {
+    fake.reset();
+    const cfg = desktopConfig();
+    dirs.push(cfg);
+    const shell = (await launch({
+      argv: ['Contactor.exe', '--hidden'],
+      env: testEnv(),
+      platform: 'win32',
+      bridge: { configPath: cfg.configPath },
+    }))!;
+    const { url, token } = shell.host.bridge!;
+    const refused = await fetch(`${url}/shutdown`, { method: 'POST', headers: { 'content-type': 'application/json' } });
+    expect(refused.status).toBe(401);
+    const res = await fetch(`${url}/shutdown`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: '{}',
+    });
+    expect(res.status).toBe(202);
+    await vi.waitFor(() => expect(fake.quitted).toBe(true), WAIT);
+    expect(shell.host.bridge).toBeUndefined();
+    expect(existsSync(path.join(cfg.dataDir, 'bridge.json'))).toBe(false);
+  });
+
   it('--quit with no app running quits at once and starts nothing', async () => {
     fake.reset();
     const cfg = desktopConfig();
