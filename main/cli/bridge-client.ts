@@ -43,11 +43,10 @@ export class BridgeClient {
 
   /** Asks a served bridge to stop cleanly (`POST /shutdown`); false when it does not offer that. */
   async requestShutdown(timeoutMs = 5000): Promise<boolean> {
-    const auth: Record<string, string> = this.address.token ? { authorization: `Bearer ${this.address.token}` } : {};
     try {
       const res = await fetch(`${this.address.url}/shutdown`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...auth },
+        headers: this.headers({}),
         body: '{}',
         signal: AbortSignal.timeout(timeoutMs),
       });

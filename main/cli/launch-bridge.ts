@@ -76,6 +76,7 @@ export async function ensureBridge(
     exists: existsSync,
     ...(opts.headless ? { headless: true } : {}),
     ...(opts.dataDir ? { dataDirFlag: true } : {}),
+    ...(opts.port !== undefined ? { portFlag: true } : {}),
     ...(opts.config ? { configPath: path.resolve(opts.config) } : {}),
     serveArgs: [
       ...headlessNodeFlags(),

@@ -18,6 +18,8 @@ export interface LaunchSituation {
   headless?: boolean;
   /** `--data-dir` was given: the app takes its data dir from its config only, so only headless can honour it. */
   dataDirFlag?: boolean;
+  /** `--port` was given: the app takes its port from its config only, so only headless can honour it. */
+  portFlag?: boolean;
   /** `-c <file>`, resolved: the app reads CONTACTOR_CONFIG. */
   configPath?: string;
   /** How to run `contactor serve` with this CLI: the entry script and its flags. */
@@ -61,6 +63,7 @@ export function chooseLaunch(s: LaunchSituation): LaunchChoice {
   const app = findDesktopApp(s);
   if (!app) return headless('the desktop app is not installed');
   if (s.dataDirFlag) return headless('--data-dir is given, and the desktop app takes its data dir from its config');
+  if (s.portFlag) return headless('--port is given, and the desktop app takes its port from its config');
   return {
     mode: 'desktop',
     command: app.exe,

@@ -99,7 +99,20 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
     resourcesPath: process.resourcesPath,
     appPath: app.getAppPath(),
   });
-  const host = new BridgeHost(() => createBridge({ env: opts.env, resourcesDir: layout.resourcesDir, ...opts.bridge }));
+  // `contactor down` asks over HTTP (POST /shutdown): quit cleanly, as the tray's Quit does, instead of the CLI's
+  // fallback signal (on Windows process.kill is TerminateProcess: agents left running, tasks unrecorded).
+  const shutdownRequested = (): void => {
+    if (ready.shell) app.quit();
+    else quitWhenReady = true;
+  };
+  const host = new BridgeHost(() =>
+    createBridge({
+      env: opts.env,
+      resourcesDir: layout.resourcesDir,
+      onShutdownRequested: shutdownRequested,
+      ...opts.bridge,
+    }),
+  );
   await host.start();
 
   const log = (message: string, err?: unknown): void => console.error(`contactor: ${message}`, err ?? '');

@@ -1,7 +1,7 @@
 /**
- * Owns the running bridge for the desktop shell: start, reload (stop, then create again from the config),
- * stop. A bridge that cannot start is an error state the tray shows, not a crash: the user can fix the
- * config and reload.
+ * Owns the running bridge for the desktop shell: start, reload (live, or stop and create again from the
+ * config when it must), stop. A bridge that cannot start is an error state the tray shows, not a crash:
+ * the user can fix the config and reload.
  */
 import type { Bridge } from '../wiring.js';
 
@@ -37,8 +37,19 @@ export class BridgeHost {
     return this.serially(() => this.open());
   }
 
+  /**
+   * The tray's "Reload config". A running bridge applies the file live, as `contactor reload` does
+   * (config-reload.ts): a bad edit keeps the last good config and every running task, and the tray shows
+   * the problem. Only keys read at start (port, data dir, ...) take a restart; a bridge that could not
+   * start is started again.
+   */
   reload(): Promise<void> {
     return this.serially(async () => {
+      const running = this.current;
+      if (running) {
+        const result = running.reloadConfig();
+        if (result.error !== undefined || result.restartNeeded.length === 0) return;
+      }
       await this.close();
       await this.open();
     });

@@ -83,4 +83,10 @@ describe('chooseLaunch', () => {
     expect(withConfig.mode).toBe('desktop');
     expect(withConfig.env.CONTACTOR_CONFIG).toBe('C:\\cfg\\contactor.yaml');
   });
+
+  it('--port forces headless: the app would listen on its configured port (the one `up --port` works around)', () => {
+    const choice = chooseLaunch(situation({ files: [INSTALLED], portFlag: true }));
+    expect(choice).toMatchObject({ mode: 'headless', args: SERVE });
+    expect(choice.reason).toContain('--port');
+  });
 });

@@ -37,6 +37,12 @@ describe('SKILL.md', () => {
     expect(used.filter((v) => !VERBS.includes(v))).toEqual([]);
   });
 
+  it('names only verbs the CLI has (main/cli/program.ts)', async () => {
+    const { buildProgram } = await import('../../main/cli/program.js');
+    const commands = buildProgram(() => async () => undefined, '0').commands.map((c) => c.name());
+    expect(VERBS.filter((v) => !commands.includes(v))).toEqual([]);
+  });
+
   it('documents every exit code of the CLI contract', () => {
     for (const code of [0, 1, 2, 3, 4, 5, 6]) expect(text).toMatch(new RegExp(`^\\| ${code} \\|`, 'm'));
   });

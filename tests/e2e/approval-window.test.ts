@@ -122,6 +122,8 @@ describe.skipIf(!hasChromium())('approval window (Chromium)', () => {
     expect(await second.locator('button.recommended .label').textContent()).toBe('★ YAML');
 
     expect(await focused()).toMatch(/^Deny/);
+    // The footer names the keys that work (renderer/app.ts): no bare key but D answers anything.
+    expect(await page.locator('footer.keys').textContent()).toMatch(/D deny\s*Alt\+A allow once\s*Alt\+1–9 option/);
     // The README's picture is refreshed on request only: a test run leaves the working tree as it found it.
     const png = await page.screenshot(process.env.CONTACTOR_UPDATE_SCREENSHOT ? { path: SCREENSHOT } : {});
     expect(png.subarray(1, 4).toString()).toBe('PNG');

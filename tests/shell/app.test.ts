@@ -3,7 +3,7 @@
  * agent as child processes, HTTP on 127.0.0.1:0): startup order, single instance, tray, autostart,
  * notifications answering real questions, IPC checks, quit.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { IPC_CHANNELS } from '../../main/schema/ipc.js';
@@ -132,6 +132,34 @@ describe('startup', () => {
     fake.reset();
     await start();
     expect(hints()).toHaveLength(0);
+  });
+
+  it('a config broken at start turns the tray to the error state; fixing it and reloading brings the bridge back', async () => {
+    fake.reset();
+    cfg = desktopConfig();
+    cfg.write('agents: [not, a, map]\n');
+    const shell = (await launch({
+      argv: ['Contactor.exe', '--hidden'],
+      env: testEnv(),
+      bridge: { configPath: cfg.configPath },
+    }))!;
+    const tray = fake.trays[0]!;
+    expect(shell.host.error).toBeDefined();
+    shell.refresh();
+    expect((tray.image as { file: string }).file).toMatch(/tray-error\.ico$/);
+    expect(menuItem(tray, /^Bridge stopped: /).label).toContain(cfg.configPath);
+    expect(tray.tooltip.length).toBeLessThanOrEqual(127);
+    expect(menuItem(tray, 'No agents while the bridge is stopped').enabled).toBe(false);
+
+    cfg.write();
+    menuItem(tray, 'Reload config').click!();
+    await vi.waitFor(() => expect(shell.host.bridge).toBeDefined(), WAIT);
+    shell.refresh();
+    expect((tray.image as { file: string }).file).toMatch(/tray-idle\.ico$/);
+    const b = shell.host.bridge!;
+    expect(
+      (await rpc({ url: b.url, token: b.token }, 'message/send', { agent: 'echo', text: 'hi' })).status.state,
+    ).toBe('completed');
   });
 
   it('a second launch (lock not granted) quits at once: no bridge, no tray', async () => {
@@ -357,21 +385,35 @@ describe('running app', () => {
     await vi.waitFor(() => expect(menuItem(tray, /^Bridge running on /).label).not.toContain('config'), WAIT);
   });
 
-  it('a broken config turns the tray to the error state; fixing it and reloading brings the bridge back', async () => {
+  it('Reload config with a bad edit keeps the bridge and its open questions, as `contactor reload` does', async () => {
+    const asked = await rpc(bridge(), 'message/send', { agent: 'echo', text: 'decide: tabs|spaces' });
+    expect(asked.status.state).toBe('input-required');
+    const running = shell.host.bridge;
     cfg.write('agents: [not, a, map]\n');
     menuItem(tray, 'Reload config').click!();
-    await vi.waitFor(() => expect(shell.host.error).toBeDefined(), WAIT);
-    shell.refresh();
-    expect((tray.image as { file: string }).file).toMatch(/tray-error\.ico$/);
-    expect(menuItem(tray, /^Bridge stopped: /).label).toContain(cfg.configPath);
-    expect(tray.tooltip.length).toBeLessThanOrEqual(127);
-    expect(menuItem(tray, 'No agents while the bridge is stopped').enabled).toBe(false);
+    await vi.waitFor(() => expect(menuItem(tray, /config edit not applied/).label).toContain(cfg.configPath), WAIT);
+    await shell.host.reload(); // after the click's own reload: the same bridge still runs
+    expect(shell.host.bridge).toBe(running);
+    expect(shell.host.error).toBeUndefined();
+    expect((await rpc(bridge(), 'tasks/get', { id: asked.id })).status.state).toBe('input-required');
+    bridge().dispatcher.answer(asked.id, 'tabs', 'test');
 
     cfg.write();
     menuItem(tray, 'Reload config').click!();
-    await vi.waitFor(() => expect(shell.host.bridge).toBeDefined(), WAIT);
+    await vi.waitFor(() => expect(menuItem(tray, /^Bridge running on /).label).not.toContain('config'), WAIT);
+    expect(shell.host.bridge).toBe(running);
+  });
+
+  it('Reload config restarts the bridge when a key read at start changed (rate_limit_per_minute)', async () => {
+    const running = shell.host.bridge;
+    cfg.write(readFileSync(cfg.configPath, 'utf8') + 'rate_limit_per_minute: 1000\n');
+    await shell.host.reload();
+    expect(shell.host.bridge).toBeDefined();
+    expect(shell.host.bridge).not.toBe(running);
+    cfg.write();
+    await shell.host.reload();
+    expect(shell.host.bridge).toBeDefined();
     shell.refresh();
-    expect((tray.image as { file: string }).file).toMatch(/tray-idle\.ico$/);
     expect((await rpc(bridge(), 'message/send', { agent: 'echo', text: 'hi' })).status.state).toBe('completed');
   });
 });
@@ -474,6 +516,30 @@ describe('the installer asks the app to quit (issue 14 item 12)', () => {
     expect(after.status.state).toBe('failed');
     expect(after.metadata.retryable).toBe(true);
     await quitAndWait();
+  });
+
+  it('`contactor down` (POST /shutdown with the token) quits the app cleanly, as the tray’s Quit does', async () => {
+    fake.reset();
+    const cfg = desktopConfig();
+    dirs.push(cfg);
+    const shell = (await launch({
+      argv: ['Contactor.exe', '--hidden'],
+      env: testEnv(),
+      platform: 'win32',
+      bridge: { configPath: cfg.configPath },
+    }))!;
+    const { url, token } = shell.host.bridge!;
+    const refused = await fetch(`${url}/shutdown`, { method: 'POST', headers: { 'content-type': 'application/json' } });
+    expect(refused.status).toBe(401);
+    const res = await fetch(`${url}/shutdown`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: '{}',
+    });
+    expect(res.status).toBe(202);
+    await vi.waitFor(() => expect(fake.quitted).toBe(true), WAIT);
+    expect(shell.host.bridge).toBeUndefined();
+    expect(existsSync(path.join(cfg.dataDir, 'bridge.json'))).toBe(false);
   });
 
   it('--quit with no app running quits at once and starts nothing', async () => {

@@ -76,7 +76,7 @@ async function down(cli: CliContext): Promise<number> {
     );
   }
   // A clean stop on every platform (on Windows process.kill is TerminateProcess: no cleanup at all); a bridge
-  // that does not offer the request (the desktop app's, an older one) gets SIGTERM.
+  // that does not offer the request (an older one) gets SIGTERM.
   if (!(await client.requestShutdown())) process.kill(discovery.pid, 'SIGTERM');
   const deadline = Date.now() + STOP_TIMEOUT_MS;
   while (isAlive(discovery.pid)) {
