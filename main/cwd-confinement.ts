@@ -22,6 +22,12 @@ export interface CwdRules {
   home: string;
   /** Never inside any root: the data dir, the config file (and its folder in the default location). */
   excluded: string[];
+  /**
+   * How the agent sees a host path, when that differs (a WSL agent: `C:\...` and `\\wsl.localhost\...` as the
+   * distro's `/mnt/c/...` and `/home/...`). Roots, excluded dirs and a task's cwd are all compared in that form,
+   * so a cwd the WSL wrapper translated for Windows still meets a Linux `cwd`, and the data dir stays out.
+   */
+  agentPath?: (hostPath: string) => string;
 }
 
 export interface CwdConfinement {
@@ -32,8 +38,10 @@ export interface CwdConfinement {
 }
 
 export function cwdConfinement(rules: CwdRules): CwdConfinement {
-  const roots = (rules.allowedCwds?.length ? rules.allowedCwds : [rules.cwd ?? rules.home]).map(resolveReal);
-  const excluded = rules.excluded.map(resolveReal);
+  const seen = rules.agentPath ?? ((p: string) => p);
+  const real = (p: string): string => resolveReal(seen(p));
+  const roots = (rules.allowedCwds?.length ? rules.allowedCwds : [rules.cwd ?? rules.home]).map(real);
+  const excluded = rules.excluded.map(real);
   const refuse = (cwd: string, why: string): BridgeError =>
     new BridgeError(
       'invalid-params',
@@ -45,10 +53,15 @@ export function cwdConfinement(rules: CwdRules): CwdConfinement {
     excluded,
     confine(cwd) {
       if (!isAbsoluteAny(cwd)) throw refuse(cwd, 'is not an absolute path');
-      const real = resolveReal(cwd);
-      if (excluded.some((dir) => isInside(real, dir))) throw refuse(cwd, "lies in the bridge's own data or config");
-      if (!roots.some((root) => isInside(real, root))) throw refuse(cwd, 'is outside the allowed roots');
-      return real;
+      let resolved: string;
+      try {
+        resolved = real(cwd);
+      } catch (err) {
+        throw refuse(cwd, `cannot be reached by the agent (${(err as Error).message})`);
+      }
+      if (excluded.some((dir) => isInside(resolved, dir))) throw refuse(cwd, "lies in the bridge's own data or config");
+      if (!roots.some((root) => isInside(resolved, root))) throw refuse(cwd, 'is outside the allowed roots');
+      return resolved;
     },
   };
 }

@@ -14,6 +14,7 @@ import { AcpBackend } from './backends/acp.js';
 import { HttpApiBackend } from './backends/http-api.js';
 import { BRIDGE_RUN_MARK, newBridgeRun, stopEarlierRuns } from './backends/spawn-marks.js';
 import { stopWslOrphans } from './backends/wsl-orphans.js';
+import { asSeenByDistro } from './backends/wsl-paths.js';
 import { recordedAgentsOf, stopRecordedAgents } from './backends/recorded-agents.js';
 import { CliBackend } from './backends/subprocess-cli.js';
 import { installedCliDir, withCliDirFirst } from './backends/agent-env.js';
@@ -174,6 +175,9 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
         allowedCwds: agent.allowed_cwds,
         home,
         excluded,
+        ...(agent.kind === 'acp' && agent.platform === 'wsl'
+          ? { agentPath: (p: string) => asSeenByDistro(p, agent.distro) }
+          : {}),
       });
       return {
         ...settingsOf(agentWithDefaultCwd(agent, home), bridgeConfig),

@@ -27,6 +27,11 @@ function segments(rest: string): string[] {
   return rest.split(/[\\/]+/).filter((s) => s !== '' && s !== '.');
 }
 
+/** Any path as a WSL agent sees it: a Linux path as it is, a Windows one (`//wsl.localhost/...` too) through `windowsToWsl`. */
+export function asSeenByDistro(anyPath: string, distro: string | undefined): string {
+  return anyPath.startsWith('/') && !WSL_UNC.test(anyPath) ? anyPath : windowsToWsl(anyPath, distro);
+}
+
 /** A Windows path (drive or \\wsl.localhost / \\wsl$ UNC of `distro`) as the distro sees it. */
 export function windowsToWsl(windowsPath: string, distro: string | undefined, options: WslPathOptions = {}): string {
   const path = windowsPath.replace(/^\\\\\?\\(?=[A-Za-z]:)/, ''); // \\?\C:\... long-path prefix

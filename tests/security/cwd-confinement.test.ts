@@ -6,6 +6,8 @@
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { asSeenByDistro } from '../../main/backends/wsl-paths.js';
+import { cwdConfinement } from '../../main/cwd-confinement.js';
 import { fakeAcpAgent, fixtureAgent, startTestBridge, tempDir, type TestBridge } from '../helpers/bridge.js';
 
 let open: TestBridge[] = [];
@@ -102,5 +104,38 @@ describe('ACP fs/* never reaches the bridge data or config', () => {
     expect((await tb.rpc('message/send', { agent: 'acp', text: 'fs-read /etc/hostname', cwd: '/' })).error?.code).toBe(
       -32602,
     );
+  });
+});
+
+describe('a WSL agent compares paths as its distro sees them', () => {
+  // What the WSL wrapper sends for `--cwd` (resources/cli/contactor: `wslpath -w`, documented by Microsoft as
+  // giving \\wsl.localhost\<distro>\... for Linux paths and C:\... for /mnt/c/...), against a Linux `cwd`.
+  const rules = {
+    agent: 'dsh',
+    cwd: '/home/me/app',
+    home: 'C:\\Users\\me',
+    excluded: ['C:\\Users\\me\\AppData\\Local\\contactor'],
+    agentPath: (p: string) => asSeenByDistro(p, 'Ubuntu'),
+  };
+
+  it('takes the wrapper-translated folder inside the Linux cwd, as the Linux path', () => {
+    const confinement = cwdConfinement(rules);
+    expect(confinement.confine('\\\\wsl.localhost\\Ubuntu\\home\\me\\app\\sub')).toBe('/home/me/app/sub');
+    expect(confinement.confine('//wsl.localhost/Ubuntu/home/me/app')).toBe('/home/me/app');
+    expect(confinement.confine('/home/me/app')).toBe('/home/me/app');
+  });
+
+  it('refuses what lies outside, another distro, and the data dir reached through /mnt/c', () => {
+    const home = cwdConfinement({ ...rules, cwd: undefined });
+    expect(home.roots).toEqual(['/mnt/c/Users/me']);
+    const attacks = [
+      '\\\\wsl.localhost\\Ubuntu\\home\\me',
+      '\\\\wsl.localhost\\Debian\\home\\me\\app',
+      '/mnt/c/Users/me/AppData/Local/contactor',
+      'C:\\Users\\me\\AppData\\Local\\contactor\\logs',
+    ];
+    expect(() => cwdConfinement(rules).confine(attacks[0]!)).toThrow(/outside the allowed roots/);
+    expect(() => cwdConfinement(rules).confine(attacks[1]!)).toThrow(/cannot be reached by the agent.*Debian/);
+    for (const cwd of attacks.slice(2)) expect(() => home.confine(cwd)).toThrow(/bridge's own data or config/);
   });
 });
