@@ -9,7 +9,7 @@ import { workspaceOf, type PermissionDesk } from './permission-desk.js';
 import { checkedPart, droppedNote } from './reply-parts.js';
 import type { AgentEntry } from './registry.js';
 import { TurnTimer } from './turn-timer.js';
-import { SecretFilter } from '../domain/redaction.js';
+import { removeSecretsFromPart, SecretFilter } from '../domain/redaction.js';
 
 export interface TurnPlan {
   live: LiveTask;
@@ -88,8 +88,11 @@ async function runStartedTurn(
       firstOutputAt ??= new Date().toISOString();
       stream.push(tokens.push(budget.take(chunk)));
     },
-    content(part) {
+    content(reported) {
       firstOutputAt ??= new Date().toISOString();
+      // Text the token filter held back goes first (the agent's order); the part loses the tokens too.
+      stream.push(tokens.end());
+      const part = removeSecretsFromPart(reported, plan.secrets ?? []);
       let kept = checkedPart(part);
       if (kept.kind !== 'text') {
         const bytes = partBytes(kept);
