@@ -3,8 +3,8 @@
  * question until they settle, while new work goes to a process started from the new definition. Real
  * fake ACP agent (SDK agent side), real HTTP, the config file edited and `config/reload` called.
  */
-import { writeFileSync } from 'node:fs';
-import { stringify } from 'yaml';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parse, stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeAcpAgent, startTestBridge, type RpcResponse, type TestBridge } from '../helpers/bridge.js';
 
@@ -52,5 +52,27 @@ describe('reloading a changed ACP agent', () => {
     const done = await settled(tb, asked.result.id);
     expect(done.status.state).toBe('completed');
     expect(JSON.stringify(done.artifacts)).toContain('outcome=allow');
+  });
+});
+
+describe('reloading max_artifact_bytes', () => {
+  it('raises the response bound with the cap: a reply the raised cap keeps can be served', async () => {
+    tb = await startTestBridge({
+      agents: { fake: fakeAcpAgent() },
+      config: { max_artifact_bytes: 20_000, max_body_bytes: 4096 },
+    });
+    const config = parse(readFileSync(tb.configPath, 'utf8')) as Record<string, unknown>;
+    writeFileSync(tb.configPath, stringify({ ...config, max_artifact_bytes: 200_000 }));
+    const reload = await tb.rpc('config/reload', {});
+    expect(reload.result.error).toBeUndefined();
+    expect(reload.result.restartNeeded).toEqual([]);
+
+    // 150 kB of reply: within the raised cap, past the bound the first cap gave (about 100 kB).
+    const sent = await tb.rpc('message/send', { agent: 'fake', text: 'long 150000' });
+    expect(sent.error).toBeUndefined();
+    expect(sent.result.artifacts[0].parts[0].text).toHaveLength(150_000);
+    const listed = await tb.rpc('tasks/list', { includeArtifacts: true });
+    expect(listed.error).toBeUndefined();
+    expect(listed.result.tasks).toHaveLength(1);
   });
 });
