@@ -111,9 +111,14 @@ async function runStartedTurn(
       live.announce({ event: 'progress', progress: note });
     },
     receipt(facts) {
-      live.patchMetadata({ receipt: { ...(live.task.metadata.receipt ?? {}), ...facts } });
-      // A restart after a crash stops the agent by its pid and start (recorded-agents.ts): stored now.
-      if ('pidStart' in facts) live.saveSnapshot();
+      const before = live.task.metadata.receipt;
+      live.patchMetadata({ receipt: { ...(before ?? {}), ...facts } });
+      // A restart after a crash stops the agent by its pid and start (recorded-agents.ts): stored now,
+      // unless the task already holds this very process (an ACP agent kept across its turns).
+      const after = live.task.metadata.receipt;
+      if ('pidStart' in facts && (after?.pidStart !== before?.pidStart || after?.pid !== before?.pid)) {
+        live.saveSnapshot();
+      }
     },
     truncated(cut) {
       backendCut = { at: cut.at, droppedBytes: (backendCut?.droppedBytes ?? 0) + cut.droppedBytes };
