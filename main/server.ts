@@ -170,7 +170,7 @@ export class BridgeServer {
           maxUrlLength: 2048,
         },
         ...(this.opts.token
-          ? { tokens: new CallerTokens(this.opts.token, () => this.opts.dispatcher.registry.names()) }
+          ? { tokens: new CallerTokens(this.opts.token, () => this.opts.dispatcher.registry.callerNames()) }
           : {}),
         maxBodyBytes: this.opts.maxBodyBytes,
         ...(this.opts.rateLimitPerMinute

@@ -3,7 +3,9 @@
  * question until they settle, while new work goes to a process started from the new definition. Real
  * fake ACP agent (SDK agent side), real HTTP, the config file edited and `config/reload` called.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeAcpAgent, startTestBridge, type RpcResponse, type TestBridge } from '../helpers/bridge.js';
@@ -74,5 +76,46 @@ describe('reloading max_artifact_bytes', () => {
     const listed = await tb.rpc('tasks/list', { includeArtifacts: true });
     expect(listed.error).toBeUndefined();
     expect(listed.result.tasks).toHaveLength(1);
+  });
+});
+
+describe('reloading a removed agent', () => {
+  it('keeps its token valid while its running task finishes: the agent can still call the bridge', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'contactor-removed-'));
+    const go = path.join(dir, 'go');
+    // Waits for the test's signal, then calls the bridge with its own token and prints the HTTP status.
+    const script = [
+      "const fs = require('fs');",
+      `const go = ${JSON.stringify(go)};`,
+      'const wait = () => (fs.existsSync(go) ? call() : setTimeout(wait, 20));',
+      'const call = () => fetch(process.env.CONTACTOR_URL + "/", {',
+      "  method: 'POST',",
+      "  headers: { 'content-type': 'application/json', authorization: 'Bearer ' + process.env.CONTACTOR_TOKEN },",
+      "  body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'agents/list', params: {} }),",
+      '}).then((r) => process.stdout.write(String(r.status)));',
+      'wait();',
+    ].join('\n');
+    const leaving = {
+      kind: 'subprocess_cli',
+      command: [process.execPath, '-e', script],
+      append_decision_contract: false,
+    };
+    tb = await startTestBridge({ agents: { leaving, fake: fakeAcpAgent() } });
+    try {
+      const sent = await tb.rpc('message/send', { agent: 'leaving', text: 'x', configuration: { blocking: false } });
+      expect(sent.error).toBeUndefined();
+      const config = parse(readFileSync(tb.configPath, 'utf8')) as { agents: Record<string, unknown> };
+      writeFileSync(tb.configPath, stringify({ ...config, agents: { fake: config.agents.fake } }));
+      const reload = await tb.rpc('config/reload', {});
+      expect(reload.result.error).toBeUndefined();
+      expect(reload.result.removed).toEqual(['leaving']);
+
+      writeFileSync(go, '');
+      const done = await settled(tb, sent.result.id);
+      expect(done.status.state).toBe('completed');
+      expect(done.artifacts[0].parts[0].text).toBe('200');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
