@@ -207,8 +207,8 @@ function settleOutcome(
     case 'completed': {
       const decision = plan.contractApplied || outcome.asks ? parseDecision(reply) : undefined;
       if (decision) {
-        // The whole reply was the question and its block (parseDecision: question = all text before it).
-        live.dropArtifact(artifactId);
+        // The reply's text was the question and its block (parseDecision: question = all text before it).
+        live.dropReplyText(artifactId);
         const now = Date.now();
         const pending: DecisionPending = {
           kind: 'decision',
