@@ -167,6 +167,7 @@ export class ConfigReloader {
       this.retiring.delete(timer);
       const at = this.opts.backends.indexOf(entry.backend);
       if (at >= 0) this.opts.backends.splice(at, 1);
+      this.opts.registry.closed(entry);
       void entry.backend.close().catch(() => undefined);
     }, RETIRE_POLL_MS);
     timer.unref();

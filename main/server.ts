@@ -27,7 +27,10 @@ export interface BridgeServerOptions {
   token?: string;
   allowedOrigins: string[];
   maxBodyBytes: number;
-  /** The largest JSON-RPC response (response-size.ts); unbounded when absent. */
+  /**
+   * The largest JSON-RPC response (response-size.ts); unbounded when absent. Read for every response: it
+   * follows max_artifact_bytes when a config reload changes that (wiring).
+   */
   maxResponseBytes?: number;
   /** JSON-RPC requests per minute per caller; no limit when absent. */
   rateLimitPerMinute?: number;
@@ -140,6 +143,7 @@ export class BridgeServer {
 
   private createServer(port: () => number): Server {
     const info = this.bridgeInfo();
+    const opts = this.opts;
     const endpoint = new JsonRpcEndpoint(
       {
         dispatcher: this.opts.dispatcher,
@@ -147,7 +151,13 @@ export class BridgeServer {
         ...(this.opts.configControl ? { config: this.opts.configControl } : {}),
       },
       this.opts.log,
-      this.opts.maxResponseBytes !== undefined ? { maxResponseBytes: this.opts.maxResponseBytes } : {},
+      this.opts.maxResponseBytes !== undefined
+        ? {
+            get maxResponseBytes() {
+              return opts.maxResponseBytes;
+            },
+          }
+        : {},
     );
     let handler: ReturnType<typeof createHttpHandler> | undefined;
     const handlerFor = (): ReturnType<typeof createHttpHandler> =>
@@ -160,7 +170,7 @@ export class BridgeServer {
           maxUrlLength: 2048,
         },
         ...(this.opts.token
-          ? { tokens: new CallerTokens(this.opts.token, () => this.opts.dispatcher.registry.names()) }
+          ? { tokens: new CallerTokens(this.opts.token, () => this.opts.dispatcher.registry.callerNames()) }
           : {}),
         maxBodyBytes: this.opts.maxBodyBytes,
         ...(this.opts.rateLimitPerMinute

@@ -190,6 +190,8 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       registry.add(name, backend, agentSettingsOf(name, agent, config));
     }
     envWarnings.flush();
+    // max_body_bytes needs a restart: the one read at start stays.
+    const pageBytesFor = (maxArtifactBytes: number): number => maxArtifactBytes + config.max_body_bytes;
     // The dispatcher reads maxDelegationDepth per send: a reload updates it in this object.
     const dispatcherOptions = {
       store,
@@ -199,9 +201,11 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       maxDelegationDepth: config.max_delegation_depth,
       secrets: () => bridgeSecrets,
       // A page stops short of the response limit, leaving room for the live view and the envelope.
-      maxPageBytes: config.max_artifact_bytes + config.max_body_bytes,
+      maxPageBytes: pageBytesFor(config.max_artifact_bytes),
     };
     const dispatcher = new Dispatcher(dispatcherOptions);
+    // Follows a reload of max_artifact_bytes, as agents' settings do: a reply the cap keeps can be served.
+    let artifactCap = config.max_artifact_bytes;
     let pruning: HistoryPruning | undefined;
     let history = config.history;
     const prune = (): HistoryPruning =>
@@ -223,6 +227,8 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       settingsOf: agentSettingsOf,
       applyLive: (next) => {
         dispatcherOptions.maxDelegationDepth = next.max_delegation_depth;
+        dispatcherOptions.maxPageBytes = pageBytesFor(next.max_artifact_bytes);
+        artifactCap = next.max_artifact_bytes;
         slots.resize(next.max_concurrent_tasks);
         const historyChanged = JSON.stringify(next.history) !== JSON.stringify(history);
         history = next.history;
@@ -249,7 +255,9 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       ...(secret ? { token: secret } : {}),
       allowedOrigins: config.allowed_origins,
       maxBodyBytes: config.max_body_bytes,
-      maxResponseBytes: responseLimitFor(config.max_artifact_bytes, config.max_body_bytes),
+      get maxResponseBytes() {
+        return responseLimitFor(artifactCap, config.max_body_bytes);
+      },
       rateLimitPerMinute: config.rate_limit_per_minute,
       ...(opts.http ? { http: opts.http } : {}),
       onRefused: (refused) => audit.refused(refused.reason, refused),

@@ -5,12 +5,9 @@
  * and the prompt names its path, so the agent can read it with its own tools.
  */
 import type { ContentBlock, PromptCapabilities } from '@agentclientprotocol/sdk';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Part } from '../domain/task.js';
 import type { Turn } from '../ports.js';
-import { safeFileName } from './attachment-files.js';
+import { AttachmentDir } from './attachment-files.js';
 
 /** A file the agent cannot take inline: saved, and named in the prompt instead. */
 interface Saved {
@@ -75,10 +72,8 @@ export async function preparePrompt(
   agentPath: (hostPath: string) => string,
 ): Promise<PreparedPrompt> {
   const blocks: ContentBlock[] = [{ type: 'text', text: turn.text }];
-  let dir: string | undefined;
-  const cleanup = async (): Promise<void> => {
-    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
-  };
+  const files = new AttachmentDir();
+  const cleanup = (): Promise<void> => files.remove();
   try {
     for (const [i, part] of turn.attachments.entries()) {
       const block = attachmentBlock(part, caps ?? {});
@@ -88,9 +83,7 @@ export async function preparePrompt(
         continue;
       }
       const { bytes, mimeType, name } = block.part.file;
-      dir ??= await mkdtemp(join(tmpdir(), 'contactor-attachments-'));
-      const path = join(dir, `${i + 1}-${safeFileName(name)}`);
-      await writeFile(path, Buffer.from(bytes ?? '', 'base64'));
+      const path = await files.write(i + 1, name, Buffer.from(bytes ?? '', 'base64'));
       const label = `"${name ?? 'file'}"${mimeType ? ` (${mimeType})` : ''}`;
       blocks.push({ type: 'text', text: `[attachment ${label} saved as ${agentPath(path)}: ${block.why}]` });
     }

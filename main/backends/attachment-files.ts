@@ -2,7 +2,7 @@
  * A plain CLI only understands text, so the non-text parts of a message become files in a temp dir and
  * the prompt gets a short "Attached files:" list of their paths.
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,23 +16,46 @@ export interface AttachmentFiles {
   entries: string[];
 }
 
+/**
+ * One run's attachments on disk: a temp folder of its own (never the user's workspace), made with the
+ * first file; the run removes it when it ends. CLI agents (writeAttachments) and ACP agents that cannot
+ * take a file inline (acp-prompt.ts) both save their files here.
+ */
+export class AttachmentDir {
+  private dir: string | undefined;
+
+  /** The folder, once a file was written. */
+  get path(): string | undefined {
+    return this.dir;
+  }
+
+  /** Writes the `n`th attachment under a safe form of `name`; returns its path. */
+  async write(n: number, name: string | undefined, content: string | Buffer): Promise<string> {
+    this.dir ??= await mkdtemp(join(tmpdir(), 'contactor-attachments-'));
+    const path = join(this.dir, `${n}-${safeFileName(name)}`);
+    await writeFile(path, content);
+    return path;
+  }
+
+  async remove(): Promise<void> {
+    if (this.dir !== undefined) await rm(this.dir, { recursive: true, force: true });
+  }
+}
+
 export async function writeAttachments(parts: readonly Part[]): Promise<AttachmentFiles> {
   const entries: string[] = [];
-  let dir: string | undefined;
-  const tempDir = async (): Promise<string> => (dir ??= await mkdtemp(join(tmpdir(), 'contactor-attachments-')));
+  const files = new AttachmentDir();
 
   for (const [i, part] of parts.entries()) {
     const n = i + 1;
     if (part.kind === 'data') {
-      const path = join(await tempDir(), `${n}-data.json`);
-      await writeFile(path, JSON.stringify(part.data, null, 2));
+      const path = await files.write(n, 'data.json', JSON.stringify(part.data, null, 2));
       entries.push(`- ${path} (application/json)`);
     } else if (part.kind === 'file') {
       const { bytes, uri, name, mimeType } = part.file;
       const type = mimeType ? ` (${mimeType})` : '';
       if (bytes !== undefined) {
-        const path = join(await tempDir(), `${n}-${safeFileName(name)}`);
-        await writeFile(path, Buffer.from(bytes, 'base64'));
+        const path = await files.write(n, name, Buffer.from(bytes, 'base64'));
         entries.push(`- ${path}${type}`);
       } else if (uri !== undefined) {
         // The bridge does not fetch remote content on an agent's behalf; a local file is named directly.
@@ -41,7 +64,7 @@ export async function writeAttachments(parts: readonly Part[]): Promise<Attachme
       }
     }
   }
-  return { dir, entries };
+  return { dir: files.path, entries };
 }
 
 /**

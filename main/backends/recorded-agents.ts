@@ -18,6 +18,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import type { Task } from '../domain/task.js';
 import { linuxProcessStart, windowsProcessStarts, type StartQueryOptions } from './process-start.js';
 import { taskkillCommand } from './process-tree.js';
+import { stopMarked } from './spawn-marks.js';
 
 export interface RecordedAgent {
   pid: number;
@@ -38,8 +39,6 @@ export interface StopRecordedResult {
   /** Recorded pids that are running as another process now (a reused pid): left alone. */
   spared: number[];
 }
-
-const POLL_MS = 25;
 
 /** The recorded agents of `tasks` (each pid once): those whose receipt holds a pid and its start. */
 export function recordedAgentsOf(tasks: readonly Task[]): RecordedAgent[] {
@@ -83,14 +82,7 @@ async function stopOnLinux(recorded: readonly RecordedAgent[], graceMs: number):
   }
   const stillThere = (): number[] =>
     [...targets].filter(([pid, start]) => linuxProcessStart(pid) === start).map(([pid]) => pid);
-  for (const pid of stillThere()) signal(pid, 'SIGTERM');
-  const deadline = Date.now() + graceMs;
-  let left = stillThere();
-  while (left.length > 0 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    left = stillThere();
-  }
-  for (const pid of left) signal(pid, 'SIGKILL');
+  await stopMarked(stillThere, graceMs);
   return result;
 }
 

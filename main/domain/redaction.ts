@@ -1,3 +1,5 @@
+import type { Part } from './task.js';
+
 /**
  * Credential-shaped strings, removed from every text the bridge writes itself: its log, the audit log,
  * error messages, and a task's status texts (failure reasons built from an agent's stderr, warnings).
@@ -46,6 +48,39 @@ export function removeSecrets(text: string, secrets: readonly string[]): string 
   let out = text;
   for (const secret of secrets) if (secret && out.includes(secret)) out = out.split(secret).join(REDACTED);
   return out;
+}
+
+/**
+ * A whole part an agent reported (a text resource, JSON data, a file's link and name) without `secrets`,
+ * like its streamed text. A file's bytes are passed on as they are: a binary is not text to edit.
+ */
+export function removeSecretsFromPart(part: Part, secrets: readonly string[]): Part {
+  const clean = (text: string): string => removeSecrets(text, secrets);
+  switch (part.kind) {
+    case 'text':
+      return { ...part, text: clean(part.text) };
+    case 'data': {
+      // Tokens are base64url, never escaped in JSON, so they are found (and replaced) in its text.
+      const json = JSON.stringify(part.data);
+      const cleaned = clean(json);
+      return cleaned === json ? part : { ...part, data: JSON.parse(cleaned) as Record<string, unknown> };
+    }
+    case 'file': {
+      const { uri, name } = part.file;
+      return {
+        ...part,
+        file: {
+          ...part.file,
+          ...(uri !== undefined ? { uri: clean(uri) } : {}),
+          ...(name !== undefined ? { name: clean(name) } : {}),
+        },
+      };
+    }
+    default: {
+      const never: never = part;
+      return never;
+    }
+  }
 }
 
 /**

@@ -32,7 +32,7 @@ export class ArtifactStream {
     return this.total;
   }
 
-  /** Non-text parts sent so far. */
+  /** Parts sent on their own so far (files, links, data, a text resource, a note about a dropped part). */
   get partCount(): number {
     return this.parts;
   }
@@ -42,7 +42,7 @@ export class ArtifactStream {
     if (this.finished) return;
     if (this.buffer !== '') this.flush(false);
     this.clearTimer();
-    if (part.kind !== 'text') this.parts += 1;
+    this.parts += 1;
     this.sendChunk([part], false);
   }
 

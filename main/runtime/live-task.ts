@@ -134,12 +134,17 @@ export class LiveTask {
   }
 
   /**
-   * Takes a turn's artifact back off the task (saved with the next status change): a reply that turned
-   * out to be a question is the question (status.message, metadata.pending), not a result.
+   * Takes a turn's reply text back off the task (saved with the next status change): a reply that turned
+   * out to be a question is the question (status.message, metadata.pending), not a result. What else the
+   * turn produced stays (files, data, notes about dropped parts): that is the agent's output, not the
+   * question. The artifact goes when nothing is left of it.
    */
-  dropArtifact(artifactId: string): void {
+  dropReplyText(artifactId: string): void {
     if (this.frozen || isTerminal(this.state)) return;
-    this.task.artifacts = this.task.artifacts.filter((a) => a.artifactId !== artifactId);
+    const artifact = this.task.artifacts.find((a) => a.artifactId === artifactId);
+    if (!artifact) return;
+    artifact.parts = artifact.parts.filter((p) => p.kind !== 'text' || p.metadata !== undefined);
+    if (artifact.parts.length === 0) this.task.artifacts = this.task.artifacts.filter((a) => a !== artifact);
   }
 
   /** Events from now on; the caller sends the current snapshot first. */

@@ -44,6 +44,8 @@ export interface AgentEntry {
  */
 export class AgentRegistry {
   private readonly entries = new Map<string, AgentEntry>();
+  /** Removed by a reload, not yet closed: see `callerNames`. */
+  private readonly leaving = new Set<AgentEntry>();
 
   /** With `slots`, every agent's turns also count against the bridge-wide cap. */
   constructor(private readonly slots?: TurnSlots) {}
@@ -66,13 +68,31 @@ export class AgentRegistry {
   /** Takes `name` out: new sends get unknown-agent; returns the old entry, to retire once idle. */
   remove(name: string): AgentEntry | undefined {
     const old = this.entries.get(name);
-    if (old) old.retired = 'removed';
+    if (old) {
+      old.retired = 'removed';
+      this.leaving.add(old);
+    }
     this.entries.delete(name);
     return old;
   }
 
+  /** A retired definition was closed (nothing of it runs any more). */
+  closed(entry: AgentEntry): void {
+    this.leaving.delete(entry);
+  }
+
   names(): string[] {
     return [...this.entries.keys()];
+  }
+
+  /**
+   * Agents whose processes may call the bridge with their own token: the configured ones, and removed
+   * ones still finishing what they started (a running task finishes on the definition it started with).
+   */
+  callerNames(): string[] {
+    const names = new Set(this.entries.keys());
+    for (const entry of this.leaving) names.add(entry.name);
+    return [...names];
   }
 
   all(): AgentEntry[] {

@@ -9,7 +9,7 @@ import { workspaceOf, type PermissionDesk } from './permission-desk.js';
 import { checkedPart, droppedNote } from './reply-parts.js';
 import type { AgentEntry } from './registry.js';
 import { TurnTimer } from './turn-timer.js';
-import { SecretFilter } from '../domain/redaction.js';
+import { removeSecretsFromPart, SecretFilter } from '../domain/redaction.js';
 
 export interface TurnPlan {
   live: LiveTask;
@@ -88,8 +88,11 @@ async function runStartedTurn(
       firstOutputAt ??= new Date().toISOString();
       stream.push(tokens.push(budget.take(chunk)));
     },
-    content(part) {
+    content(reported) {
       firstOutputAt ??= new Date().toISOString();
+      // Text the token filter held back goes first (the agent's order); the part loses the tokens too.
+      stream.push(tokens.end());
+      const part = removeSecretsFromPart(reported, plan.secrets ?? []);
       let kept = checkedPart(part);
       if (kept.kind !== 'text') {
         const bytes = partBytes(kept);
@@ -108,9 +111,14 @@ async function runStartedTurn(
       live.announce({ event: 'progress', progress: note });
     },
     receipt(facts) {
-      live.patchMetadata({ receipt: { ...(live.task.metadata.receipt ?? {}), ...facts } });
-      // A restart after a crash stops the agent by its pid and start (recorded-agents.ts): stored now.
-      if ('pidStart' in facts) live.saveSnapshot();
+      const before = live.task.metadata.receipt;
+      live.patchMetadata({ receipt: { ...(before ?? {}), ...facts } });
+      // A restart after a crash stops the agent by its pid and start (recorded-agents.ts): stored now,
+      // unless the task already holds this very process (an ACP agent kept across its turns).
+      const after = live.task.metadata.receipt;
+      if ('pidStart' in facts && (after?.pidStart !== before?.pidStart || after?.pid !== before?.pid)) {
+        live.saveSnapshot();
+      }
     },
     truncated(cut) {
       backendCut = { at: cut.at, droppedBytes: (backendCut?.droppedBytes ?? 0) + cut.droppedBytes };
@@ -199,8 +207,8 @@ function settleOutcome(
     case 'completed': {
       const decision = plan.contractApplied || outcome.asks ? parseDecision(reply) : undefined;
       if (decision) {
-        // The whole reply was the question and its block (parseDecision: question = all text before it).
-        live.dropArtifact(artifactId);
+        // The reply's text was the question and its block (parseDecision: question = all text before it).
+        live.dropReplyText(artifactId);
         const now = Date.now();
         const pending: DecisionPending = {
           kind: 'decision',

@@ -174,7 +174,7 @@ export const BridgeConfigSchema = z
       .int()
       .positive()
       .default(32 * 1024 * 1024),
-    /** JSON-RPC requests per minute per caller (an agent by `callerAgent`, else the remote address). */
+    /** JSON-RPC requests per minute per caller: the identity its token proves (install, or one agent), else its address. */
     rate_limit_per_minute: z.number().int().positive().default(600),
     /** Finished tasks are deleted past either limit (at startup and hourly); unfinished ones never. */
     history: z

@@ -16,9 +16,15 @@ export const RESPONSE_ENVELOPE_BYTES = 64 * 1024;
 /**
  * The largest response: one task whose reply reached `max_artifact_bytes`, with its messages (each at
  * most `max_body_bytes`, as it arrived) and its envelope, fits; a batch or page of many such does not.
+ * The cap counts a file's decoded bytes (issue 17) while the reply carries them as base64, 4/3 as many:
+ * the reply's share is sized for that.
  */
 export function responseLimitFor(maxArtifactBytes: number, maxBodyBytes: number): number {
-  return maxArtifactBytes + 2 * maxBodyBytes + RESPONSE_ENVELOPE_BYTES;
+  return base64Length(maxArtifactBytes) + 2 * maxBodyBytes + RESPONSE_ENVELOPE_BYTES;
+}
+
+function base64Length(bytes: number): number {
+  return 4 * Math.ceil(bytes / 3);
 }
 
 /** JSON text of `value`, or undefined when it would be over `limit` bytes or cannot be serialized. */
@@ -37,7 +43,7 @@ export function serializeWithin(value: unknown, limit: number): string | undefin
 export function responseTooLarge(limit: number): RpcError {
   return new RpcError(
     -32603,
-    `the response would be over the ${limit}-byte limit (max_artifact_bytes + 2 × max_body_bytes + 64 KiB); ask for less: one task at a time, a smaller pageSize, historyLength, or includeArtifacts: false`,
+    `the response would be over the ${limit}-byte limit (max_artifact_bytes as base64 + 2 × max_body_bytes + 64 KiB); ask for less: one task at a time, a smaller pageSize, historyLength, or includeArtifacts: false`,
     { limitBytes: limit },
   );
 }

@@ -151,3 +151,9 @@ it('a reply of only a file is output: no "finished without any output" warning',
   const task = await send('0.3', 'big-image 10');
   expect(task.metadata.warning).toBeUndefined();
 });
+
+it('a reply of only a text resource is output too: no "finished without any output" warning', async () => {
+  const task = await send('0.3', 'text-resource');
+  expect(task.artifacts[0].parts).toEqual([{ kind: 'text', text: '# Report' }]);
+  expect(task.metadata.warning).toBeUndefined();
+});

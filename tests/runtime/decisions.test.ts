@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DECISION_CONTRACT, DECISION_MARKER } from '../../main/domain/decision-contract.js';
 import type { DecisionPending } from '../../main/domain/pending.js';
 import { textOf, type Task } from '../../main/domain/task.js';
-import { fakeTraits, GatedBackend, scripted } from '../fixtures/fake-backends.js';
+import { FakeBackend, fakeTraits, GatedBackend, scripted } from '../fixtures/fake-backends.js';
 import { Core } from './core.js';
 
 const ASK = [
@@ -203,5 +203,23 @@ describe('decisions', () => {
     const task = await core.send('agent', 'write the config', { blocking: true });
     expect(backend.turns[0]!.text).toBe('write the config');
     expect(task.status.state).toBe('completed');
+  });
+
+  it('keeps the files a turn produced when it ends with a decision; only the question text leaves the artifacts', async () => {
+    core = new Core();
+    const shot = { kind: 'file' as const, file: { bytes: 'iVBORw0KGgo=', mimeType: 'image/png', name: 'shot.png' } };
+    core.add(
+      'agent',
+      new FakeBackend(async (_turn, report) => {
+        report.content(shot);
+        report.text(ASK);
+        return { kind: 'completed' };
+      }),
+    );
+    const task = await core.send('agent', 'draw it', { blocking: true });
+    expect(task.status.state).toBe('input-required');
+    expect((task.metadata.pending as DecisionPending).question).toBe('I can write it two ways.');
+    expect(task.artifacts).toHaveLength(1);
+    expect(task.artifacts[0]!.parts).toEqual([shot]);
   });
 });

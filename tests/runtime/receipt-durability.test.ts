@@ -8,6 +8,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
+import { DECISION_MARKER } from '../../main/domain/decision-contract.js';
+import type { TaskEvent } from '../../main/domain/events.js';
+import type { Task } from '../../main/domain/task.js';
+import { InMemoryTaskStore } from '../../main/stores/memory.js';
 import { SqliteTaskStore } from '../../main/stores/sqlite.js';
 import { FakeBackend } from '../fixtures/fake-backends.js';
 import { Core } from './core.js';
@@ -49,4 +53,35 @@ it('stores the agent pid and start time at once, while the task is still working
   } finally {
     reader.close();
   }
+});
+
+it('writes no extra snapshot when a later turn of the task runs on the process it already recorded', async () => {
+  // An ACP agent keeps its process across turns and reports the same pid and start time on each.
+  class CountingStore extends InMemoryTaskStore {
+    snapshotsOnly = 0;
+    override commit(taskId: string, events: TaskEvent[], task?: Task): void {
+      if (events.length === 0 && task) this.snapshotsOnly += 1;
+      super.commit(taskId, events, task);
+    }
+  }
+  const store = new CountingStore();
+  const core = new Core({ store });
+  cores.push(core);
+  const ask = ['Which one?', DECISION_MARKER, '- A', '- B', 'RECOMMEND: A', 'REASON: simpler'].join('\n');
+  core.add(
+    'agent',
+    new FakeBackend(async (turn, report) => {
+      report.receipt({ pid: 4242, pidStart: 'linux:boot:77', processReused: true });
+      report.text(turn.text.includes('The requester chose') ? 'done' : ask);
+      return { kind: 'completed' };
+    }),
+  );
+  const task = await core.send('agent', 'pick', { blocking: true });
+  expect(task.status.state).toBe('input-required');
+  expect(store.snapshotsOnly).toBe(1);
+  core.dispatcher.answer(task.id, '1', 'tester');
+  const done = await core.untilTerminal(task.id);
+  expect(done.status.state).toBe('completed');
+  expect(done.metadata.receipt).toMatchObject({ pid: 4242, pidStart: 'linux:boot:77' });
+  expect(store.snapshotsOnly).toBe(1);
 });

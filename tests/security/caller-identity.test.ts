@@ -9,7 +9,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { deriveAgentToken } from '../../main/transport/caller-tokens.js';
 import { MAX_BATCH_REQUESTS } from '../../main/transport/response-size.js';
 import { postRaw } from '../integration/http-raw.js';
-import { ECHO_AGENT, startTestBridge, type TestBridge, type TestBridgeOptions } from '../helpers/bridge.js';
+import {
+  ECHO_AGENT,
+  fakeAcpAgent,
+  startTestBridge,
+  type TestBridge,
+  type TestBridgeOptions,
+} from '../helpers/bridge.js';
 import { nodeFixture } from './attack-agents.js';
 
 let open: TestBridge[] = [];
@@ -93,7 +99,7 @@ describe('batches', () => {
 });
 
 describe('response size', () => {
-  // max_artifact_bytes 20 kB + 2 × max_body_bytes 20 kB + 64 KiB envelope ≈ 125 kB per response.
+  // max_artifact_bytes 20 kB as base64 (26.7 kB) + 2 × max_body_bytes 20 kB + 64 KiB envelope ≈ 132 kB per response.
   const limits = { max_artifact_bytes: 20_000, max_body_bytes: 20_000 };
   const big = 'x'.repeat(15_000);
 
@@ -130,6 +136,21 @@ describe('response size', () => {
     } while (pageToken && pages < 20);
     expect(pages).toBeGreaterThan(1);
     expect(seen.sort()).toEqual([...ids].sort());
+  });
+
+  it('serves one task whose files fill max_artifact_bytes: the cap counts decoded bytes, the reply carries base64', async () => {
+    // 590 kB of image are 787 kB of base64: over max_artifact_bytes + 2 × max_body_bytes + 64 KiB (674 kB).
+    const tb = await bridge({
+      agents: { fake: fakeAcpAgent() },
+      config: { max_artifact_bytes: 600_000, max_body_bytes: 4096 },
+    });
+    const sent = await tb.rpc('message/send', { agent: 'fake', text: 'big-image 590000' });
+    expect(sent.error).toBeUndefined();
+    expect(sent.result.status.state).toBe('completed');
+    const got = await tb.rpc('tasks/get', { id: sent.result.id });
+    expect(got.error).toBeUndefined();
+    const image = got.result.artifacts[0].parts.find((p: { kind: string }) => p.kind === 'file');
+    expect(Buffer.from(image.file.bytes as string, 'base64')).toHaveLength(590_000);
   });
 
   it('answers the rest of an oversized batch with JSON-RPC errors carrying their ids, never a bare 500', async () => {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { redact, SecretFilter } from '../../main/domain/redaction.js';
 import { deriveAgentToken } from '../../main/transport/caller-tokens.js';
-import { startTestBridge, type TestBridge } from '../helpers/bridge.js';
+import { fakeAcpAgent, startTestBridge, type TestBridge } from '../helpers/bridge.js';
 import { nodeFixture } from './attack-agents.js';
 
 const LEAKS = [
@@ -89,6 +89,24 @@ describe('on a real bridge', () => {
     const reply = res.result.artifacts[0].parts[0].text as string;
     expect(reply).toBe('token [REDACTED] end; password=hunter2\n');
     expect(JSON.stringify(res.result)).not.toContain(deriveAgentToken(tb.token, 'leaky'));
+  });
+
+  it("removes the bridge's token from an agent's non-text parts too (text resource, data, link)", async () => {
+    tb = await startTestBridge({ agents: { fake: fakeAcpAgent() }, isolatedEnv: true });
+    const agentToken = deriveAgentToken(tb.token, 'fake');
+    const res = await tb.rpc('message/send', { agent: 'fake', text: 'token-in-parts' });
+    expect(res.result.status.state).toBe('completed');
+    const parts = res.result.artifacts[0].parts;
+    expect(parts).toEqual([
+      { kind: 'text', text: 't=[REDACTED]' },
+      { kind: 'data', data: { token: '[REDACTED]' } },
+      {
+        kind: 'file',
+        file: { uri: 'https://example.com/x?token=[REDACTED]', name: '[REDACTED].txt' },
+      },
+    ]);
+    const stored = await tb.rpc('tasks/get', { id: res.result.id });
+    expect(JSON.stringify(stored.result)).not.toContain(agentToken);
   });
 
   it('redacts an undelivered reason built from an agent that died before its handshake', async () => {
