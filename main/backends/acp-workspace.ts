@@ -6,7 +6,6 @@
 import { RequestError } from '@agentclientprotocol/sdk';
 import { lstat, mkdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { isInside } from '../cwd-confinement.js';
 import type { AgentPlatform } from './acp-launch.js';
 import { windowsToWsl, wslToWindows } from './wsl-paths.js';
 
@@ -42,7 +41,7 @@ export class Workspace {
     }
     const agentRoot = platform === 'wsl' ? (linuxDir ? dir : windowsToWsl(hostRoot, distro)) : hostRoot;
     const realExcluded = await Promise.all(excluded.map((p) => realpath(p).catch(() => path.resolve(p))));
-    if (realExcluded.some((p) => isInside(hostRoot, p))) {
+    if (realExcluded.some((p) => within(p, hostRoot))) {
       throw new Error(`the agent's working directory ${hostDir} lies in the bridge's own data or config; fix "cwd"`);
     }
     return new Workspace(hostRoot, agentRoot, platform, distro, realExcluded);
@@ -110,13 +109,18 @@ export class Workspace {
   }
 
   private check(agentPath: string, hostPath: string): string {
-    if (!isInside(hostPath, this.hostRoot))
-      throw outside(agentPath, this.agentRoot, 'it resolves outside the workspace');
-    if (this.excluded.some((dir) => isInside(hostPath, dir))) {
+    if (!within(this.hostRoot, hostPath)) throw outside(agentPath, this.agentRoot, 'it resolves outside the workspace');
+    if (this.excluded.some((dir) => within(dir, hostPath))) {
       throw outside(agentPath, this.agentRoot, "it is in the bridge's own data or config");
     }
     return hostPath;
   }
+}
+
+/** Whether `hostPath` is `dir` or below it. */
+function within(dir: string, hostPath: string): boolean {
+  const rel = path.relative(dir, hostPath);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
 function outside(agentPath: string, root: string, why: string): RequestError {
