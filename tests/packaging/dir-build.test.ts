@@ -3,19 +3,15 @@
  * a genuine PE with a version resource (Squirrel.exe from electron-winstaller) as electron.exe. Fuses are left
  * out (a stub has no fuse wire) and exe editing is off; everything else is the shipped config.
  */
-import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { cleanEnv, closedPort, runCli } from '../cli/run-cli.js';
+import { buildStubDirLayout, ROOT, STUB_EXE } from './stub-dir-build.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const require = createRequire(import.meta.url);
-const STUB_EXE = path.join(ROOT, 'node_modules', 'electron-winstaller', 'vendor', 'Squirrel.exe');
 const asar = require('@electron/asar') as { listPackage(archive: string, options: object): string[] };
 
 describe.skipIf(!existsSync(STUB_EXE))('electron-builder --dir layout (stub Electron)', () => {
@@ -33,28 +29,7 @@ describe.skipIf(!existsSync(STUB_EXE))('electron-builder --dir layout (stub Elec
         throw new Error(`${built} is missing: run \`node scripts/build.mjs\` first`);
     }
     tmp = mkdtempSync(path.join(tmpdir(), 'contactor-pack-'));
-    mkdirSync(path.join(tmp, 'dist'));
-    copyFileSync(STUB_EXE, path.join(tmp, 'dist', 'electron.exe'));
-    const config = parse(readFileSync(path.join(ROOT, 'electron-builder.yml'), 'utf8'));
-    delete config.electronFuses;
-    config.electronDist = path.join(tmp, 'dist');
-    config.win.signAndEditExecutable = false;
-    config.directories.output = path.join(tmp, 'release');
-    writeFileSync(path.join(tmp, 'builder.json'), JSON.stringify(config));
-    await promisify(execFile)(
-      process.execPath,
-      [
-        require.resolve('electron-builder/cli.js'),
-        '--win',
-        '--x64',
-        '--dir',
-        '--config',
-        path.join(tmp, 'builder.json'),
-        '--projectDir',
-        ROOT,
-      ],
-      { cwd: ROOT, timeout: 120_000, env: { ...process.env, CSC_IDENTITY_AUTO_DISCOVERY: 'false' } },
-    );
+    await buildStubDirLayout(tmp);
     resources = path.join(tmp, 'release', 'win-unpacked', 'resources');
   }, 150_000);
 

@@ -16,6 +16,15 @@ import { deliver, press } from './windows-toast-host.js';
 vi.mock('electron', () => import('./fake-electron.js'));
 
 const { launch } = await import('../../main/shell/app.js');
+
+/** The app as autostart runs it on Windows (`Contactor.exe --hidden`), on the test's own config. */
+const launchHiddenOnWindows = (cfg: DesktopConfig) =>
+  launch({
+    argv: ['Contactor.exe', '--hidden'],
+    env: testEnv(),
+    platform: 'win32',
+    bridge: { configPath: cfg.configPath },
+  });
 const { TOAST_ACTIVATOR_CLSID, DEV_APP_NAME, DEV_TOAST_ACTIVATOR_CLSID } = await import('../../main/shell/layout.js');
 
 const WAIT = { timeout: 15_000, interval: 25 };
@@ -193,12 +202,7 @@ describe('running app', () => {
   beforeAll(async () => {
     fake.reset();
     cfg = desktopConfig();
-    shell = (await launch({
-      argv: ['Contactor.exe', '--hidden'],
-      env: testEnv(),
-      platform: 'win32',
-      bridge: { configPath: cfg.configPath },
-    }))!;
+    shell = (await launchHiddenOnWindows(cfg))!;
     tray = fake.trays[0]!;
   });
   afterAll(async () => {
@@ -423,12 +427,7 @@ describe('after a restart', () => {
     fake.reset();
     const cfg = desktopConfig();
     dirs.push(cfg);
-    const first = (await launch({
-      argv: ['Contactor.exe', '--hidden'],
-      env: testEnv(),
-      platform: 'win32',
-      bridge: { configPath: cfg.configPath },
-    }))!;
+    const first = (await launchHiddenOnWindows(cfg))!;
     const task = await rpc({ url: first.host.bridge!.url, token: first.host.bridge!.token }, 'message/send', {
       agent: 'echo',
       text: 'decide: tabs|spaces',
@@ -440,12 +439,7 @@ describe('after a restart', () => {
     await quitAndWait();
 
     fake.reset();
-    const second = (await launch({
-      argv: ['Contactor.exe', '--hidden'],
-      env: testEnv(),
-      platform: 'win32',
-      bridge: { configPath: cfg.configPath },
-    }))!;
+    const second = (await launchHiddenOnWindows(cfg))!;
     const b = { url: second.host.bridge!.url, token: second.host.bridge!.token };
     const show = vi.spyOn(second.approvals, 'show');
     const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
@@ -476,12 +470,7 @@ describe('the installer asks the app to quit (issue 14 item 12)', () => {
     fake.reset();
     const cfg = desktopConfig();
     dirs.push(cfg);
-    const shell = (await launch({
-      argv: ['Contactor.exe', '--hidden'],
-      env: testEnv(),
-      platform: 'win32',
-      bridge: { configPath: cfg.configPath },
-    }))!;
+    const shell = (await launchHiddenOnWindows(cfg))!;
     const b = { url: shell.host.bridge!.url, token: shell.host.bridge!.token };
     const dispatcher = shell.host.bridge!.server.dispatcher;
     void rpc(b, 'message/send', { agent: 'fake', text: 'stream' }).catch(() => undefined);
@@ -504,12 +493,7 @@ describe('the installer asks the app to quit (issue 14 item 12)', () => {
 
     // The next start finds the task ended as retryable, not orphaned in `working`.
     fake.reset();
-    const next = (await launch({
-      argv: ['Contactor.exe', '--hidden'],
-      env: testEnv(),
-      platform: 'win32',
-      bridge: { configPath: cfg.configPath },
-    }))!;
+    const next = (await launchHiddenOnWindows(cfg))!;
     const after = await rpc({ url: next.host.bridge!.url, token: next.host.bridge!.token }, 'tasks/get', {
       id: running.id,
     });
@@ -522,12 +506,7 @@ describe('the installer asks the app to quit (issue 14 item 12)', () => {
     fake.reset();
     const cfg = desktopConfig();
     dirs.push(cfg);
-    const shell = (await launch({
-      argv: ['Contactor.exe', '--hidden'],
-      env: testEnv(),
-      platform: 'win32',
-      bridge: { configPath: cfg.configPath },
-    }))!;
+    const shell = (await launchHiddenOnWindows(cfg))!;
     const { url, token } = shell.host.bridge!;
     const refused = await fetch(`${url}/shutdown`, { method: 'POST', headers: { 'content-type': 'application/json' } });
     expect(refused.status).toBe(401);
