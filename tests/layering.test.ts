@@ -57,8 +57,12 @@ const RULES: Record<Layer, Rule> = {
   runtime: { imports: ['runtime', 'ports', 'domain'], node: false },
   backends: {
     imports: ['backends', 'ports', 'domain', 'schema'],
-    // eventsource-parser: the SSE replies of the http_api and a2a kinds.
-    packages: ['@agentclientprotocol/sdk', 'eventsource-parser'],
+    // eventsource-parser: the SSE replies of the http_api and a2a kinds. @a2a-js/sdk: the a2a kind's client.
+    packages: [
+      '@agentclientprotocol/sdk',
+      'eventsource-parser',
+      { name: '@a2a-js/sdk', only: ['backends/a2a-remote-client.ts'] },
+    ],
     node: true,
   },
   stores: { imports: ['stores', 'ports', 'domain', 'schema'], packages: ['better-sqlite3'], node: true },

@@ -5,15 +5,14 @@
  */
 import type { Message } from '../domain/task.js';
 import type { TurnReporter } from '../ports.js';
-import type { Dialect } from './a2a-remote-dialect.js';
+import type { PeerClient, StreamFrame } from './a2a-remote-client.js';
+import { PeerError } from './a2a-remote-fetch.js';
 import type { PeerEndpoint } from './a2a-remote-peer.js';
 import type { PeerReply } from './a2a-remote-reply.js';
-import { PeerError, type PeerRpc, type StreamFrame } from './a2a-remote-rpc.js';
 import { isAbort } from './fetch-util.js';
 
 export interface Exchange {
-  rpc: PeerRpc;
-  dialect: Dialect;
+  client: PeerClient;
   peer: PeerEndpoint;
   reply: PeerReply;
   report: TurnReporter;
@@ -28,23 +27,20 @@ export interface Exchange {
 const CANCEL_TIMEOUT_MS = 5000;
 
 export async function sendAndFollow(ex: Exchange, message: Message): Promise<void> {
-  const { rpc, dialect, reply, signal } = ex;
+  const { client, reply, signal } = ex;
   if (message.taskId) {
     // The parked task as the peer has it now; a peer that lost it answers the send with an error.
-    const parked = await rpc.call(dialect.methods.get, { id: message.taskId }, signal).then(
-      (result) => dialect.toEvent(result),
-      () => undefined,
-    );
+    const parked = await client.get(message.taskId, signal).catch(() => undefined);
     if (parked?.kind === 'task') reply.resumeFrom(parked.task);
   }
   if (!ex.peer.streaming) {
     // Not blocking: the task id comes back at once, so a cancel can be forwarded while it runs, and
     // the HTTP wait is not the execution deadline (Hermes PR #102306); the task is then polled.
-    reply.apply(dialect.toEvent(await rpc.call(dialect.methods.send, dialect.sendParams(message, false), signal)));
+    reply.apply(await client.send(message, signal));
     if (!reply.settled) await poll(ex);
     return;
   }
-  await follow(ex, rpc.stream(dialect.methods.stream, dialect.sendParams(message), signal));
+  await follow(ex, client.stream(message, signal));
 }
 
 /**
@@ -53,19 +49,19 @@ export async function sendAndFollow(ex: Exchange, message: Message): Promise<voi
  * again — then it is followed until it really settles.
  */
 export async function confirmParked(ex: Exchange): Promise<void> {
-  const { rpc, dialect, reply, signal } = ex;
+  const { client, reply, signal } = ex;
   if (reply.state !== 'input-required' || reply.taskId === undefined) return;
-  const latest = await rpc.call(dialect.methods.get, { id: reply.taskId }, signal).catch((err: unknown) => {
+  const latest = await client.get(reply.taskId, signal).catch((err: unknown) => {
     if (isAbort(err)) throw err;
     return undefined;
   });
   if (latest === undefined) return;
-  reply.apply(dialect.toEvent(latest));
+  reply.apply(latest);
   if (!reply.settled) await (ex.peer.streaming ? follow(ex) : poll(ex));
 }
 
 async function follow(ex: Exchange, first?: AsyncGenerator<StreamFrame>): Promise<void> {
-  const { rpc, dialect, reply, report, signal } = ex;
+  const { client, reply, report, signal } = ex;
   for (let attempt = 0; ; attempt += 1) {
     let broke: unknown;
     if (first === undefined || attempt > 0) {
@@ -73,12 +69,12 @@ async function follow(ex: Exchange, first?: AsyncGenerator<StreamFrame>): Promis
         report.receipt({ resubscribed: attempt });
         await sleep(150 * attempt, signal);
       }
-      first = rpc.stream(dialect.methods.resubscribe, { id: reply.taskId }, signal, ex.lastEventId);
+      first = client.resubscribe(reply.taskId!, signal, ex.lastEventId);
     }
     try {
       for await (const frame of first) {
         if (frame.id !== undefined) ex.lastEventId = frame.id;
-        reply.apply(dialect.toEvent(frame.result));
+        reply.apply(frame.event);
         if (reply.settled) return;
       }
     } catch (err) {
@@ -95,10 +91,10 @@ async function follow(ex: Exchange, first?: AsyncGenerator<StreamFrame>): Promis
 }
 
 async function poll(ex: Exchange): Promise<void> {
-  const { rpc, dialect, reply, signal } = ex;
+  const { client, reply, signal } = ex;
   let wait = ex.pollIntervalMs;
   while (!reply.settled) {
-    reply.apply(dialect.toEvent(await rpc.call(dialect.methods.get, { id: reply.taskId }, signal)));
+    reply.apply(await client.get(reply.taskId!, signal));
     if (reply.settled) return;
     await sleep(wait, signal);
     wait = Math.min(wait * 2, 5000);
@@ -106,11 +102,11 @@ async function poll(ex: Exchange): Promise<void> {
 }
 
 /** On abort: tell the peer to stop its task too (best effort, bounded), and say in the receipt how it went. */
-export async function forwardCancel(ex: Pick<Exchange, 'rpc' | 'dialect' | 'reply' | 'report'>): Promise<void> {
-  const { rpc, dialect, reply, report } = ex;
+export async function forwardCancel(ex: Pick<Exchange, 'client' | 'reply' | 'report'>): Promise<void> {
+  const { client, reply, report } = ex;
   if (reply.taskId === undefined || reply.settled) return;
   try {
-    await rpc.call(dialect.methods.cancel, { id: reply.taskId }, AbortSignal.timeout(CANCEL_TIMEOUT_MS));
+    await client.cancel(reply.taskId, AbortSignal.timeout(CANCEL_TIMEOUT_MS));
     report.receipt({ peerCancel: 'sent' });
   } catch (err) {
     report.receipt({ peerCancel: `failed: ${(err as Error).message}` });

@@ -1,16 +1,20 @@
 /**
  * The remote peer as its card describes it: which JSON-RPC endpoint and protocol version to speak
- * (A2A v1 §8.3.1: `supportedInterfaces` is in preference order; a v0.3 card names one `url` with its
- * `preferredTransport`), whether it streams, and what that means for our own card's traits.
+ * (A2A v1 §8.3.1: `supportedInterfaces` is in preference order; a v0.3 card's `url` and
+ * `preferredTransport` arrive as interfaces too, the SDK's card resolver translates them), whether it
+ * streams, and what that means for our own card's traits.
  */
 import type { AgentTraits } from '../ports.js';
-import { PeerCardSchema, type PeerCard } from '../schema/a2a-remote.js';
-import { PeerError, peerFetch } from './a2a-remote-rpc.js';
+import type { PeerCard } from '../schema/a2a-remote.js';
+import { readPeerCard, type PeerProtocol, type SdkCard } from './a2a-remote-client.js';
+import { PeerError } from './a2a-remote-fetch.js';
 
-export type PeerProtocol = '1.0' | '0.3';
+export type { PeerProtocol };
 
 export interface PeerEndpoint {
   card: PeerCard;
+  /** The card as the SDK resolved it, for its client. */
+  sdkCard: SdkCard;
   cardUrl: string;
   endpoint: string;
   protocol: PeerProtocol;
@@ -65,17 +69,16 @@ export class PeerDirectory {
   }
 
   private async read(signal: AbortSignal): Promise<PeerEndpoint> {
-    const cardUrl = `${this.opts.url.replace(/\/+$/, '')}/.well-known/agent-card.json`;
-    const headers = { ...this.opts.headers(), ...(this.opts.protocol === '0.3' ? {} : { 'A2A-Version': '1.0' }) };
-    const res = await peerFetch(cardUrl, { method: 'GET', headers, signal }, 'read the agent card');
-    const body: unknown = await res.json().catch(() => undefined);
-    const parsed = PeerCardSchema.safeParse(body);
-    if (!parsed.success) throw new PeerError(`${cardUrl} is not an A2A agent card`, { retryable: false });
-    return describePeer(parsed.data, cardUrl, this.opts.protocol);
+    const { card, sdkCard, cardUrl } = await readPeerCard(this.opts.url, {
+      headers: this.opts.headers,
+      signal,
+      protocol: this.opts.protocol,
+    });
+    return describePeer(card, sdkCard, cardUrl, this.opts.protocol);
   }
 }
 
-function describePeer(card: PeerCard, cardUrl: string, wanted: 'auto' | PeerProtocol): PeerEndpoint {
+function describePeer(card: PeerCard, sdkCard: SdkCard, cardUrl: string, wanted: 'auto' | PeerProtocol): PeerEndpoint {
   const choice = pickInterface(card, wanted);
   if (!choice) {
     const which = wanted === 'auto' ? 'a JSON-RPC interface' : `an A2A ${wanted} JSON-RPC interface`;
@@ -87,6 +90,7 @@ function describePeer(card: PeerCard, cardUrl: string, wanted: 'auto' | PeerProt
   const flag = (key: string): boolean | undefined => (typeof traits?.[key] === 'boolean' ? traits[key] : undefined);
   return {
     card,
+    sdkCard,
     cardUrl,
     endpoint: new URL(choice.url, cardUrl).href,
     protocol: choice.protocol,
@@ -119,10 +123,7 @@ function pickInterface(
 ): { url: string; protocol: PeerProtocol } | undefined {
   const jsonRpc = (card.supportedInterfaces ?? []).filter((i) => i.protocolBinding.toUpperCase() === 'JSONRPC');
   const v1 = jsonRpc.find((i) => i.protocolVersion?.startsWith('1.'));
-  const v03 =
-    jsonRpc.find((i) => i.protocolVersion?.startsWith('0.')) ??
-    (card.url && (card.preferredTransport ?? 'JSONRPC').toUpperCase() === 'JSONRPC' ? { url: card.url } : undefined) ??
-    card.additionalInterfaces?.find((i) => i.transport.toUpperCase() === 'JSONRPC');
+  const v03 = jsonRpc.find((i) => i.protocolVersion?.startsWith('0.'));
   if (wanted !== '0.3' && v1) return { url: v1.url, protocol: '1.0' };
   if (wanted !== '1.0' && v03) return { url: v03.url, protocol: '0.3' };
   return undefined;

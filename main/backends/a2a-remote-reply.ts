@@ -7,7 +7,7 @@ import { DECISION_MARKER } from '../domain/decision-contract.js';
 import { isSettled, isInterrupted, textOf, type Artifact, type Message } from '../domain/task.js';
 import type { WireTaskState } from '../schema/a2a.js';
 import type { TurnReporter } from '../ports.js';
-import type { PeerEvent, PeerTaskView } from './a2a-remote-dialect.js';
+import type { PeerEvent, PeerTaskView } from './a2a-remote-client.js';
 
 export class PeerReply {
   taskId: string | undefined;

@@ -24,11 +24,11 @@ import { decisionFollowUp, parseDecision, withoutDecisionContract } from '../dom
 import { textOf, type Message } from '../domain/task.js';
 import type { AgentBackend, AgentTraits, Turn, TurnOutcome, TurnReporter } from '../ports.js';
 import type { A2aAgentConfig } from '../schema/config.js';
-import { dialectFor, type Dialect } from './a2a-remote-dialect.js';
 import { PeerDirectory, peerTraits, type PeerEndpoint } from './a2a-remote-peer.js';
 import { decisionBlockOf, PeerReply } from './a2a-remote-reply.js';
 import { confirmParked, forwardCancel, sendAndFollow, type Exchange } from './a2a-remote-exchange.js';
-import { PeerError, PeerRpc } from './a2a-remote-rpc.js';
+import { PeerClient } from './a2a-remote-client.js';
+import { PeerError } from './a2a-remote-fetch.js';
 import { isAbort } from './fetch-util.js';
 import { SHUTTING_DOWN, STOPPED } from './outcomes.js';
 
@@ -102,13 +102,10 @@ export class A2aRemoteBackend implements AgentBackend {
     turn.signal.addEventListener('abort', stop, { once: true });
     this.running.add(abort);
     let reply = new PeerReply(report);
-    let rpc: PeerRpc | undefined;
-    let dialect: Dialect | undefined;
+    let client: PeerClient | undefined;
     try {
       const peer = await this.directory.resolve(abort.signal);
-      dialect = dialectFor(peer.protocol);
-      const headers = dialect.headers;
-      rpc = new PeerRpc(peer.endpoint, () => ({ ...this.authHeaders(), ...headers }));
+      client = await PeerClient.open(peer, () => this.authHeaders());
       report.receipt({
         executionForm: 'a2a',
         peerEndpoint: peer.endpoint,
@@ -119,8 +116,7 @@ export class A2aRemoteBackend implements AgentBackend {
       const convo = this.conversation(turn.contextId);
       const message = this.outgoing(turn, convo, peer);
       const exchange = (into: PeerReply): Exchange => ({
-        rpc: rpc!,
-        dialect: dialect!,
+        client: client!,
         peer,
         reply: into,
         report,
@@ -144,7 +140,7 @@ export class A2aRemoteBackend implements AgentBackend {
       return this.settle(reply, convo, report);
     } catch (err) {
       if (abort.signal.aborted || isAbort(err)) {
-        if (rpc && dialect) await forwardCancel({ rpc, dialect, reply, report });
+        if (client) await forwardCancel({ client, reply, report });
         return STOPPED;
       }
       if (!(err instanceof PeerError)) throw err;

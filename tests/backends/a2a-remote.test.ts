@@ -142,6 +142,22 @@ describe('a2a backend: streams, credentials and bad peers', () => {
     }
   });
 
+  it('resumes a dropped stream after the last SSE event id it saw (Last-Event-ID)', async () => {
+    peer.cutStreams = true;
+    peer.eventIds = true;
+    try {
+      const rec = recorder();
+      const outcome = await backend(peer.url).run(makeTurn({ text: 'resume after' }), rec.reporter);
+      expect(outcome).toEqual({ kind: 'completed' });
+      expect(rec.text()).toBe('echo: resume after');
+      // The cut stream delivered only its first event, numbered 1: the resubscribe asks for what follows.
+      expect(peer.resumedAfter.at(-1)).toBe('1');
+    } finally {
+      peer.cutStreams = false;
+      peer.eventIds = false;
+    }
+  });
+
   it('continues in a new peer task when the parked one is gone', async () => {
     const b = backend(peer.url);
     const first = recorder();
