@@ -41,7 +41,8 @@ export interface PeerFetchOptions {
 export function peerFetch(opts: PeerFetchOptions): typeof fetch {
   return async (input, init = {}) => {
     const url = input instanceof Request ? input.url : String(input);
-    const doing = opts.doing ?? `call ${methodOf(init.body)}`;
+    const method = methodOf(init.body);
+    const doing = opts.doing ?? `call ${method}`;
     const headers = new Headers(init.headers);
     for (const [name, value] of Object.entries(opts.headers())) {
       if (value === undefined) headers.delete(name);
@@ -62,7 +63,7 @@ export function peerFetch(opts: PeerFetchOptions): typeof fetch {
       throw new PeerError(`could not ${doing}: ${url} answered HTTP ${res.status}${hint}`, { retryable });
     }
     if (!res.body || !(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) return res;
-    return new Response(watched(res.body, doing, opts.onEventId), {
+    return new Response(watched(res.body, method, opts.onEventId), {
       status: res.status,
       statusText: res.statusText,
       headers: res.headers,
@@ -76,7 +77,7 @@ export function peerFetch(opts: PeerFetchOptions): typeof fetch {
  */
 function watched(
   body: ReadableStream<Uint8Array>,
-  doing: string,
+  method: string,
   onEventId: ((id: string | undefined) => void) | undefined,
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader();
@@ -90,7 +91,7 @@ function watched(
         chunk = await reader.read();
       } catch (err) {
         controller.error(
-          isAbort(err) ? err : new PeerError(`${doing}: the stream broke (${causeOf(err)})`, { retryable: true }),
+          isAbort(err) ? err : new PeerError(`${method}: the stream broke (${causeOf(err)})`, { retryable: true }),
         );
         return;
       }
