@@ -41,6 +41,17 @@ describe.skipIf(!hasChromium())('approval window (Chromium)', () => {
   const state = async (id: string): Promise<string> => (await rpc(b(), 'tasks/get', { id })).status.state;
   const focused = (): Promise<string> =>
     page.evaluate(() => (globalThis as unknown as PageGlobals).document.activeElement?.textContent ?? '');
+  /** Every answer the page sent, as `taskId answer`, in order. */
+  const answerCalls: string[] = [];
+  /**
+   * The answers the page has sent so far. A listPending call made now reaches main through the same exposed
+   * bindings after any answer a key handler already sent (playwright-core delivers binding calls in order), so
+   * when it returns, the list is complete: no clock needed to prove that a key answered nothing.
+   */
+  const answersSoFar = async (): Promise<string[]> => {
+    await page.evaluate(() => (globalThis as unknown as PageGlobals).__contactorList());
+    return [...answerCalls];
+  };
 
   beforeAll(async () => {
     if (!existsSync(PAGE))
@@ -58,9 +69,10 @@ describe.skipIf(!hasChromium())('approval window (Chromium)', () => {
     page.on('pageerror', (err) => console.error('renderer error:', err));
     // The preload's three functions, backed by the main-process handlers; the sender is the page's real URL.
     await page.exposeFunction('__contactorList', () => ipc.listPending(sender(), undefined));
-    await page.exposeFunction('__contactorAnswer', (taskId: string, answer: string) =>
-      ipc.answer(sender(), { taskId, answer }),
-    );
+    await page.exposeFunction('__contactorAnswer', (taskId: string, answer: string) => {
+      answerCalls.push(`${taskId} ${answer}`);
+      return ipc.answer(sender(), { taskId, answer });
+    });
     await page.addInitScript(() => {
       const w = globalThis as unknown as PageGlobals;
       w.__listeners = new Set();
@@ -134,11 +146,12 @@ describe.skipIf(!hasChromium())('approval window (Chromium)', () => {
     const decisionCard = page.locator(`article.card[data-task-id="${decision.id}"]`);
     expect(await decisionCard.getAttribute('class')).toContain('selected');
     await decisionCard.locator('button.choice').first().focus();
+    const before = answerCalls.length;
     await page.keyboard.press('Enter');
     await page.keyboard.press(' ');
     await page.keyboard.press('1');
     await page.keyboard.press('2');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await answersSoFar()).slice(before)).toEqual([]);
     expect(await state(decision.id)).toBe('input-required');
     expect(await decisionCard.locator('button.choice kbd').allTextContents()).toEqual(['Alt+1', 'Alt+2']);
 
@@ -178,9 +191,10 @@ describe.skipIf(!hasChromium())('approval window (Chromium)', () => {
     const card = page.locator(`article.card[data-task-id="${task.id}"]`);
     await card.waitFor();
     await vi.waitFor(async () => expect(await focused()).toMatch(/^Deny/), WAIT);
+    const before = answerCalls.length;
     await page.keyboard.press('a');
     await page.keyboard.press('2');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await answersSoFar()).slice(before)).toEqual([]);
     expect(await state(task.id)).toBe('input-required');
     await page.keyboard.press('Alt+a');
     await vi.waitFor(async () => expect(await state(task.id)).toBe('completed'), WAIT);
