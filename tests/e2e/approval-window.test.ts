@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { CHROMIUM, hasChromium, launchChromium } from '../helpers/chromium.js';
+import { launchChromium, skipWithoutChromium } from '../helpers/chromium.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApprovalIpc } from '../../main/shell/approval-ipc.js';
 import { createBridge, type Bridge } from '../../main/wiring.js';
@@ -28,10 +28,7 @@ interface PageGlobals {
   __contactorAnswer(taskId: string, answer: string): Promise<unknown>;
 }
 
-if (!hasChromium())
-  console.warn(`skipping the approval-window e2e tests: no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
-
-describe.skipIf(!hasChromium())('approval window (Chromium)', () => {
+describe.skipIf(skipWithoutChromium('the approval-window e2e tests'))('approval window (Chromium)', () => {
   let cfg: DesktopConfig;
   let bridge: Bridge;
   let browser: Browser;
