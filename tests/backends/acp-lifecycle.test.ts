@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { alive, FAKE_AGENT, Harness, makeTurn, RecordingReporter, waitFor } from '../fixtures/acp/harness.js';
 
@@ -114,13 +115,14 @@ describe('AcpBackend process lifecycle', () => {
   it('stops an agent whose start outlived the aborted turn that started it, after the idle timeout', async () => {
     const dir = h.tempDir();
     const pidFile = path.join(dir, 'agent.pid');
-    // Writes its pid, then becomes the fake agent only later: the turn is aborted while it starts.
+    // Writes its pid, then becomes the fake agent only later: the turn is aborted while it starts. (A file URL:
+    // import() of a bare Windows path fails, and this file runs in the Windows lane too.)
     const slow = path.join(dir, 'slow-agent.mjs');
     writeFileSync(
       slow,
       `import { writeFileSync } from 'node:fs';
 writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));
-setTimeout(() => import(${JSON.stringify(FAKE_AGENT)}), 300);
+setTimeout(() => import(${JSON.stringify(pathToFileURL(FAKE_AGENT).href)}), 300);
 `,
     );
     const backend = h.backend([], { command: [process.execPath, slow], idle_timeout_s: 0.2 });
