@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sliceLines } from '../../main/backends/acp-client-capabilities.js';
@@ -62,6 +62,17 @@ describe('ACP client capabilities', () => {
     expect(await say(backend, `fs-write ${workspace}/sub/dir/out.txt written by agent`)).toBe('written');
     expect(readFileSync(path.join(workspace, 'sub/dir/out.txt'), 'utf8')).toBe('written by agent');
     expect(await say(backend, `fs-write ${outsideDir}/x.txt nope`)).toMatch(/outside the workspace/);
+  });
+
+  it('refuses to write through a dangling symlink that points outside the workspace', async () => {
+    const workspace = h.tempDir();
+    const outsideDir = h.tempDir();
+    const target = path.join(outsideDir, 'planted.txt');
+    symlinkSync(target, path.join(workspace, 'dangling'));
+    const report = new RecordingReporter();
+    await h.backend([], { cwd: workspace }).run(makeTurn(`fs-write ${workspace}/dangling pwned`), report);
+    expect(report.output).toMatch(/outside the workspace|refused/);
+    expect(existsSync(target)).toBe(false);
   });
 
   it('answers method-not-found for a capability the config turned off', async () => {

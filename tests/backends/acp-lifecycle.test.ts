@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { alive, Harness, makeTurn, RecordingReporter, waitFor } from '../fixtures/acp/harness.js';
+import { alive, FAKE_AGENT, Harness, makeTurn, RecordingReporter, waitFor } from '../fixtures/acp/harness.js';
 
 const h = new Harness();
 afterEach(() => h.cleanup());
@@ -110,6 +111,55 @@ describe('AcpBackend process lifecycle', () => {
     await backend.run(makeTurn('echo back'), next);
     expect(next.facts.processReused).toBe(false);
   });
+
+  it('stops an agent whose start outlived the aborted turn that started it, after the idle timeout', async () => {
+    const dir = h.tempDir();
+    const pidFile = path.join(dir, 'agent.pid');
+    // Writes its pid, then becomes the fake agent only later: the turn is aborted while it starts. (A file URL:
+    // import() of a bare Windows path fails, and this file runs in the Windows lane too.)
+    const slow = path.join(dir, 'slow-agent.mjs');
+    writeFileSync(
+      slow,
+      `import { writeFileSync } from 'node:fs';
+writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));
+setTimeout(() => import(${JSON.stringify(pathToFileURL(FAKE_AGENT).href)}), 300);
+`,
+    );
+    const backend = h.backend([], { command: [process.execPath, slow], idle_timeout_s: 0.2 });
+    const turn = makeTurn('echo never');
+    const running = backend.run(turn, new RecordingReporter());
+    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', 'the agent to start');
+    turn.abort.abort();
+    expect(await running).toMatchObject({ kind: 'failed', reason: 'stopped' });
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    await waitFor(() => !alive(pid), 'the idle agent to be stopped', 8000);
+  });
+
+  it('fails the turn of an agent that closes stdout but keeps running, instead of hanging, and stops the process', async () => {
+    const dir = h.tempDir();
+    const pidFile = path.join(dir, 'agent.pid');
+    const agent = path.join(dir, 'half-closed-agent.mjs');
+    writeFileSync(
+      agent,
+      `import { closeSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));
+const send = (m) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\\n');
+createInterface({ input: process.stdin }).on('line', (line) => {
+  const m = JSON.parse(line);
+  if (m.method === 'initialize') send({ id: m.id, result: { protocolVersion: m.params.protocolVersion, agentCapabilities: {} } });
+  else if (m.method === 'session/new') send({ id: m.id, result: { sessionId: 's-1' } });
+  else if (m.method === 'session/prompt') closeSync(1);
+});
+setInterval(() => {}, 1000);
+`,
+    );
+    const backend = h.backend([], { command: [process.execPath, agent], idle_timeout_s: 0.2 });
+    const outcome = await backend.run(makeTurn('echo hi'), new RecordingReporter());
+    expect(outcome).toMatchObject({ kind: 'failed', retryable: true });
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    await waitFor(() => !alive(pid), 'the half-closed agent to be stopped', 8000);
+  }, 20_000);
 
   it('kills terminals an agent leaves running when the turn ends', async () => {
     const pidFile = path.join(h.tempDir(), 'terminal.pid');

@@ -259,6 +259,17 @@ describe('http_api backend against a streaming mock server', () => {
     expect(rec.text()).toBe('all at once');
   });
 
+  it('a plain JSON reply cut off mid-body fails retryable and never throws', async () => {
+    mock.behave((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      res.write('{"id":"x","choices":[{"message":{"content":"par');
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    const config = HttpApiAgentSchema.parse({ kind: 'http_api', base_url: mock.baseUrl, model: 'm' });
+    const outcome = await new HttpApiBackend({ name: 'llm', config, env: {} }).run(makeTurn(), recorder().reporter);
+    expect(outcome).toMatchObject({ kind: 'failed', retryable: true });
+  });
+
   it('inlines text attachments before the decision contract', async () => {
     const text = withDecisionContract('review this');
     await backend().run(

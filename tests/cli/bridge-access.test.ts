@@ -2,9 +2,12 @@
  * Finding the bridge (CONTACTOR_URL, the discovery file) and the verbs that read it: status, agents,
  * card, token. Exit 5 when nothing answers, 6 when the token is wrong.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT } from '../../main/cli/exit-codes.js';
 import { REPO_ROOT, startTestBridge, type TestBridge } from '../helpers/bridge.js';
 import { bridgeEnv, cleanEnv, closedPort, runCli, workDir } from './run-cli.js';
 
@@ -61,6 +64,39 @@ describe('finding the bridge', () => {
     const run = await runCli(['agents'], { env: bridgeEnv(bridge, { CONTACTOR_TOKEN: 'wrong-token' }) });
     expect(run.code).toBe(6);
     expect(run.stderr).toContain('unauthorized');
+  });
+});
+
+describe('a bridge that accepts message/stream and drops the stream before any event (it crashed)', () => {
+  let server: Server;
+  let url: string;
+  let home: string;
+
+  beforeAll(async () => {
+    home = mkdtempSync(path.join(tmpdir(), 'contactor-stream-drop-'));
+    server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(': accepted\n\n');
+        setTimeout(() => res.socket?.destroy(), 20);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it('send exits 5 (bridge unreachable) with one clear line and one --json document', async () => {
+    const env = cleanEnv(home, { CONTACTOR_URL: url, CONTACTOR_TOKEN: 't' });
+    const run = await runCli(['send', 'worker', 'hello', '--json', '--message-id', 'm-1'], { env });
+    expect(run.code).toBe(EXIT.unreachable);
+    expect(run.stderr).not.toMatch(/unexpected error|\n\s+at /);
+    expect(run.json()).toMatchObject({ error: { exitCode: EXIT.unreachable } });
   });
 });
 

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { CHROMIUM, hasChromium, launchChromium } from '../helpers/chromium.js';
+import { launchChromium, skipWithoutChromium } from '../helpers/chromium.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApprovalIpc } from '../../main/shell/approval-ipc.js';
 import { createBridge, type Bridge } from '../../main/wiring.js';
@@ -28,10 +28,7 @@ interface PageGlobals {
   __contactorAnswer(taskId: string, answer: string): Promise<unknown>;
 }
 
-if (!hasChromium())
-  console.warn(`skipping the approval-window e2e tests: no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
-
-describe.skipIf(!hasChromium())('approval window (Chromium)', () => {
+describe.skipIf(skipWithoutChromium('the approval-window e2e tests'))('approval window (Chromium)', () => {
   let cfg: DesktopConfig;
   let bridge: Bridge;
   let browser: Browser;
@@ -41,6 +38,17 @@ describe.skipIf(!hasChromium())('approval window (Chromium)', () => {
   const state = async (id: string): Promise<string> => (await rpc(b(), 'tasks/get', { id })).status.state;
   const focused = (): Promise<string> =>
     page.evaluate(() => (globalThis as unknown as PageGlobals).document.activeElement?.textContent ?? '');
+  /** Every answer the page sent, as `taskId answer`, in order. */
+  const answerCalls: string[] = [];
+  /**
+   * The answers the page has sent so far. A listPending call made now reaches main through the same exposed
+   * bindings after any answer a key handler already sent (playwright-core delivers binding calls in order), so
+   * when it returns, the list is complete: no clock needed to prove that a key answered nothing.
+   */
+  const answersSoFar = async (): Promise<string[]> => {
+    await page.evaluate(() => (globalThis as unknown as PageGlobals).__contactorList());
+    return [...answerCalls];
+  };
 
   beforeAll(async () => {
     if (!existsSync(PAGE))
@@ -58,9 +66,10 @@ describe.skipIf(!hasChromium())('approval window (Chromium)', () => {
     page.on('pageerror', (err) => console.error('renderer error:', err));
     // The preload's three functions, backed by the main-process handlers; the sender is the page's real URL.
     await page.exposeFunction('__contactorList', () => ipc.listPending(sender(), undefined));
-    await page.exposeFunction('__contactorAnswer', (taskId: string, answer: string) =>
-      ipc.answer(sender(), { taskId, answer }),
-    );
+    await page.exposeFunction('__contactorAnswer', (taskId: string, answer: string) => {
+      answerCalls.push(`${taskId} ${answer}`);
+      return ipc.answer(sender(), { taskId, answer });
+    });
     await page.addInitScript(() => {
       const w = globalThis as unknown as PageGlobals;
       w.__listeners = new Set();
@@ -134,11 +143,12 @@ describe.skipIf(!hasChromium())('approval window (Chromium)', () => {
     const decisionCard = page.locator(`article.card[data-task-id="${decision.id}"]`);
     expect(await decisionCard.getAttribute('class')).toContain('selected');
     await decisionCard.locator('button.choice').first().focus();
+    const before = answerCalls.length;
     await page.keyboard.press('Enter');
     await page.keyboard.press(' ');
     await page.keyboard.press('1');
     await page.keyboard.press('2');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await answersSoFar()).slice(before)).toEqual([]);
     expect(await state(decision.id)).toBe('input-required');
     expect(await decisionCard.locator('button.choice kbd').allTextContents()).toEqual(['Alt+1', 'Alt+2']);
 
@@ -178,9 +188,10 @@ describe.skipIf(!hasChromium())('approval window (Chromium)', () => {
     const card = page.locator(`article.card[data-task-id="${task.id}"]`);
     await card.waitFor();
     await vi.waitFor(async () => expect(await focused()).toMatch(/^Deny/), WAIT);
+    const before = answerCalls.length;
     await page.keyboard.press('a');
     await page.keyboard.press('2');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await answersSoFar()).slice(before)).toEqual([]);
     expect(await state(task.id)).toBe('input-required');
     await page.keyboard.press('Alt+a');
     await vi.waitFor(async () => expect(await state(task.id)).toBe('completed'), WAIT);

@@ -2,11 +2,12 @@
  * The seed's semantics end to end over real HTTP with real child processes: the failure taxonomy,
  * messageId idempotency, loop guards and the decision flow (ARCHITECTURE.md judgements 2, 4, 6, 7).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, isRunning, pidFrom } from '../fixtures/cli/processes.js';
+import { runsWith, uniquePrompt } from './agent-runs.js';
 import { waitForState } from './http-wait.js';
 import { echoAgent, fixtureAgent, integrationAgent, startTestBridge, type TestBridge } from '../helpers/bridge.js';
 
@@ -62,50 +63,55 @@ describe('failure taxonomy', () => {
 });
 
 describe('messageId idempotency', () => {
-  const runs = () => readFileSync(path.join(scratch, 'runs.txt'), 'utf8').split('\n').filter(Boolean).length;
+  /** Runs of the counter agent with this prompt (each test sends prompts of its own). */
+  const runs = (prompt: string) => runsWith(path.join(scratch, 'runs.txt'), prompt);
 
   it('the same messageId returns the same task without running the agent again', async () => {
     const messageId = crypto.randomUUID();
-    const first = await tb.rpc('message/send', { agent: 'counter', text: 'count me', messageId });
+    const text = uniquePrompt('count me');
+    const first = await tb.rpc('message/send', { agent: 'counter', text, messageId });
     expect(first.result.status.state).toBe('completed');
-    const before = runs();
-    const second = await tb.rpc('message/send', { agent: 'counter', text: 'count me', messageId });
+    expect(runs(text)).toBe(1);
+    const second = await tb.rpc('message/send', { agent: 'counter', text, messageId });
     expect(second.result.id).toBe(first.result.id);
     expect(second.result.artifacts).toEqual(first.result.artifacts);
-    expect(runs()).toBe(before);
+    expect(runs(text)).toBe(1);
   });
 
   it('holds for the standard form too', async () => {
-    const message = { role: 'user', messageId: crypto.randomUUID(), parts: [{ kind: 'text', text: 'standard' }] };
+    const text = uniquePrompt('standard');
+    const message = { role: 'user', messageId: crypto.randomUUID(), parts: [{ kind: 'text', text }] };
     const first = await tb.rpc('message/send', { message }, { path: '/agents/counter' });
-    const before = runs();
+    expect(runs(text)).toBe(1);
     const second = await tb.rpc('message/send', { message }, { path: '/agents/counter' });
     expect(second.result.id).toBe(first.result.id);
-    expect(runs()).toBe(before);
+    expect(runs(text)).toBe(1);
   });
 
   it('the same messageId with a different payload is a conflict (-32061) and runs nothing', async () => {
     const messageId = crypto.randomUUID();
-    const first = await tb.rpc('message/send', { agent: 'counter', text: 'one thing', messageId });
-    const before = runs();
-    const res = await tb.rpc('message/send', { agent: 'counter', text: 'another thing', messageId });
+    const one = uniquePrompt('one thing');
+    const another = uniquePrompt('another thing');
+    const first = await tb.rpc('message/send', { agent: 'counter', text: one, messageId });
+    const res = await tb.rpc('message/send', { agent: 'counter', text: another, messageId });
     expect(res.error?.code).toBe(-32061);
     expect(res.error?.message).toContain(first.result.id);
-    expect(runs()).toBe(before);
+    expect(runs(one)).toBe(1);
+    expect(runs(another)).toBe(0);
   });
 });
 
 describe('loop guards', () => {
   it('rejects a task whose target is already in visitedAgents, and runs nothing', async () => {
-    const before = readFileSync(path.join(scratch, 'runs.txt'), 'utf8');
+    const text = uniquePrompt('loop');
     const { result: task } = await tb.rpc('message/send', {
       agent: 'counter',
-      text: 'loop',
+      text,
       visitedAgents: ['echo', 'counter'],
     });
     expect(task.status.state).toBe('rejected');
     expect(task.status.message.parts[0].text).toMatch(/counter/);
-    expect(readFileSync(path.join(scratch, 'runs.txt'), 'utf8')).toBe(before);
+    expect(runsWith(path.join(scratch, 'runs.txt'), text)).toBe(0);
     const stored = await tb.rpc('tasks/get', { id: task.id });
     expect(stored.result.status.state).toBe('rejected');
   });

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DECISION_MARKER } from '../../main/domain/decision-contract.js';
 import { textOf } from '../../main/domain/task.js';
 import { FakeBackend, Gate, GatedBackend, HangingBackend, scripted } from '../fixtures/fake-backends.js';
-import { Core } from './core.js';
+import { Core, pastTheIdleFlush } from './core.js';
 
 describe('cancel', () => {
   let core: Core;
@@ -26,20 +26,25 @@ describe('cancel', () => {
   it('drops text the agent writes after the cancel', async () => {
     core = new Core();
     const gate = new Gate();
+    const wroteLate = new Gate();
     const late = core.add(
       'late',
       new FakeBackend(async (_turn, report) => {
         report.text('before ');
         await gate.promise;
         report.text('after');
+        wroteLate.resolve();
         return { kind: 'completed' };
       }),
     );
     const task = await core.send('late', 'go');
     await late.started();
     await core.dispatcher.cancel(task.id);
+    const canceledAt = core.store.get(task.id)!.lastSeq;
     gate.resolve();
-    await new Promise((r) => setTimeout(r, 40));
+    await wroteLate.promise;
+    await pastTheIdleFlush();
+    expect(core.store.get(task.id)!.lastSeq).toBe(canceledAt);
     const stored = core.store.get(task.id)!.task;
     expect(stored.status.state).toBe('canceled');
     expect(stored.artifacts.map((a) => textOf(a.parts)).join('')).not.toContain('after');

@@ -6,6 +6,7 @@ import type { TaskEvent } from '../../main/domain/events.js';
 import type { Message, Part, Task, TaskState } from '../../main/domain/task.js';
 import { isTerminal } from '../../main/domain/task.js';
 import type { AgentBackend, TaskStore } from '../../main/ports.js';
+import { CHUNK_IDLE_MS } from '../../main/runtime/artifact-stream.js';
 import type { DelegationHints } from '../../main/runtime/delegation.js';
 import { Dispatcher } from '../../main/runtime/dispatcher.js';
 import { EventFeed } from '../../main/runtime/event-feed.js';
@@ -23,6 +24,16 @@ export function agentSettings(overrides: Partial<AgentSettings> = {}): AgentSett
     tags: [],
     ...overrides,
   };
+}
+
+/**
+ * Resolves after any artifact flush that text reported before the call has armed. The artifact stream flushes
+ * a partial chunk CHUNK_IDLE_MS after the last text (main/runtime/artifact-stream.ts), and Node runs timers of
+ * equal delay in the order they were set, so a timer set now fires after that one: an ordering, not a guess at
+ * how long something takes. With the agent's own "I wrote it" signal, it proves late text was dropped.
+ */
+export function pastTheIdleFlush(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, CHUNK_IDLE_MS));
 }
 
 export interface SendOptions {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PermissionPending } from '../../main/domain/pending.js';
 import { textOf } from '../../main/domain/task.js';
 import { AskingBackend, permissionRequest, STANDARD_OPTIONS } from '../fixtures/fake-backends.js';
@@ -6,7 +6,10 @@ import { Core } from './core.js';
 
 describe('permission questions', () => {
   let core: Core;
-  afterEach(() => core.close());
+  afterEach(async () => {
+    await core.close();
+    vi.useRealTimers();
+  });
 
   async function parkedOn(requests = [permissionRequest('Run `npm test`', { rawInput: { command: 'npm test' } })]) {
     core = new Core();
@@ -154,11 +157,13 @@ describe('permission questions', () => {
   });
 
   it('pauses the turn timeout while a person decides', async () => {
+    // A clock the test moves: three budgets pass while the question is open, without a real wait.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     core = new Core();
     const backend = core.add('agent', new AskingBackend([permissionRequest('Run it')]), { timeoutMs: 100 });
     const task = await core.send('agent', 'go', { blocking: true });
     expect(task.status.state).toBe('input-required');
-    await new Promise((r) => setTimeout(r, 300));
+    await vi.advanceTimersByTimeAsync(300);
     expect(core.dispatcher.get(task.id).status.state).toBe('input-required');
     core.dispatcher.answer(task.id, 'yes', 'tester');
     const done = await core.untilTerminal(task.id);

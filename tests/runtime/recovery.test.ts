@@ -13,7 +13,7 @@ import {
   permissionRequest,
   scripted,
 } from '../fixtures/fake-backends.js';
-import { Core } from './core.js';
+import { Core, pastTheIdleFlush } from './core.js';
 
 const ASK = ['Which one?', DECISION_MARKER, '- YAML', '- TOML', 'RECOMMEND: TOML', 'REASON: comments'].join('\n');
 
@@ -118,6 +118,7 @@ describe('restart recovery with a real SQLite file', () => {
   it('after shutdown, a turn still writing stores nothing more: the next start decides', async () => {
     const a = start();
     const gate = new Gate();
+    const wroteLate = new Gate();
     const talker = a.add(
       'talker',
       new FakeBackend(async (_turn, report) => {
@@ -125,6 +126,7 @@ describe('restart recovery with a real SQLite file', () => {
         await gate.promise;
         report.text('x'.repeat(600));
         report.text('after shutdown');
+        wroteLate.resolve();
         return { kind: 'completed' };
       }),
     );
@@ -134,7 +136,10 @@ describe('restart recovery with a real SQLite file', () => {
     const before = a.store.get(task.id)!;
     a.dispatcher.shutdown();
     gate.resolve();
-    await new Promise((r) => setTimeout(r, 40));
+    await wroteLate.promise;
+    await pastTheIdleFlush();
+    // Whatever the store accepted is now readable as committed.
+    a.store.flush?.();
     const after = a.store.get(task.id)!;
     expect(after.lastSeq).toBe(before.lastSeq);
     expect(after.task.status.state).toBe('working');

@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { launchChromium } from '../helpers/chromium.js';
+import { launchChromium, skipWithoutChromium } from '../helpers/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postRaw, rawRequest } from '../integration/http-raw.js';
 import { startTestBridge, tempDir, type TestBridge } from '../helpers/bridge.js';
@@ -110,7 +110,7 @@ describe('browser-shaped requests over raw HTTP', () => {
   });
 });
 
-describe('a real page in headless Chromium', () => {
+describe.skipIf(skipWithoutChromium('the browser CSRF tests'))('a real page in headless Chromium', () => {
   let browser: Browser;
   let page: Server;
   let pageUrl: string;

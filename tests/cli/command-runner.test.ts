@@ -17,7 +17,7 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-describe.skipIf(process.platform === 'win32')('runCommand review', () => {
+describe.skipIf(process.platform === 'win32')('runCommand', () => {
   it('ends at its timeout even when a background child keeps the output pipe open', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'contactor-runner-'));
     dirs.push(dir);

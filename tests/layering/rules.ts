@@ -1,0 +1,232 @@
+/**
+ * The layering of ARCHITECTURE.md ("Import direction"; judgement 9) as data, checked by tests/layering.test.ts.
+ * Edit here when a layer, a folder or an allowance changes; the checker (checker.ts) never names a file.
+ *
+ * Paths are from the repository root with forward slashes. A folder (ending in `/`) covers everything under it,
+ * sub-folders included, so `main/backends/acp/` needs no line of its own; a file names one file. Every path
+ * named here must exist (a test says which do not), so moving a file cannot silently drop its allowance.
+ *
+ * The table is ARCHITECTURE.md's, plus what it leaves implicit, said explicitly: the third-party packages each
+ * layer may use, node: builtins wherever I/O happens (never in domain/, runtime/, schema/, renderer/), type-only
+ * zod where schema types flow, and the small top-level modules the table does not name (data-dir.ts,
+ * logging.ts, the audit log).
+ */
+
+export type Layer =
+  | 'domain'
+  | 'ports'
+  | 'schema'
+  | 'config'
+  | 'runtime'
+  | 'backends'
+  | 'stores'
+  | 'transport'
+  | 'server'
+  | 'wiring'
+  | 'shell'
+  | 'cli'
+  | 'data-dir'
+  | 'logging'
+  | 'audit'
+  | 'preload'
+  | 'renderer';
+
+/** Where each layer lives. The longest matching path wins (a file inside a folder may be placed apart). */
+export const PLACES: Record<string, Layer> = {
+  'main/domain/': 'domain',
+  'main/schema/': 'schema',
+  'main/runtime/': 'runtime',
+  'main/backends/': 'backends',
+  'main/stores/': 'stores',
+  'main/transport/': 'transport',
+  'main/shell/': 'shell',
+  'main/cli/': 'cli',
+  'preload/': 'preload',
+  'renderer/': 'renderer',
+  'main/ports.ts': 'ports',
+  'main/config.ts': 'config',
+  // Where an agent's tasks may run: the config's roots, checked with node:fs (issue 16 item 1).
+  'main/cwd-confinement.ts': 'config',
+  // What of the inherited environment agents may not see (issue 16 item 8): composed with config.ts's allow-list.
+  'main/agent-env-filter.ts': 'config',
+  'main/known-agents.ts': 'config',
+  'main/config-watch.ts': 'config',
+  'main/config-reload.ts': 'wiring',
+  'main/server.ts': 'server',
+  'main/wiring.ts': 'wiring',
+  'main/data-dir.ts': 'data-dir',
+  'main/data-dir-modes.ts': 'data-dir',
+  'main/logging.ts': 'logging',
+  'main/audit-log.ts': 'audit',
+  'main/audit-entries.ts': 'audit',
+  'main/audited-store.ts': 'audit',
+};
+
+/** The folders scanned: every TypeScript file under them must have a place above. */
+export const SCANNED = ['main/', 'preload/', 'renderer/'];
+
+/**
+ * Globals a layer may use. `ecmascript` layers may use what the ECMAScript library declares (what
+ * main/domain/tsconfig.json's `lib` gives) and the names in `plus`, never the ways out of the language
+ * (ESCAPES, `import.meta`). `deny` layers may use anything but the names listed.
+ */
+export type GlobalsRule = { ecmascript: true; plus: string[] } | { deny: string[] };
+
+/** Each reaches any global, or any code, by name: `globalThis.process`, `eval('process')`, `new Function(...)`. */
+export const ESCAPES = ['globalThis', 'eval', 'Function'];
+
+/** Node's own globals: what a page in the renderer must never see (it runs sandboxed, without Node). */
+const NODE_GLOBALS = ['process', 'require', 'module', 'exports', 'global', 'Buffer', '__dirname', '__filename'];
+
+/**
+ * Timers are allowed in runtime/ (queues, expiry, the turn timer are its job) and not in domain/ (pure
+ * functions and shapes; no clock but the ones the language has). Nothing that does I/O — `process`,
+ * `fetch`, `require`, `console` — is allowed in either.
+ */
+const RUNTIME_GLOBALS = [
+  'setTimeout',
+  'clearTimeout',
+  'setInterval',
+  'clearInterval',
+  'queueMicrotask',
+  'structuredClone',
+  'AbortController',
+  'AbortSignal',
+  // randomUUID for ids: no I/O, no state outside the process.
+  'crypto',
+  // byteLength for the artifact budget.
+  'Buffer',
+];
+
+export interface Rule {
+  /** Layers, folders or files whose values may be imported. */
+  imports: string[];
+  /** Layers, folders or files that may be imported with `import type` only. */
+  typeImports?: string[];
+  /** Third-party packages; `{ name, only }` limits one to some files of the layer. */
+  packages?: (string | { name: string; only: string[] })[];
+  typePackages?: string[];
+  /** node: builtins (I/O). */
+  node: boolean;
+  /** An import of the key (a layer) allowed only from these files (cli: wiring only for `serve`). */
+  onlyFrom?: Partial<Record<Layer, string[]>>;
+  /** Which globals the layer may use; unset: any. */
+  globals?: GlobalsRule;
+}
+
+export const RULES: Record<Layer, Rule> = {
+  domain: { imports: ['domain'], node: false, globals: { ecmascript: true, plus: [] } },
+  ports: { imports: [], typeImports: ['domain'], node: false, globals: { ecmascript: true, plus: [] } },
+  schema: { imports: ['schema', 'domain'], packages: ['zod'], node: false, globals: { ecmascript: true, plus: [] } },
+  config: { imports: ['schema', 'domain'], packages: ['yaml'], node: true },
+  runtime: {
+    imports: ['runtime', 'ports', 'domain'],
+    node: false,
+    globals: { ecmascript: true, plus: RUNTIME_GLOBALS },
+  },
+  backends: {
+    imports: ['backends', 'ports', 'domain', 'schema'],
+    // eventsource-parser: the SSE replies of the http_api and a2a kinds. @a2a-js/sdk: the a2a kind's client.
+    packages: [
+      '@agentclientprotocol/sdk',
+      'eventsource-parser',
+      { name: '@a2a-js/sdk', only: ['main/backends/a2a-remote-client.ts'] },
+    ],
+    node: true,
+  },
+  stores: { imports: ['stores', 'ports', 'domain', 'schema'], packages: ['better-sqlite3'], node: true },
+  transport: {
+    imports: ['transport', 'domain', 'schema'],
+    typeImports: ['runtime', 'ports'],
+    packages: [
+      { name: 'koa', only: ['main/transport/http.ts'] },
+      // raw-body: the request body, read by the Koa adapter and by the plain JSON-RPC POST fast path.
+      { name: 'raw-body', only: ['main/transport/http.ts', 'main/transport/rpc-post.ts'] },
+    ],
+    typePackages: ['zod'],
+    node: true,
+  },
+  // data-dir: the discovery file the server publishes (CONTRACT.md "Files and places").
+  server: { imports: ['runtime', 'transport', 'ports', 'domain', 'data-dir'], node: true },
+  wiring: {
+    imports: [
+      'domain',
+      'ports',
+      'schema',
+      'config',
+      'runtime',
+      'backends',
+      'stores',
+      'transport',
+      'server',
+      'wiring',
+      'data-dir',
+      'logging',
+      'audit',
+    ],
+    node: true,
+  },
+  shell: { imports: ['shell', 'wiring', 'server', 'main/schema/ipc.ts', 'domain'], packages: ['electron'], node: true },
+  cli: {
+    // data-dir: the CLI reads the discovery file and the token the bridge wrote.
+    // backends/acp-launch, child-process, win32-command, acp-stdio-stream, acp-client-capabilities: `doctor` /
+    // `probe` start an ACP agent exactly as the ACP backend does (same npm-shim probe, same stdio stream, same
+    // declared capabilities), run `initialize` only and stop its tree — an explicit allowance for
+    // cli/acp-probe.ts alone.
+    imports: [
+      'cli',
+      'schema',
+      'domain',
+      'config',
+      'data-dir',
+      'wiring',
+      'main/backends/acp-launch.ts',
+      'main/backends/child-process.ts',
+      'main/backends/win32-command.ts',
+      'main/backends/acp-stdio-stream.ts',
+      'main/backends/acp-client-capabilities.ts',
+    ],
+    onlyFrom: { wiring: ['main/cli/commands/serve.ts'], backends: ['main/cli/acp-probe.ts'] },
+    // yaml: `contactor setup` writes config entries; reading config goes through config.ts.
+    packages: [
+      'commander',
+      'picocolors',
+      'eventsource-parser',
+      'yaml',
+      { name: '@agentclientprotocol/sdk', only: ['main/cli/acp-probe.ts'] },
+    ],
+    typePackages: ['zod', '@agentclientprotocol/sdk'],
+    node: true,
+  },
+  'data-dir': { imports: [], typeImports: ['schema'], node: true },
+  logging: { imports: ['domain'], packages: ['pino'], node: true },
+  // stores/delegating-store.ts: the audited store is a delegating store that adds the creation witness.
+  audit: {
+    imports: ['audit', 'logging', 'ports', 'domain', 'schema', 'main/stores/delegating-store.ts'],
+    node: true,
+  },
+  // The sandboxed preload's `require` knows electron, events, timers and url only (Electron's sandbox.md), and
+  // it is bundled: the channel names of schema/ipc.ts are the one value it takes from main/ (its schemas are
+  // marked pure, so the bundle drops zod).
+  preload: { imports: ['main/schema/ipc.ts'], packages: ['electron'], node: false },
+  // The approval window: a page, without Node or electron; it sees main/ only as types.
+  renderer: {
+    imports: ['renderer'],
+    typeImports: ['main/schema/ipc.ts', 'domain'],
+    node: false,
+    globals: { deny: NODE_GLOBALS },
+  },
+};
+
+/** domain/ and ports.ts speak only of tasks, agents and turns, never of a mechanism. */
+export const FORBIDDEN_IN_CORE = [
+  'acp',
+  'session',
+  'prompt',
+  'stdio',
+  'subprocess',
+  'process',
+  'koa',
+  'sqlite',
+  'electron',
+];
