@@ -1,6 +1,7 @@
 /**
  * The composition root: the only place ports and adapters are constructed. Everything else receives
- * what it needs. Adding a backend kind = one line in `createBackend`.
+ * what it needs. Adding a backend kind = one line in `createBackend`. The HTTP edge and the server are
+ * built by its part wiring-http.ts.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -35,11 +36,12 @@ import { EventFeed } from './runtime/event-feed.js';
 import { AgentRegistry, type AgentSettings } from './runtime/registry.js';
 import { TurnSlots } from './runtime/turn-slots.js';
 import type { AgentConfig, BridgeConfig } from './schema/config.js';
-import { BridgeServer, type HttpBounds } from './server.js';
+import type { BridgeServer } from './server.js';
 import { startHistoryPruning, type HistoryPruning } from './stores/history-pruning.js';
 import { SqliteTaskStore } from './stores/sqlite.js';
 import { deriveAgentToken } from './transport/caller-tokens.js';
 import { responseLimitFor } from './transport/response-size.js';
+import { createBridgeServer, type HttpBounds } from './wiring-http.js';
 
 export interface BridgeOptions {
   configPath?: string;
@@ -52,7 +54,7 @@ export interface BridgeOptions {
   resourcesDir?: string;
   /** `contactor serve`: stop when `contactor down` asks over HTTP (see BridgeServer). */
   onShutdownRequested?: () => void;
-  /** Slow-client bounds (server.ts HTTP_DEFAULTS); tests shorten them. */
+  /** Slow-client bounds (wiring-http.ts HTTP_DEFAULTS); tests shorten them. */
   http?: Partial<HttpBounds>;
 }
 
@@ -244,7 +246,7 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       },
     });
 
-    const server = new BridgeServer({
+    const server = createBridgeServer({
       dispatcher,
       store,
       backends,

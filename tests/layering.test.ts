@@ -67,6 +67,7 @@ const RULES: Record<Layer, Rule> = {
     typeImports: ['runtime', 'ports'],
     packages: [
       { name: 'koa', only: ['transport/http.ts'] },
+      { name: '@koa/router', only: ['transport/http.ts'] },
       // raw-body: the request body, read by the Koa adapter and by the plain JSON-RPC POST fast path.
       { name: 'raw-body', only: ['transport/http.ts', 'transport/rpc-post.ts'] },
     ],
@@ -150,6 +151,8 @@ function layerOf(rel: string): Layer | undefined {
     'config-reload.ts': 'wiring',
     'server.ts': 'server',
     'wiring.ts': 'wiring',
+    // Part of the composition root: the HTTP edge with its server.
+    'wiring-http.ts': 'wiring',
     'data-dir.ts': 'data-dir',
     'data-dir-modes.ts': 'data-dir',
     'logging.ts': 'logging',
