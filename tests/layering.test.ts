@@ -151,7 +151,8 @@ function layerOf(rel: string): Layer | undefined {
     'config-reload.ts': 'wiring',
     'server.ts': 'server',
     'wiring.ts': 'wiring',
-    // Part of the composition root: the HTTP edge with its server.
+    // Parts of the composition root: the agents' backends and settings, and the HTTP edge with its server.
+    'wiring-agents.ts': 'wiring',
     'wiring-http.ts': 'wiring',
     'data-dir.ts': 'data-dir',
     'data-dir-modes.ts': 'data-dir',
@@ -351,14 +352,15 @@ describe('layering', () => {
 });
 
 describe('a new backend is one new file', () => {
-  const wiring = FILES.find((f) => f.rel === 'wiring.ts')!;
+  // createBackend lives in the part of wiring that assembles agents.
+  const wiring = FILES.find((f) => f.rel === 'wiring-agents.ts')!;
 
   function createBackendCases(): { kind: string; line: number; constructs: string[] }[] {
     let fn: ts.FunctionDeclaration | undefined;
     walk(wiring.source, (n) => {
       if (ts.isFunctionDeclaration(n) && n.name?.text === 'createBackend') fn = n;
     });
-    if (!fn) throw new Error('main/wiring.ts has no function createBackend');
+    if (!fn) throw new Error('main/wiring-agents.ts has no function createBackend');
     const cases: { kind: string; line: number; constructs: string[] }[] = [];
     walk(fn, (n) => {
       if (ts.isCaseClause(n) && ts.isStringLiteral(n.expression)) {
@@ -374,7 +376,7 @@ describe('a new backend is one new file', () => {
     return cases;
   }
 
-  it('the kinds of AgentConfigSchema are exactly the cases of createBackend in wiring.ts', () => {
+  it('the kinds of AgentConfigSchema are exactly the cases of createBackend in wiring-agents.ts', () => {
     expect(BACKEND_KINDS.length).toBeGreaterThanOrEqual(2);
     expect(
       createBackendCases()
@@ -403,7 +405,7 @@ describe('a new backend is one new file', () => {
       .filter((c) => !c.constructs.some((name) => fromBackends.has(name)))
       .map(
         (c) =>
-          `main/wiring.ts:${c.line}: case '${c.kind}' constructs no class from main/backends/ (${c.constructs.join(', ') || 'nothing'})`,
+          `main/wiring-agents.ts:${c.line}: case '${c.kind}' constructs no class from main/backends/ (${c.constructs.join(', ') || 'nothing'})`,
       );
     expect(broken).toEqual([]);
   });
@@ -419,7 +421,7 @@ describe('a new backend is one new file', () => {
           .filter((t) => spells(words, t))
           .map(
             (t) =>
-              `main/${rel}:${line}: "${raw}" names the backend kind "${t}"; kinds belong in backends/, schema/config.ts and wiring.ts`,
+              `main/${rel}:${line}: "${raw}" names the backend kind "${t}"; kinds belong in backends/, schema/config.ts and wiring-agents.ts`,
           ),
       ),
     );
