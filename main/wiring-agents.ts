@@ -42,11 +42,12 @@ export interface AgentAssemblyOptions {
   log: WarnLog;
 }
 
+/** Plain functions (no `this`), so each can be handed on as it is (the config reloader takes two). */
 export interface AgentAssembly {
-  backendFor(name: string, agent: AgentConfig): AgentBackend;
-  settingsFor(name: string, agent: AgentConfig, bridgeConfig: BridgeConfig): AgentSettings;
+  backendFor: (name: string, agent: AgentConfig) => AgentBackend;
+  settingsFor: (name: string, agent: AgentConfig, bridgeConfig: BridgeConfig) => AgentSettings;
   /** Logs, once per load (start or reload), what the agents built since the last call do not get. */
-  flushWarnings(): void;
+  flushWarnings: () => void;
 }
 
 /** Used at start and by every reload: an added or changed agent is built exactly like a first one. */

@@ -179,8 +179,8 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       started: config,
       registry,
       backends,
-      createBackend: (name, agent) => agents.backendFor(name, agent),
-      settingsOf: (name, agent, bridgeConfig) => agents.settingsFor(name, agent, bridgeConfig),
+      createBackend: agents.backendFor,
+      settingsOf: agents.settingsFor,
       applyLive: (next) => {
         dispatcherOptions.maxDelegationDepth = next.max_delegation_depth;
         dispatcherOptions.maxPageBytes = pageBytesFor(next.max_artifact_bytes);
