@@ -1,13 +1,11 @@
 /**
- * The HTTP edge: the request gate, called once per request before anything else, then one router
- * (@koa/router) for every route. A JSON-RPC POST on a plain URL (every send) goes from that same gate call
- * straight to its handler (rpc-post.ts), skipping Koa's per-request context and delegation: ~14 µs of the
- * ~40 µs HTTP cost per request on a quiet machine (docs/benchmark.md). Every other URL of those routes
- * reaches the same handler through the router. No protocol logic lives here.
+ * The HTTP edge, one Koa app: the request gate first (the only place it runs), then one router
+ * (@koa/router) for every route; JSON-RPC POSTs go to their handler (rpc-post.ts). No protocol logic lives
+ * here. There is no second way in that skips Koa: a raw node:http path for JSON-RPC POSTs made no
+ * difference that `npm run bench -- --only=throughput` could see (9 alternating runs with and without).
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parse as parseQuery } from 'node:querystring';
 import { PassThrough } from 'node:stream';
 import Router from '@koa/router';
 import Koa from 'koa';
@@ -18,16 +16,7 @@ import type { BridgeInfo, HttpOptions } from './http-options.js';
 import { failure } from './jsonrpc.js';
 import { gateRequest } from './request-gate.js';
 import { RpcError } from './rpc-errors.js';
-import {
-  V03_VERSION,
-  handleRpcPost,
-  internalError,
-  notFoundError,
-  refusedRequest,
-  sendJson as sendRawJson,
-  unauthorized,
-  type PostTarget,
-} from './rpc-post.js';
+import { V03_VERSION, handleRpcPost, internalError, notFoundError, refusedRequest, unauthorized } from './rpc-post.js';
 import { SSE_HEADERS, writeSseEvent } from './sse.js';
 
 const NAME = AGENT_NAME.source.slice(1, -1);
@@ -35,59 +24,33 @@ const NAME = AGENT_NAME.source.slice(1, -1);
 const AGENT_ENDPOINT = new RegExp(`^/agents/(${NAME})/?$`);
 const AGENT_CARD = new RegExp(`^/agents/(${NAME})/\\.well-known/agent-card\\.json$`);
 
-/** An origin-form URL whose path and query need no further parsing (what every client sends). */
-const SIMPLE_URL = /^\/(?!\/)[^?#\s]*(\?[^#\s]*)?$/;
-
 /** The request handler for node:http. */
 export function createHttpHandler(opts: HttpOptions): (req: IncomingMessage, res: ServerResponse) => void {
-  const routed = createHttpApp(opts).callback();
-  return (req, res) => {
-    const url = req.url ?? '';
+  const app = new Koa();
+  app.silent = true;
+  app.use((ctx, next) => {
     const refusal = gateRequest(
       {
-        method: req.method ?? '',
-        url,
-        host: req.headers.host || undefined,
-        origin: req.headers.origin || undefined,
-        contentType: req.headers['content-type'] || undefined,
+        method: ctx.method,
+        url: ctx.url,
+        host: ctx.get('host') || undefined,
+        origin: ctx.get('origin') || undefined,
+        contentType: ctx.get('content-type') || undefined,
       },
       opts.policy,
     );
-    if (refusal) {
-      opts.onRefused?.(refusedRequest(req, pathOf(url), refusal.status, refusal.reason));
-      const err = new RpcError(refusal.code, refusal.message);
-      return sendRawJson(res, refusal.status, failure(null, err, { version: '0.3' }));
-    }
-    const rpc = req.method === 'POST' ? plainRpcTarget(url) : undefined;
-    if (rpc) return void handleRpcPost(req, res, rpc, opts).catch(() => internalError(res));
-    void routed(req, res);
-  };
+    if (refusal) return deny(ctx, opts, refusal.status, new RpcError(refusal.code, refusal.message), refusal.reason);
+    return next();
+  });
+  app.use(routes(opts).routes());
+  app.use((ctx) => notFound(ctx));
+  return app.callback();
 }
 
-/** The JSON-RPC target of a plain URL (`/` or an agent's endpoint); undefined for anything else. */
-function plainRpcTarget(url: string): PostTarget | undefined {
-  if (!SIMPLE_URL.test(url)) return undefined;
-  const query = url.indexOf('?');
-  const path = query < 0 ? url : url.slice(0, query);
-  const agent = path === '/' ? undefined : AGENT_ENDPOINT.exec(path)?.[1];
-  if (path !== '/' && agent === undefined) return undefined;
-  const versionParam = query < 0 ? undefined : (parseQuery(url.slice(query + 1))['A2A-Version'] as string | undefined);
-  return { path, agent, versionParam };
-}
-
-/** The path as Koa reads it (`ctx.path`), for the audit entry of a request refused before routing. */
-function pathOf(url: string): string {
-  if (!url.startsWith('/') && URL.canParse(url)) return new URL(url).pathname; // absolute-form
-  const end = url.search(/[?#]/);
-  return end < 0 ? url : url.slice(0, end);
-}
-
-/** Every route; the gate has run (only GET and POST get here). Unmatched: 404. */
-function createHttpApp(opts: HttpOptions): Koa {
-  const app = new Koa();
+/** Every route; the gate has run (only GET and POST get here). */
+function routes(opts: HttpOptions): Router {
   // Cards change only with the config, which builds a new app: this instant is their Last-Modified.
   const cardsSince = new Date();
-  app.silent = true;
   const router = new Router({ sensitive: true, strict: true });
 
   router.get('/health', (ctx) => sendJson(ctx, opts.info.health()));
@@ -123,10 +86,7 @@ function createHttpApp(opts: HttpOptions): Koa {
   };
   router.post('/', (ctx) => rpc(ctx, undefined));
   router.post(AGENT_ENDPOINT, (ctx) => rpc(ctx, captured(ctx)));
-
-  app.use(router.routes());
-  app.use((ctx) => notFound(ctx));
-  return app;
+  return router;
 }
 
 /** The agent name a RegExp route captured. */

@@ -1,8 +1,8 @@
 /**
  * The HTTP edge's routes over real HTTP (transport/http.ts): one router behind one request gate. What a
  * router library would answer on its own (HEAD for every GET, case-insensitive or trailing-slash matches,
- * percent-decoded names) stays what the bridge answered before it; a URL the JSON-RPC fast path does not
- * take is routed to the same handler.
+ * percent-decoded names) stays what the bridge answered before it; unusual URLs (a query, a fragment)
+ * reach the same JSON-RPC handler, token check and audit as plain ones.
  */
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -105,7 +105,7 @@ describe('routes', () => {
     },
   );
 
-  it('asks for the token on a URL the fast path leaves to the router too', async () => {
+  it('asks for the token on an unusual URL too', async () => {
     const res = await send('POST', '/agents/echo#a-fragment', agentsList, { authorization: 'Bearer wrong' });
     expect(res.status).toBe(401);
     expect(res.headers['www-authenticate']).toBe('Bearer');
