@@ -189,19 +189,19 @@ export interface TaskStore {
   /** Every task in one of these states (restart recovery, open questions), oldest first. */
   tasksInStates(states: TaskState[]): Task[];
   /**
-   * Group commit (optional). A store that has it may let the `create`s and `commit`s of one event-loop
-   * turn share one transaction: each call is still atomic (a throw undoes only that call), but becomes
-   * durable when its group commits — at the end of the turn, at `flush`, or before any read of this
-   * store, so a read never returns what a crash could still lose. Without these methods every write is
-   * durable when it returns.
+   * Group commit, the one durability model. A store may let the `create`s and `commit`s of one
+   * event-loop turn share one transaction: each call is still atomic (a throw undoes only that call), but
+   * becomes durable when its group commits — at the end of the turn, at `flush`, or before any read of
+   * this store, so a read never returns what a crash could still lose. A store whose writes are durable
+   * when they return runs every callback at once and has nothing to flush.
    *
    * `afterCommit` runs `callback` once every write made before it is durable (at once when none is
    * pending), in registration order; with the error when they were lost instead. Nothing about a write
    * may reach anyone (a subscriber, a response) before its callback.
    */
-  afterCommit?(callback: (lost?: Error) => void): void;
+  afterCommit(callback: (lost?: Error) => void): void;
   /** Makes every write so far durable now (its callbacks run before this returns); throws if lost. */
-  flush?(): void;
+  flush(): void;
   /** Makes pending writes durable, then closes. */
   close(): void;
 }

@@ -1,6 +1,7 @@
 /**
  * The composition root: the only place ports and adapters are constructed. Everything else receives
- * what it needs. Adding a backend kind = one line in `createBackend`.
+ * what it needs. Two parts live beside it: wiring-agents.ts (each agent's backend and settings; adding a
+ * backend kind = one line there) and wiring-http.ts (the HTTP edge and the server).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -9,37 +10,29 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AuditLog } from './audit-log.js';
 import { AuditedTaskStore } from './audited-store.js';
-import { A2aRemoteBackend } from './backends/a2a-remote.js';
-import { AcpBackend } from './backends/acp.js';
-import { HttpApiBackend } from './backends/http-api.js';
-import { BRIDGE_RUN_MARK, newBridgeRun, stopEarlierRuns } from './backends/spawn-marks.js';
+import { newBridgeRun, stopEarlierRuns } from './backends/spawn-marks.js';
 import { stopWslOrphans } from './backends/wsl-orphans.js';
-import { asSeenByDistro } from './backends/wsl-paths.js';
 import { recordedAgentsOf, stopRecordedAgents } from './backends/recorded-agents.js';
-import { CliBackend } from './backends/subprocess-cli.js';
-import { installedCliDir, withCliDirFirst } from './backends/agent-env.js';
-import { inheritedAgentEnv, loadConfig, type LoadedConfig } from './config.js';
+import { installedCliDir } from './backends/agent-env.js';
+import { loadConfig, type LoadedConfig } from './config.js';
 import { ConfigReloader, type ConfigState, type ReloadResult } from './config-reload.js';
 
 /** Where config and data live even when no bridge could be built (the tray's Open config / Open logs). */
 export { defaultDataDir, resolveConfigPath } from './config.js';
-import { filterAgentEnv } from './agent-env-filter.js';
-import { cwdConfinement } from './cwd-confinement.js';
 import { createPrivateFile, restrictDataDir } from './data-dir-modes.js';
 import { acquireInstanceLock, ensureDataDir, loadOrCreateToken } from './data-dir.js';
-import { decisionContractDefault } from './known-agents.js';
 import { createLogger, type BridgeLogger } from './logging.js';
 import type { AgentBackend } from './ports.js';
 import { Dispatcher } from './runtime/dispatcher.js';
 import { EventFeed } from './runtime/event-feed.js';
-import { AgentRegistry, type AgentSettings } from './runtime/registry.js';
+import { AgentRegistry } from './runtime/registry.js';
 import { TurnSlots } from './runtime/turn-slots.js';
-import type { AgentConfig, BridgeConfig } from './schema/config.js';
-import { BridgeServer, type HttpBounds } from './server.js';
+import type { BridgeServer } from './server.js';
 import { startHistoryPruning, type HistoryPruning } from './stores/history-pruning.js';
 import { SqliteTaskStore } from './stores/sqlite.js';
-import { deriveAgentToken } from './transport/caller-tokens.js';
 import { responseLimitFor } from './transport/response-size.js';
+import { agentAssembly, bridgeOwnPaths, wslDistrosOf } from './wiring-agents.js';
+import { createBridgeServer, type HttpBounds } from './wiring-http.js';
 
 export interface BridgeOptions {
   configPath?: string;
@@ -52,7 +45,7 @@ export interface BridgeOptions {
   resourcesDir?: string;
   /** `contactor serve`: stop when `contactor down` asks over HTTP (see BridgeServer). */
   onShutdownRequested?: () => void;
-  /** Slow-client bounds (server.ts HTTP_DEFAULTS); tests shorten them. */
+  /** Slow-client bounds (wiring-http.ts HTTP_DEFAULTS); tests shorten them. */
   http?: Partial<HttpBounds>;
 }
 
@@ -133,63 +126,26 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
     const slots = new TurnSlots(config.max_concurrent_tasks);
     const registry = new AgentRegistry(slots);
     const backends: AgentBackend[] = [];
-    const cliDir = installedCliDir(resourcesDir);
-    const home = env.HOME || env.USERPROFILE || homedir();
     // Marks every agent of this run, so the next run on this data dir can stop what a crash orphaned.
     const bridgeRun = newBridgeRun(dataDir);
-
-    const excluded = bridgeOwnPaths(dataDir, loaded.path);
-    /** The distros of WSL agents: where a killed bridge's agents are looked for at the next start. */
-    const wslDistros = Object.values(config.agents).flatMap((a) =>
-      a.kind === 'acp' && a.platform === 'wsl' ? [a.distro] : [],
-    );
-    const envWarnings = new AgentEnvWarnings(log);
-    // Used at start and by every reload: an added or changed agent is built exactly like a first one.
-    const backendFor = (name: string, agent: AgentConfig): AgentBackend => {
-      const filtered = filterAgentEnv(inheritedAgentEnv(env), { passProxyCredentials: agent.pass_proxy_credentials });
-      envWarnings.note(name, agent, filtered.strippedProxyCredentials.length > 0);
-      const agentToken = secret ? deriveAgentToken(secret, name) : undefined;
-      if (agentToken && !bridgeSecrets.includes(agentToken)) bridgeSecrets.push(agentToken);
-      // The packaged Windows app's CLI folder goes first on every agent's PATH (backends/agent-env.ts).
-      const baseEnv = withCliDirFirst(
-        {
-          ...filtered.env,
-          CONTACTOR_URL: url,
-          CONTACTOR_AGENT: name,
-          [BRIDGE_RUN_MARK]: bridgeRun,
-          // Its own token, from which the bridge knows the caller (caller-tokens.ts), never the install token.
-          ...(agentToken ? { CONTACTOR_TOKEN: agentToken } : {}),
-        },
-        cliDir,
-      );
-      // Without a cwd an agent works in the user's home (its root), not wherever the bridge was started.
-      return createBackend(name, agentWithDefaultCwd(agent, home), baseEnv, {
-        excludedDirs: excluded,
-        decisionContract: decisionContractOf(agent),
-      });
-    };
-    const agentSettingsOf = (name: string, agent: AgentConfig, bridgeConfig: BridgeConfig): AgentSettings => {
-      const confinement = cwdConfinement({
-        agent: name,
-        cwd: agent.cwd,
-        allowedCwds: agent.allowed_cwds,
-        home,
-        excluded,
-        ...(agent.kind === 'acp' && agent.platform === 'wsl'
-          ? { agentPath: (p: string) => asSeenByDistro(p, agent.distro) }
-          : {}),
-      });
-      return {
-        ...settingsOf(agentWithDefaultCwd(agent, home), bridgeConfig),
-        confineCwd: (cwd) => confinement.confine(cwd),
-      };
-    };
+    const wslDistros = wslDistrosOf(config);
+    const agents = agentAssembly({
+      env,
+      secret,
+      bridgeSecrets,
+      url,
+      bridgeRun,
+      cliDir: installedCliDir(resourcesDir),
+      home: env.HOME || env.USERPROFILE || homedir(),
+      excluded: bridgeOwnPaths(dataDir, loaded.path),
+      log,
+    });
     for (const [name, agent] of Object.entries(config.agents)) {
-      const backend = backendFor(name, agent);
+      const backend = agents.backendFor(name, agent);
       backends.push(backend);
-      registry.add(name, backend, agentSettingsOf(name, agent, config));
+      registry.add(name, backend, agents.settingsFor(name, agent, config));
     }
-    envWarnings.flush();
+    agents.flushWarnings();
     // max_body_bytes needs a restart: the one read at start stays.
     const pageBytesFor = (maxArtifactBytes: number): number => maxArtifactBytes + config.max_body_bytes;
     // The dispatcher reads maxDelegationDepth per send: a reload updates it in this object.
@@ -223,8 +179,8 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       started: config,
       registry,
       backends,
-      createBackend: backendFor,
-      settingsOf: agentSettingsOf,
+      createBackend: agents.backendFor,
+      settingsOf: agents.settingsFor,
       applyLive: (next) => {
         dispatcherOptions.maxDelegationDepth = next.max_delegation_depth;
         dispatcherOptions.maxPageBytes = pageBytesFor(next.max_artifact_bytes);
@@ -239,12 +195,12 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       },
       log,
       onChange: (state) => {
-        envWarnings.flush();
+        agents.flushWarnings();
         configListeners.forEach((listener) => listener(state));
       },
     });
 
-    const server = new BridgeServer({
+    const server = createBridgeServer({
       dispatcher,
       store,
       backends,
@@ -311,94 +267,6 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
     releaseLock();
     throw err;
   }
-}
-
-/** http_api and a2a read the secrets their `api_key_env` / `token_env` name from the live process env. */
-function createBackend(
-  name: string,
-  agent: AgentConfig,
-  baseEnv: Record<string, string>,
-  options: { excludedDirs: string[]; decisionContract: boolean },
-): AgentBackend {
-  switch (agent.kind) {
-    case 'subprocess_cli':
-      return new CliBackend({ name, config: agent, baseEnv, decisionContract: options.decisionContract });
-    case 'acp':
-      return new AcpBackend({ name, config: agent, baseEnv, excludedDirs: options.excludedDirs });
-    case 'http_api':
-      return new HttpApiBackend({ name, config: agent, decisionContract: options.decisionContract });
-    case 'a2a':
-      return new A2aRemoteBackend({ name, config: agent });
-    default: {
-      const never: never = agent;
-      return never;
-    }
-  }
-}
-
-/** Said once per load (start or reload): what agents do not get, and what every user on the machine can see. */
-class AgentEnvWarnings {
-  private strippedFor: string[] = [];
-  private promptInArgs: string[] = [];
-
-  constructor(private readonly log: { warn(details: Record<string, unknown>, message: string): void }) {}
-
-  note(name: string, agent: AgentConfig, strippedProxyCredentials: boolean): void {
-    if (strippedProxyCredentials) this.strippedFor.push(name);
-    if (agent.kind === 'subprocess_cli' && agent.prompt_via === 'arg') this.promptInArgs.push(name);
-  }
-
-  flush(): void {
-    if (this.strippedFor.length > 0) {
-      this.log.warn(
-        { agents: this.strippedFor },
-        'proxy credentials (user:password@) were removed from the proxy variables these agents inherit; set pass_proxy_credentials: true for an agent that needs them',
-      );
-    }
-    if (this.promptInArgs.length > 0) {
-      this.log.warn(
-        { agents: this.promptInArgs },
-        'these agents get the prompt as a command-line argument (prompt_via: arg): any user on this machine can read it, and any secret in it, with ps; prefer prompt_via: stdin',
-      );
-    }
-    this.strippedFor = [];
-    this.promptInArgs = [];
-  }
-}
-
-/** An agent that runs somewhere (acp, subprocess_cli) without a `cwd` gets the user's home. */
-function agentWithDefaultCwd(agent: AgentConfig, home: string): AgentConfig {
-  if (agent.cwd !== undefined || (agent.kind !== 'acp' && agent.kind !== 'subprocess_cli')) return agent;
-  return { ...agent, cwd: home };
-}
-
-/**
- * What no agent may use as its working directory or reach through ACP fs/*: the data dir (token,
- * database, logs) and the config file, with its folder when that is contactor's own (the default place).
- */
-function bridgeOwnPaths(dataDir: string, configPath: string): string[] {
-  const configDir = path.dirname(configPath);
-  return [dataDir, path.basename(configDir) === 'contactor' ? configDir : configPath];
-}
-
-function settingsOf(agent: AgentConfig, config: BridgeConfig): AgentSettings {
-  return {
-    maxArtifactBytes: config.max_artifact_bytes,
-    ...(agent.description ? { description: agent.description } : {}),
-    timeoutMs: agent.timeout_s * 1000,
-    approvalTimeoutMs: agent.approval_timeout_s * 1000,
-    approvalRules: agent.approval_rules,
-    appendDecisionContract: decisionContractOf(agent),
-    maxQueue: agent.max_queue,
-    ...(agent.cwd ? { workspace: agent.cwd } : {}),
-    skills: agent.skills,
-    tags: agent.tags,
-  };
-}
-
-/** The agent's `append_decision_contract`, else the default for its kind and program. */
-function decisionContractOf(agent: AgentConfig): boolean {
-  return agent.append_decision_contract ?? decisionContractDefault(agent);
 }
 
 function requireTokenPolicy(requireToken: boolean, host: string): boolean {

@@ -14,8 +14,8 @@ import { EventFeed } from '../../main/runtime/event-feed.js';
 import { AgentRegistry } from '../../main/runtime/registry.js';
 import { TurnSlots } from '../../main/runtime/turn-slots.js';
 import { BridgeConfigSchema } from '../../main/schema/config.js';
-import { BridgeServer } from '../../main/server.js';
 import { SqliteTaskStore } from '../../main/stores/sqlite.js';
+import { createBridgeServer } from '../../main/wiring-http.js';
 import { InProcessEchoBackend } from './echo-backend.js';
 
 const dataDir = process.argv[2];
@@ -52,7 +52,7 @@ const dispatcher = new Dispatcher({
   sinks: [audit],
   maxDelegationDepth: defaults.max_delegation_depth,
 });
-const server = new BridgeServer({
+const server = createBridgeServer({
   dispatcher,
   store,
   backends: [backend],

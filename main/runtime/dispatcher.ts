@@ -170,7 +170,7 @@ export class Dispatcher {
     const live = this.live.adopt(stored.task, stored.lastSeq);
     // Its creation may be its only write in this group (queued behind its conversation): losing it must
     // fail the task too, or a blocking send waits forever on a task that is nowhere.
-    this.opts.store.afterCommit?.((lost) => lost && live.lose(lost));
+    this.opts.store.afterCommit((lost) => lost && live.lose(lost));
     this.turns.schedule(
       live,
       entry,
@@ -345,7 +345,7 @@ export class Dispatcher {
    */
   subscribe(taskId: string, afterSeq: number | undefined, listener: (e: StreamEvent) => void): Subscription {
     // Everything written is durable and told before this listener joins: it hears each event once.
-    this.opts.store.flush?.();
+    this.opts.store.flush();
     const live = this.live.get(taskId);
     const stored = live ? undefined : this.opts.store.get(taskId);
     const task = live?.task ?? stored?.task;

@@ -95,7 +95,7 @@ export class LiveTask {
   saveSnapshot(): void {
     if (this.frozen || isTerminal(this.state)) return;
     this.store.commit(this.task.id, [], this.task);
-    if (this.store.afterCommit) this.store.afterCommit((lost) => lost && this.lose(lost));
+    this.store.afterCommit((lost) => lost && this.lose(lost));
   }
 
   /** Stores facts in metadata; they are saved with the next status change (or `saveSnapshot`). */
@@ -173,9 +173,7 @@ export class LiveTask {
     if (event.kind === 'status-update' && event.final) this.finalSeq = event.seq;
     // Sinks get the task as it is after this event: its status now, not a later one of the same group.
     const status = this.task.status;
-    const durable = (lost?: Error): void => (lost ? this.lose(lost) : this.deliver(event, status));
-    if (this.store.afterCommit) this.store.afterCommit(durable);
-    else durable();
+    this.store.afterCommit((lost) => (lost ? this.lose(lost) : this.deliver(event, status)));
   }
 
   private deliver(event: TaskEvent, status: Task['status']): void {

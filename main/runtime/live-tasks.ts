@@ -60,7 +60,7 @@ export class LiveTasks {
    * no answer shows a state a crash could still lose.
    */
   view(live: LiveTask): Task {
-    if (live.unstored) this.opts.store.flush?.();
+    if (live.unstored) this.opts.store.flush();
     return snapshot(live.task);
   }
 
@@ -86,8 +86,7 @@ export class LiveTasks {
         'failed',
         `the bridge could not store this task's progress (${cause.message}); re-send it under a new messageId`,
       );
-      if (store.afterCommit) store.afterCommit((lost) => lost || this.recordingLoss.delete(taskId));
-      else this.recordingLoss.delete(taskId);
+      store.afterCommit((lost) => lost || this.recordingLoss.delete(taskId));
     } catch {
       // The store cannot even be read now: the next start's recovery settles the task.
       this.recordingLoss.delete(taskId);
@@ -110,7 +109,6 @@ export function snapshot(task: Task): Task {
  * promise, no extra tick) when they already are.
  */
 export function durable(store: TaskStore): Promise<void> | undefined {
-  if (!store.afterCommit) return undefined;
   let done: { lost?: Error } | undefined;
   let settle: ((lost?: Error) => void) | undefined;
   store.afterCommit((lost) => (settle ? settle(lost) : (done = { ...(lost ? { lost } : {}) })));

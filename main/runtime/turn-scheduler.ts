@@ -52,12 +52,7 @@ export class TurnScheduler {
   schedule(live: LiveTask, entry: AgentEntry, turn: PlannedTurn, unreserve?: () => void): void {
     // The agent starts only once what led to this turn is durable: killed in between, the bridge would
     // leave work done that no stored task accounts for, and a replayed messageId would run it again.
-    const { store } = this.opts;
-    if (store.afterCommit) {
-      store.afterCommit((lost) => (lost ? unreserve?.() : this.start(live, entry, turn, unreserve)));
-    } else {
-      this.start(live, entry, turn, unreserve);
-    }
+    this.opts.store.afterCommit((lost) => (lost ? unreserve?.() : this.start(live, entry, turn, unreserve)));
   }
 
   private start(live: LiveTask, entry: AgentEntry, turn: PlannedTurn, unreserve?: () => void): void {

@@ -37,14 +37,12 @@ export class DelegatingTaskStore implements TaskStore {
     return this.inner.tasksInStates(states);
   }
 
-  /** A store without group commit has every write durable on return: the callback runs at once. */
   afterCommit(callback: (lost?: Error) => void): void {
-    if (this.inner.afterCommit) this.inner.afterCommit(callback);
-    else callback();
+    this.inner.afterCommit(callback);
   }
 
   flush(): void {
-    this.inner.flush?.();
+    this.inner.flush();
   }
 
   close(): void {

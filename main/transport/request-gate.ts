@@ -1,7 +1,8 @@
 /**
  * Checks made before any dispatch, against the real local threats: a web page in the user's browser
  * posting to the loopback port (CSRF: it always sends an Origin) or reaching it under its own hostname
- * (DNS rebinding: the Host is not ours), and oversized or non-JSON bodies.
+ * (DNS rebinding: the Host is not ours), and oversized or non-JSON bodies; and a method the bridge has no
+ * route for (it answers GET and POST only). The HTTP edge calls it once per request, before any route.
  */
 export interface GatePolicy {
   /** `host:port` values that name this bridge (loopback names and the bound address). */
@@ -21,7 +22,7 @@ export interface GateRequest {
 
 export interface GateRefusal {
   /** Short and stable, for the audit log. */
-  reason: 'url-too-long' | 'host-not-allowed' | 'origin-not-allowed' | 'not-json';
+  reason: 'url-too-long' | 'host-not-allowed' | 'origin-not-allowed' | 'method-not-allowed' | 'not-json';
   status: number;
   code: number;
   message: string;
@@ -44,6 +45,14 @@ export function gateRequest(req: GateRequest, policy: GatePolicy): GateRefusal |
       status: 403,
       code: -32600,
       message: 'requests from web pages are refused (Origin not allowed)',
+    };
+  }
+  if (req.method !== 'GET' && req.method !== 'POST') {
+    return {
+      reason: 'method-not-allowed',
+      status: 405,
+      code: -32600,
+      message: `${req.method} is not supported; POST JSON-RPC to / or /agents/<name>`,
     };
   }
   if (req.method === 'POST' && !isJson(req.contentType)) {

@@ -1,15 +1,12 @@
 /**
- * JSON-RPC over POST on plain node:http: the hot path (every send) without Koa's per-request context,
- * delegation and response machinery (~14 µs of ~40 µs HTTP cost per request in the bench). The request
- * gate runs before this (see http.ts); from here on: endpoint path, agent, token, version, body limit,
- * rate limit, then the JSON or SSE reply — the same checks in the same order with the same answers as
- * every other route, and every refusal reported through `onRefused`.
+ * JSON-RPC over POST on plain node:http request and response objects, so it needs no Koa context. The
+ * request gate and the route (http.ts) run before this; from here on: agent, token, version, body limit,
+ * rate limit, then the JSON or SSE reply — every refusal reported through `onRefused`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import getRawBody from 'raw-body';
-import { AGENT_NAME } from '../schema/config.js';
 import { discardBody } from './drain-body.js';
-import type { HttpOptions, RefusedRequest } from './http.js';
+import type { HttpOptions, RefusedRequest } from './http-options.js';
 import { failure } from './jsonrpc.js';
 import { bucketOf } from './caller-tokens.js';
 import { RpcError } from './rpc-errors.js';
@@ -19,17 +16,14 @@ import { SSE_HEADERS, parseLastEventId, writeSseEvent } from './sse.js';
 /** How much of a refused body is read and thrown away before the connection is cut instead. */
 const DISCARD_LIMIT_BYTES = 64 * 1024 * 1024;
 
-/** `/agents/<name>` (the JSON-RPC endpoint) or `/agents/<name>/.well-known/agent-card.json`; names as in config. */
-export const AGENT_PATH = new RegExp(
-  `^\\/agents\\/(${AGENT_NAME.source.slice(1, -1)})(\\/\\.well-known\\/agent-card\\.json|\\/?)$`,
-);
-
 /** An `A2A-Version` that means 0.3 (`0.3`, `0.3.x`). */
 export const V03_VERSION = /^0\.3(\.\d+)?$/;
 
 /** Where a POST was sent, as the router parsed it. */
 export interface PostTarget {
   path: string;
+  /** The agent of `/agents/<name>`; undefined for `/`. */
+  agent: string | undefined;
   /** The `A2A-Version` query parameter, the fallback for clients that cannot set the header. */
   versionParam: string | undefined;
 }
@@ -54,11 +48,8 @@ export async function handleRpcPost(
     });
   };
 
-  const agentMatch = AGENT_PATH.exec(path);
-  const agentEndpoint = agentMatch && (agentMatch[2] === '' || agentMatch[2] === '/');
-  if ((path !== '/' && !agentEndpoint) || (agentMatch && !opts.info.hasAgent(agentMatch[1]!))) {
-    return notFound(res, path);
-  }
+  const { agent } = target;
+  if (agent !== undefined && !opts.info.hasAgent(agent)) return notFound(res, path);
   const caller = opts.tokens?.identify(req.headers.authorization || undefined);
   if (opts.tokens !== undefined && caller === undefined) return deny(401, unauthorized(), 'unauthorized');
   opts.onAuthenticated?.(req.socket);
@@ -93,7 +84,7 @@ export async function handleRpcPost(
   const call: RpcCall = {
     // -32009 exists only in v1, so it goes out in the v1 error shape (with ErrorInfo).
     ...(version instanceof RpcError ? { version: '1.0', versionError: version } : { version }),
-    ...(agentMatch ? { agentFromPath: agentMatch[1]! } : {}),
+    ...(agent !== undefined ? { agentFromPath: agent } : {}),
     ...(caller?.kind === 'agent' ? { callerAgent: caller.agent } : {}),
     ...(lastEventId !== undefined ? { resumeAfter: lastEventId } : {}),
   };
@@ -185,12 +176,7 @@ function notFound(res: ServerResponse, path: string): void {
   sendJson(res, 404, failure(null, notFoundError('POST', path), { version: '0.3' }));
 }
 
-export function sendJson(
-  res: ServerResponse,
-  status: number,
-  value: unknown,
-  headers: Record<string, string> = {},
-): void {
+function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
   sendText(res, status, JSON.stringify(value), headers);
 }
 

@@ -54,6 +54,9 @@ export const PLACES: Record<string, Layer> = {
   'main/config-reload.ts': 'wiring',
   'main/server.ts': 'server',
   'main/wiring.ts': 'wiring',
+  // Parts of the composition root: the agents' backends and settings, and the HTTP edge with its server.
+  'main/wiring-agents.ts': 'wiring',
+  'main/wiring-http.ts': 'wiring',
   'main/data-dir.ts': 'data-dir',
   'main/data-dir-modes.ts': 'data-dir',
   'main/logging.ts': 'logging',
@@ -140,8 +143,9 @@ export const RULES: Record<Layer, Rule> = {
     typeImports: ['runtime', 'ports'],
     packages: [
       { name: 'koa', only: ['main/transport/http.ts'] },
-      // raw-body: the request body, read by the Koa adapter and by the plain JSON-RPC POST fast path.
-      { name: 'raw-body', only: ['main/transport/http.ts', 'main/transport/rpc-post.ts'] },
+      { name: '@koa/router', only: ['main/transport/http.ts'] },
+      // raw-body: the JSON-RPC POST body, read with its size bound.
+      { name: 'raw-body', only: ['main/transport/rpc-post.ts'] },
     ],
     typePackages: ['zod'],
     node: true,

@@ -1,0 +1,52 @@
+/**
+ * What the HTTP edge is given (built by wiring): shared by the router (http.ts) and the JSON-RPC POST
+ * handler (rpc-post.ts), so neither imports the other for it.
+ */
+import type { Socket } from 'node:net';
+import type { TaskEvent } from '../domain/events.js';
+import type { Task } from '../domain/task.js';
+import type { CallerTokens } from './caller-tokens.js';
+import type { JsonRpcEndpoint } from './jsonrpc.js';
+import type { CallerRateLimit } from './rate-limit.js';
+import type { GatePolicy } from './request-gate.js';
+
+export interface BridgeInfo {
+  health(): Record<string, unknown>;
+  bridgeCard(): unknown;
+  /** undefined when no such agent. */
+  agentCard(name: string): unknown;
+  /** Whether an agent of this name is configured (cheap: every POST to /agents/<name> asks). */
+  hasAgent(name: string): boolean;
+  listenFeed(listener: (event: TaskEvent, task: Task) => void): () => void;
+}
+
+export interface HttpOptions {
+  endpoint: JsonRpcEndpoint;
+  info: BridgeInfo;
+  policy: GatePolicy;
+  /** When set, JSON-RPC and the event feed need one of these bearer tokens; it names the caller. */
+  tokens?: CallerTokens;
+  maxBodyBytes: number;
+  /** Checked on every JSON-RPC POST after the token, before dispatch. */
+  rateLimit?: CallerRateLimit;
+  /** Told about every request refused before dispatch (the audit log). Must not throw. */
+  onRefused?: (details: RefusedRequest) => void;
+  /**
+   * When set, an authorized `POST /shutdown` asks the host to stop the bridge cleanly (`contactor down`):
+   * Windows has no SIGTERM, and Node's process.kill there ends a process abruptly.
+   */
+  onShutdownRequested?: () => void;
+  /** Told when a connection carried a request with a valid token (connection-guard.ts). */
+  onAuthenticated?: (socket: Socket) => void;
+}
+
+export interface RefusedRequest {
+  reason: string;
+  status: number;
+  method: string;
+  path: string;
+  remote: string;
+  host?: string;
+  origin?: string;
+  caller?: string;
+}
