@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { openDirectAgent } from './lib/acp-direct.js';
-import { HEADLESS_NODE_FLAGS } from '../main/cli/node-flags.js';
+import { HEADLESS_NODE_FLAGS } from '../main/cli/bridge-client/node-flags.js';
 import { startBridgeChild } from './lib/bridge-child.js';
 import { BENCH_DIR, REPO_ROOT, bundleServers, rssMb, startChild } from './lib/children.js';
 import { markdownTable, ms, perS, textTable, type Row } from './lib/report.js';

@@ -4,7 +4,7 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { removeDiscovery, writeDiscovery } from './data-dir.js';
+import { removeDiscovery, writeDiscovery } from './config/data-dir.js';
 import type { AgentBackend, TaskStore } from './ports.js';
 import type { Dispatcher } from './runtime/dispatcher.js';
 
@@ -12,7 +12,7 @@ export interface BridgeServerOptions {
   dispatcher: Dispatcher;
   store: TaskStore;
   backends: AgentBackend[];
-  /** The node:http server with its request handler and connection guard, not yet listening (wiring-http.ts). */
+  /** The node:http server with its request handler and connection guard, not yet listening (wiring/http-server.ts). */
   http: Server;
   host: string;
   port: number;
@@ -91,7 +91,7 @@ export class BridgeServer {
 
   private listen(): Promise<number> {
     const server = this.opts.http;
-    // Every connection, so a stop ends them all (the guard of wiring-http.ts may be closing some already).
+    // Every connection, so a stop ends them all (the guard of wiring/http-server.ts may be closing some already).
     server.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));

@@ -36,7 +36,7 @@ const BACKEND_KINDS = AgentConfigSchema.options.map((o) => String(o.shape.kind.v
 describe('layering', () => {
   it('finds the sources it checks, in main/, preload/ and renderer/', () => {
     expect(CORE.length).toBeGreaterThanOrEqual(5);
-    expect(FILES.some((f) => f.rel === 'main/wiring.ts')).toBe(true);
+    expect(FILES.some((f) => f.rel === 'main/wiring/wiring.ts')).toBe(true);
     expect(FILES.filter((f) => layerOf(f.rel) === 'renderer').length).toBeGreaterThanOrEqual(3);
     expect(FILES.filter((f) => layerOf(f.rel) === 'preload').length).toBeGreaterThanOrEqual(1);
   });
@@ -190,9 +190,9 @@ describe('the checker itself', () => {
     expect(verdict('main/transport/x.ts', 'transport', at('../runtime/dispatcher.js'))).toMatch(/only types/);
     expect(verdict('main/transport/x.ts', 'transport', at('koa'))).toMatch(/only be imported by main\/transport\/http/);
     expect(verdict('main/transport/http.ts', 'transport', at('koa'))).toBeUndefined();
-    expect(verdict('main/cli/send.ts', 'cli', at('../wiring.js'))).toMatch(/only from main\/cli\/commands\/serve\.ts/);
-    expect(verdict('main/cli/commands/serve.ts', 'cli', at('../../wiring.js'))).toBeUndefined();
-    expect(verdict('main/wiring.ts', 'wiring', at('./shell/app.js'))).toMatch(/may not import shell/);
+    expect(verdict('main/cli/send.ts', 'cli', at('../wiring/wiring.js'))).toMatch(/only from main\/cli\/commands\/serve\.ts/);
+    expect(verdict('main/cli/commands/serve.ts', 'cli', at('../../wiring/wiring.js'))).toBeUndefined();
+    expect(verdict('main/wiring/wiring.ts', 'wiring', at('../shell/app.js'))).toMatch(/may not import shell/);
     expect(verdict('main/shell/x.ts', 'shell', at('../schema/ipc.js'))).toBeUndefined();
     expect(verdict('main/shell/x.ts', 'shell', at('../schema/config.js'))).toMatch(/schema\/config\.ts/);
     expect(verdict('main/ports.ts', 'ports', at('./domain/task.js'))).toMatch(/only types/);

@@ -7,7 +7,7 @@ import { request } from 'node:http';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { HEADLESS_NODE_FLAGS } from '../../main/cli/node-flags.js';
+import { HEADLESS_NODE_FLAGS } from '../../main/cli/bridge-client/node-flags.js';
 import { startChild, type RunningChild } from './children.js';
 
 /** The per-caller rate limit stays in the request path but never trips: the load is the point. */

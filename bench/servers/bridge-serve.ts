@@ -2,7 +2,7 @@
  * A headless bridge exactly as `contactor serve` builds it: createBridge on a config file, then start.
  * Argv: <configPath>. Prints `{ready, port, token}` once listening; stops cleanly on SIGTERM.
  */
-import { createBridge } from '../../main/wiring.js';
+import { createBridge } from '../../main/wiring/wiring.js';
 
 const configPath = process.argv[2];
 if (!configPath) throw new Error('usage: bridge-serve <config.yaml>');

@@ -1,21 +1,21 @@
 /**
  * contactor with its durable SQLite store and the in-process echo backend, built from parts the way
- * main/wiring.ts builds it (audit log, audited SQLite store, registry with turn slots, dispatcher,
+ * main/wiring/wiring.ts builds it (audit log, audited SQLite store, registry with turn slots, dispatcher,
  * BridgeServer with token and rate limit), so only the agent differs from the product.
  * Argv: <dataDir>. Prints one JSON line `{ready, port, token}` once listening.
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { AuditLog } from '../../main/audit-log.js';
-import { AuditedTaskStore } from '../../main/audited-store.js';
-import { createLogger } from '../../main/logging.js';
+import { AuditLog } from '../../main/audit/audit-log.js';
+import { AuditedTaskStore } from '../../main/audit/audited-store.js';
+import { createLogger } from '../../main/audit/logging.js';
 import { Dispatcher } from '../../main/runtime/dispatcher.js';
 import { EventFeed } from '../../main/runtime/event-feed.js';
 import { AgentRegistry } from '../../main/runtime/registry.js';
 import { TurnSlots } from '../../main/runtime/turn-slots.js';
 import { BridgeConfigSchema } from '../../main/schema/config.js';
 import { SqliteTaskStore } from '../../main/stores/sqlite.js';
-import { createBridgeServer } from '../../main/wiring-http.js';
+import { createBridgeServer } from '../../main/wiring/http-server.js';
 import { InProcessEchoBackend } from './echo-backend.js';
 
 const dataDir = process.argv[2];

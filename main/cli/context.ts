@@ -1,8 +1,8 @@
 /** What every command gets: the shared options, the output, the environment and a lazy bridge client. */
 import type { Command } from 'commander';
-import { BridgeClient } from './bridge-client.js';
-import { locateBridge, type BridgeAddress } from './locate.js';
-import { Output } from './output.js';
+import { BridgeClient } from './bridge-client/bridge-client.js';
+import { locateBridge, type BridgeAddress } from './bridge-client/locate.js';
+import { Output } from './render/output.js';
 import type { GlobalOptions } from './settings.js';
 
 export class CliContext {

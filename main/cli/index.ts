@@ -4,9 +4,9 @@
  */
 import { cliVersion } from './version.js';
 import { createRunner, type RunState } from './context.js';
-import { Output } from './output.js';
+import { Output } from './render/output.js';
 import { buildProgram } from './program.js';
-import { reportFailure } from './report-failure.js';
+import { reportFailure } from './render/report-failure.js';
 
 export async function main(argv: string[] = process.argv): Promise<number> {
   const state: RunState = { exitCode: 0, json: argv.includes('--json') };

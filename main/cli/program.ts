@@ -1,6 +1,6 @@
 /** The `contactor` command line: shared options, every verb, and the exit codes in --help. */
 import { Command } from 'commander';
-import { auditCommand } from './audit.js';
+import { auditCommand } from './commands/audit.js';
 import { registerAgents } from './commands/agents.js';
 import { registerConfig } from './commands/config.js';
 import { registerDoctor } from './commands/doctor.js';

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { ConfigError, defaultDataDir, parseConfigText, resolveConfigPath } from '../config.js';
+import { ConfigError, defaultDataDir, parseConfigText, resolveConfigPath } from '../config/config.js';
 import type { BridgeConfig } from '../schema/config.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { resourcesDir } from './install-paths.js';

@@ -111,7 +111,7 @@ export type AgentSummary = z.infer<typeof AgentSummarySchema>;
 
 export const AgentListSchema = z.looseObject({ agents: z.array(AgentSummarySchema) });
 
-/** `config/status` and `config/reload` (main/config-reload.ts ConfigState / ReloadResult). */
+/** `config/status` and `config/reload` (main/wiring/config-reload.ts ConfigState / ReloadResult). */
 export const ConfigStateSchema = z.looseObject({
   path: z.string(),
   loadedAt: z.string(),

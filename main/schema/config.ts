@@ -49,7 +49,7 @@ const CommonAgentShape = {
     .positive()
     .max(7 * 24 * 3600, 'timeout_s is at most 7 days')
     .default(600),
-  /** Default by kind (main/known-agents.ts decisionContractDefault): on for agents that can use it. */
+  /** Default by kind (main/config/known-agents.ts decisionContractDefault): on for agents that can use it. */
   append_decision_contract: z.boolean().optional(),
   approval_timeout_s: z
     .number()

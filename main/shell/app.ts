@@ -7,7 +7,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { Notification, app, clipboard, shell } from 'electron';
-import { createBridge, defaultDataDir, resolveConfigPath, type BridgeOptions } from '../wiring.js';
+import { createBridge, defaultDataDir, resolveConfigPath, type BridgeOptions } from '../wiring/wiring.js';
 import { createApprovalIpc } from './approval-ipc.js';
 import { ApprovalWindow } from './approval-window.js';
 import { HIDDEN_FLAG, loginItemTarget, readStartAtLogin, writeStartAtLogin } from './autostart.js';

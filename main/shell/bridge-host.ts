@@ -3,7 +3,7 @@
  * config when it must), stop. A bridge that cannot start is an error state the tray shows, not a crash:
  * the user can fix the config and reload.
  */
-import type { Bridge } from '../wiring.js';
+import type { Bridge } from '../wiring/wiring.js';
 
 export type Dispatcher = Bridge['server']['dispatcher'];
 type FeedListener = Parameters<Dispatcher['feed']['listen']>[0];

@@ -6,7 +6,8 @@
 import { isBridgeError } from '../domain/errors.js';
 import { exceedsDepth, MAX_JSON_DEPTH } from '../domain/json-depth.js';
 import { JsonRpcRequestSchema } from '../schema/rpc.js';
-import { bridgeMethods, v03Methods } from './methods-v03.js';
+import { bridgeMethods } from './methods-bridge.js';
+import { v03Methods } from './methods-v03.js';
 import { orchestrateMethods } from './methods-orchestrate.js';
 import { v1Methods } from './methods-v1.js';
 import { REASON_CODES, RpcError, errorBody, type RpcErrorBody } from './rpc-errors.js';

@@ -19,7 +19,7 @@ import {
   sendMessageResultToV1,
   sendRequestFromV1,
   streamEventToV1,
-} from '../schema/a2a-v1-convert.js';
+} from './a2a-v1-convert.js';
 import { DuplicateFieldError, withJsonNames } from '../schema/proto-json-names.js';
 import { parseParams } from './parse-params.js';
 import { RpcError } from './rpc-errors.js';

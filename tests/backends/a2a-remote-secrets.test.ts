@@ -2,7 +2,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { A2aRemoteBackend } from '../../main/backends/a2a-remote.js';
+import { A2aRemoteBackend } from '../../main/backends/a2a/backend.js';
 import { A2aAgentSchema } from '../../main/schema/config.js';
 import { makeTurn, recorder } from './turn-fakes.js';
 

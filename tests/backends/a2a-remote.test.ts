@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { A2aRemoteBackend } from '../../main/backends/a2a-remote.js';
+import { A2aRemoteBackend } from '../../main/backends/a2a/backend.js';
 import { A2aAgentSchema } from '../../main/schema/config.js';
 import { startSdkEchoServer, type SdkEchoServer } from '../fixtures/a2a/sdk-echo-server.js';
 import { makeTurn, recorder } from './turn-fakes.js';

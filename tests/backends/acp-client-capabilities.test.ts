@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sliceLines } from '../../main/backends/acp-client-capabilities.js';
+import { sliceLines } from '../../main/backends/acp/client-capabilities.js';
 import { Harness, makeTurn, RecordingReporter } from '../fixtures/acp/harness.js';
 
 const h = new Harness();

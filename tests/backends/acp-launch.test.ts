@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeLaunch, planLaunch, type LaunchInput } from '../../main/backends/acp-launch.js';
-import type { Win32Probe } from '../../main/backends/win32-command.js';
+import { describeLaunch, planLaunch, type LaunchInput } from '../../main/backends/acp/launch.js';
+import type { Win32Probe } from '../../main/backends/process/win32-command.js';
 
 const noFiles: Win32Probe = { isFile: () => false, readText: () => undefined };
 

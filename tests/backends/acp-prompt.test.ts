@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { preparePrompt } from '../../main/backends/acp-prompt.js';
+import { preparePrompt } from '../../main/backends/acp/prompt.js';
 import type { Part } from '../../main/domain/task.js';
 import { makeTurn } from '../fixtures/acp/harness.js';
 

@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { agentStdioStream } from '../../main/backends/acp-stdio-stream.js';
+import { agentStdioStream } from '../../main/backends/acp/stdio-stream.js';
 
 describe('agentStdioStream', () => {
   it('drops messages to an agent that has exited instead of rejecting', async () => {

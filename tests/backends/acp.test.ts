@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_SESSIONS } from '../../main/backends/acp-connection.js';
+import { MAX_SESSIONS } from '../../main/backends/acp/connection.js';
 import { Harness, makeTurn, RecordingReporter } from '../fixtures/acp/harness.js';
 
 const h = new Harness();

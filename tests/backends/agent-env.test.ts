@@ -14,9 +14,9 @@ import {
   installedCliDir,
   withCliDirFirst,
   wslCommandWithCliDir,
-} from '../../main/backends/agent-env.js';
-import { planLaunch } from '../../main/backends/acp-launch.js';
-import { CliBackend } from '../../main/backends/subprocess-cli.js';
+} from '../../main/backends/process/agent-env.js';
+import { planLaunch } from '../../main/backends/acp/launch.js';
+import { CliBackend } from '../../main/backends/subprocess-cli/backend.js';
 import type { Turn, TurnReporter } from '../../main/ports.js';
 import { SubprocessCliAgentSchema } from '../../main/schema/config.js';
 import { fixture } from '../fixtures/cli/processes.js';

@@ -12,9 +12,9 @@ import {
   StderrTail,
   stopProcessTree,
   type AgentChild,
-} from '../../main/backends/child-process.js';
-import { spawnMarkOf } from '../../main/backends/spawn-marks.js';
-import { groupAlive, taskkillCommand, type TreeKill } from '../../main/backends/process-tree.js';
+} from '../../main/backends/process/child-process.js';
+import { spawnMarkOf } from '../../main/backends/process/spawn-marks.js';
+import { groupAlive, taskkillCommand, type TreeKill } from '../../main/backends/process/process-tree.js';
 import { childEnvAsGiven, fixture, isRunning, pidFrom } from '../fixtures/cli/processes.js';
 
 const posix = process.platform !== 'win32';

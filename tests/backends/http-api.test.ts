@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { HttpApiBackend, retryAfterOf } from '../../main/backends/http-api.js';
+import { HttpApiBackend, retryAfterOf } from '../../main/backends/http-api/backend.js';
 import { withDecisionContract } from '../../main/domain/decision-contract.js';
 import { HttpApiAgentSchema } from '../../main/schema/config.js';
 import {

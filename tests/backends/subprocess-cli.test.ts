@@ -3,11 +3,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CliBackend, type CliBackendOptions } from '../../main/backends/subprocess-cli.js';
+import { CliBackend, type CliBackendOptions } from '../../main/backends/subprocess-cli/backend.js';
 import { DECISION_CONTRACT, parseDecision, withDecisionContract } from '../../main/domain/decision-contract.js';
 import type { Part } from '../../main/domain/task.js';
 import type { Turn, TurnReporter } from '../../main/ports.js';
-import { taskkillCommand, type TreeKill } from '../../main/backends/process-tree.js';
+import { taskkillCommand, type TreeKill } from '../../main/backends/process/process-tree.js';
 import { SubprocessCliAgentSchema } from '../../main/schema/config.js';
 import { childEnvAsGiven, eventually, fixture, isRunning, pidFrom } from '../fixtures/cli/processes.js';
 

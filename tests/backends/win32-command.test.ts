@@ -6,7 +6,7 @@ import {
   quoteCmdArg,
   resolveWin32Command,
   type Win32Probe,
-} from '../../main/backends/win32-command.js';
+} from '../../main/backends/process/win32-command.js';
 
 /** A fake Windows file system: paths compared case-insensitively, as NTFS does. */
 function probe(files: Record<string, string>): Win32Probe {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { windowsToWsl, wslToWindows } from '../../main/backends/wsl-paths.js';
+import { windowsToWsl, wslToWindows } from '../../main/backends/process/wsl-paths.js';
 
 describe('windowsToWsl', () => {
   it.each([

@@ -6,8 +6,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { probeAcpAgent, type AcpProbeResult } from '../../main/cli/acp-probe.js';
-import { isAlive } from '../../main/cli/pid.js';
+import { probeAcpAgent, type AcpProbeResult } from '../../main/cli/doctor/acp-probe.js';
+import { isAlive } from '../../main/cli/bridge-client/pid.js';
 import { AcpAgentSchema } from '../../main/schema/config.js';
 import { FAKE_ACP_AGENT, PROBE_AGENT } from './stand-ins.js';
 

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { formatAuditEntry, readAuditTail } from '../../main/cli/audit.js';
+import { formatAuditEntry, readAuditTail } from '../../main/cli/commands/audit.js';
 
 let dataDir: string;
 beforeEach(() => {

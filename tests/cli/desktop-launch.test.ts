@@ -9,9 +9,9 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { CliError } from '../../main/cli/exit-codes.js';
-import { startBridge } from '../../main/cli/launch-bridge.js';
-import { chooseLaunch } from '../../main/cli/launch-mode.js';
-import { isAlive } from '../../main/cli/pid.js';
+import { startBridge } from '../../main/cli/bridge-client/launch-bridge.js';
+import { chooseLaunch } from '../../main/cli/bridge-client/launch-mode.js';
+import { isAlive } from '../../main/cli/bridge-client/pid.js';
 import { CLI, cleanEnv } from './run-cli.js';
 import { executable, PROBE_FIXTURES } from './stand-ins.js';
 

@@ -1,6 +1,6 @@
 /** What `contactor up` starts, decided from the platform, environment and own executable (launch-mode.ts). */
 import { describe, expect, it } from 'vitest';
-import { chooseLaunch, type LaunchSituation } from '../../main/cli/launch-mode.js';
+import { chooseLaunch, type LaunchSituation } from '../../main/cli/bridge-client/launch-mode.js';
 
 const LOCAL = 'C:\\Users\\Zoë Test\\AppData\\Local';
 const INSTALLED = `${LOCAL}\\Programs\\contactor\\Contactor.exe`;

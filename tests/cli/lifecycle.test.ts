@@ -4,8 +4,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HEADLESS_NODE_FLAGS, headlessNodeFlags } from '../../main/cli/node-flags.js';
-import { isAlive } from '../../main/cli/pid.js';
+import { HEADLESS_NODE_FLAGS, headlessNodeFlags } from '../../main/cli/bridge-client/node-flags.js';
+import { isAlive } from '../../main/cli/bridge-client/pid.js';
 import { eventually } from '../fixtures/cli/processes.js';
 import { REPO_ROOT } from '../helpers/bridge.js';
 import { CLI, cleanEnv, closedPort, runCli } from './run-cli.js';

@@ -1,8 +1,8 @@
 /** How a failed CLI run ends, with and without --json, and when its document was already printed. */
 import { describe, expect, it } from 'vitest';
 import { CliError, EXIT } from '../../main/cli/exit-codes.js';
-import { Output } from '../../main/cli/output.js';
-import { reportFailure } from '../../main/cli/report-failure.js';
+import { Output } from '../../main/cli/render/output.js';
+import { reportFailure } from '../../main/cli/render/report-failure.js';
 
 function captured(json: boolean): { out: Output; stdout: () => string; stderr: () => string } {
   const written = { stdout: '', stderr: '' };

@@ -7,10 +7,10 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../main/cli/command-runner.js';
-import { KNOWN_AGENTS } from '../../main/cli/known-agents.js';
-import { propose, shellWord } from '../../main/cli/scan-proposal.js';
-import { scanWindowsFromWsl } from '../../main/cli/windows-scan.js';
-import { scanWslDistros, sightingsIn } from '../../main/cli/wsl-scan.js';
+import { KNOWN_AGENTS } from '../../main/cli/scan/known-agents.js';
+import { propose, shellWord } from '../../main/cli/scan/scan-proposal.js';
+import { scanWindowsFromWsl } from '../../main/cli/scan/windows-scan.js';
+import { scanWslDistros, sightingsIn } from '../../main/cli/wsl/wsl-scan.js';
 import { AgentConfigSchema } from '../../main/schema/config.js';
 import { executable, makeStandIns, type StandIns } from './stand-ins.js';
 

@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../main/cli/command-runner.js';
-import { wslChecks } from '../../main/cli/wsl-checks.js';
-import { decodeWslOutput, listWslDistros } from '../../main/cli/wsl-probe.js';
+import { wslChecks } from '../../main/cli/wsl/wsl-checks.js';
+import { decodeWslOutput, listWslDistros } from '../../main/cli/wsl/wsl-probe.js';
 import { BridgeConfigSchema, type BridgeConfig } from '../../main/schema/config.js';
 import { makeStandIns, type StandIns } from './stand-ins.js';
 

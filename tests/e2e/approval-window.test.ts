@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium, skipWithoutChromium } from '../helpers/chromium.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApprovalIpc } from '../../main/shell/approval-ipc.js';
-import { createBridge, type Bridge } from '../../main/wiring.js';
+import { createBridge, type Bridge } from '../../main/wiring/wiring.js';
 import { desktopConfig, rpc, testEnv, type DesktopConfig } from '../shell/desktop-config.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { createBridge, type Bridge } from '../../main/wiring.js';
+import { createBridge, type Bridge } from '../../main/wiring/wiring.js';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
 export const ECHO_AGENT = path.join(REPO_ROOT, 'resources', 'agents', 'echo-agent.mjs');

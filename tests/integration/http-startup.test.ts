@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { DiscoverySchema } from '../../main/schema/discovery.js';
-import { createBridge } from '../../main/wiring.js';
+import { createBridge } from '../../main/wiring/wiring.js';
 import { echoAgent } from '../helpers/bridge.js';
 
 let root: string;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createBridge } from '../../main/wiring.js';
+import { createBridge } from '../../main/wiring/wiring.js';
 import { echoAgent, startTestBridge, type TestBridge } from '../helpers/bridge.js';
 
 let first: TestBridge | undefined;

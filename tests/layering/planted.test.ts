@@ -156,14 +156,14 @@ describe('planted violations fail the checker', () => {
       "import { contextBridge } from 'electron';",
       "import { IPC_CHANNELS } from '../main/schema/ipc.js';",
       "import { AgentConfigSchema } from '../main/schema/config.js';",
-      "import { createBridge } from '../main/wiring.js';",
+      "import { createBridge } from '../main/wiring/wiring.js';",
       "import { spawn } from 'node:child_process';",
     ].join('\n');
     expect(plantedImport('preload/planted.ts', text)).toEqual([
       expect.stringMatching(
         /:3: import '\.\.\/main\/schema\/config\.js': preload\/ may not import main\/schema\/config\.ts/,
       ),
-      expect.stringMatching(/:4: import '\.\.\/main\/wiring\.js': preload\/ may not import wiring/),
+      expect.stringMatching(/:4: import '\.\.\/main\/wiring\/wiring\.js': preload\/ may not import wiring/),
       expect.stringMatching(/:5: import 'node:child_process': preload\/ may not use node builtins/),
     ]);
   });

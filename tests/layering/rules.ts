@@ -8,8 +8,8 @@
  *
  * The table is ARCHITECTURE.md's, plus what it leaves implicit, said explicitly: the third-party packages each
  * layer may use, node: builtins wherever I/O happens (never in domain/, runtime/, schema/, renderer/), type-only
- * zod where schema types flow, and the small top-level modules the table does not name (data-dir.ts,
- * logging.ts, the audit log).
+ * zod where schema types flow, and the small modules the table does not name (config/data-dir.ts,
+ * audit/logging.ts).
  */
 
 export type Layer =
@@ -44,25 +44,19 @@ export const PLACES: Record<string, Layer> = {
   'preload/': 'preload',
   'renderer/': 'renderer',
   'main/ports.ts': 'ports',
-  'main/config.ts': 'config',
-  // Where an agent's tasks may run: the config's roots, checked with node:fs (issue 16 item 1).
-  'main/cwd-confinement.ts': 'config',
-  // What of the inherited environment agents may not see (issue 16 item 8): composed with config.ts's allow-list.
-  'main/agent-env-filter.ts': 'config',
-  'main/known-agents.ts': 'config',
-  'main/config-watch.ts': 'config',
-  'main/config-reload.ts': 'wiring',
   'main/server.ts': 'server',
-  'main/wiring.ts': 'wiring',
-  // Parts of the composition root: the agents' backends and settings, and the HTTP edge with its server.
-  'main/wiring-agents.ts': 'wiring',
-  'main/wiring-http.ts': 'wiring',
-  'main/data-dir.ts': 'data-dir',
-  'main/data-dir-modes.ts': 'data-dir',
-  'main/logging.ts': 'logging',
-  'main/audit-log.ts': 'audit',
-  'main/audit-entries.ts': 'audit',
-  'main/audited-store.ts': 'audit',
+  // config/: loading and watching config.yaml, and what it decides about agents (known products, the cwd roots
+  // checked with node:fs, the inherited environment agents may not see).
+  'main/config/': 'config',
+  // The bridge's own files in its data dir (lock, token, discovery, modes): beside the config, below everything.
+  'main/config/data-dir.ts': 'data-dir',
+  'main/config/data-dir-modes.ts': 'data-dir',
+  // wiring/: the composition root (wiring.ts) and its parts: agents, the HTTP edge with its server, live reload.
+  'main/wiring/': 'wiring',
+  // audit/: what the bridge records: the audit log and its store decorator; the bridge log (its own layer: below
+  // every layer that logs).
+  'main/audit/': 'audit',
+  'main/audit/logging.ts': 'logging',
 };
 
 /** The folders scanned: every TypeScript file under them must have a place above. */
@@ -128,12 +122,13 @@ export const RULES: Record<Layer, Rule> = {
     globals: { ecmascript: true, plus: RUNTIME_GLOBALS },
   },
   backends: {
-    imports: ['backends', 'ports', 'domain', 'schema'],
+    // transport/a2a-v1-convert.ts: the v1 wire ⇄ task mapping, pure code; the a2a kind reads v1 peers with it.
+    imports: ['backends', 'ports', 'domain', 'schema', 'main/transport/a2a-v1-convert.ts'],
     // eventsource-parser: the SSE replies of the http_api and a2a kinds. @a2a-js/sdk: the a2a kind's client.
     packages: [
       '@agentclientprotocol/sdk',
       'eventsource-parser',
-      { name: '@a2a-js/sdk', only: ['main/backends/a2a-remote-client.ts'] },
+      { name: '@a2a-js/sdk', only: ['main/backends/a2a/client.ts'] },
     ],
     node: true,
   },
@@ -173,10 +168,10 @@ export const RULES: Record<Layer, Rule> = {
   shell: { imports: ['shell', 'wiring', 'server', 'main/schema/ipc.ts', 'domain'], packages: ['electron'], node: true },
   cli: {
     // data-dir: the CLI reads the discovery file and the token the bridge wrote.
-    // backends/acp-launch, child-process, win32-command, acp-stdio-stream, acp-client-capabilities: `doctor` /
+    // backends/acp/launch, stdio-stream, client-capabilities and process/child-process, win32-command: `doctor` /
     // `probe` start an ACP agent exactly as the ACP backend does (same npm-shim probe, same stdio stream, same
     // declared capabilities), run `initialize` only and stop its tree — an explicit allowance for
-    // cli/acp-probe.ts alone.
+    // cli/doctor/acp-probe.ts alone.
     imports: [
       'cli',
       'schema',
@@ -184,20 +179,20 @@ export const RULES: Record<Layer, Rule> = {
       'config',
       'data-dir',
       'wiring',
-      'main/backends/acp-launch.ts',
-      'main/backends/child-process.ts',
-      'main/backends/win32-command.ts',
-      'main/backends/acp-stdio-stream.ts',
-      'main/backends/acp-client-capabilities.ts',
+      'main/backends/acp/launch.ts',
+      'main/backends/process/child-process.ts',
+      'main/backends/process/win32-command.ts',
+      'main/backends/acp/stdio-stream.ts',
+      'main/backends/acp/client-capabilities.ts',
     ],
-    onlyFrom: { wiring: ['main/cli/commands/serve.ts'], backends: ['main/cli/acp-probe.ts'] },
+    onlyFrom: { wiring: ['main/cli/commands/serve.ts'], backends: ['main/cli/doctor/acp-probe.ts'] },
     // yaml: `contactor setup` writes config entries; reading config goes through config.ts.
     packages: [
       'commander',
       'picocolors',
       'eventsource-parser',
       'yaml',
-      { name: '@agentclientprotocol/sdk', only: ['main/cli/acp-probe.ts'] },
+      { name: '@agentclientprotocol/sdk', only: ['main/cli/doctor/acp-probe.ts'] },
     ],
     typePackages: ['zod', '@agentclientprotocol/sdk'],
     node: true,

@@ -35,7 +35,7 @@ import {
   taskStateToV1,
   taskToV1,
   toV1Timestamp,
-} from '../../main/schema/a2a-v1-convert.js';
+} from '../../main/transport/a2a-v1-convert.js';
 import { streamEventToV03 } from '../../main/transport/a2a-v03.js';
 
 const V1_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { filterAgentEnv, withoutCredentials } from '../../main/agent-env-filter.js';
-import { createBridge, type Bridge } from '../../main/wiring.js';
+import { filterAgentEnv, withoutCredentials } from '../../main/config/agent-env-filter.js';
+import { createBridge, type Bridge } from '../../main/wiring/wiring.js';
 import { CLI_FIXTURES, nodeScriptAgent, tempDir, writeTestConfig } from '../helpers/bridge.js';
 
 describe('filterAgentEnv', () => {

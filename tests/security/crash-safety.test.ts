@@ -13,7 +13,7 @@ import { EventFeed } from '../../main/runtime/event-feed.js';
 import { AgentRegistry } from '../../main/runtime/registry.js';
 import { DelegatingTaskStore } from '../../main/stores/delegating-store.js';
 import { InMemoryTaskStore } from '../../main/stores/memory.js';
-import { createBridge } from '../../main/wiring.js';
+import { createBridge } from '../../main/wiring/wiring.js';
 import { AskingBackend, outcome, permissionRequest, scripted } from '../fixtures/fake-backends.js';
 import { agentSettings } from '../runtime/core.js';
 import { ECHO_AGENT, tempDir, writeTestConfig } from '../helpers/bridge.js';

@@ -6,8 +6,8 @@
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { asSeenByDistro } from '../../main/backends/wsl-paths.js';
-import { cwdConfinement } from '../../main/cwd-confinement.js';
+import { asSeenByDistro } from '../../main/backends/process/wsl-paths.js';
+import { cwdConfinement } from '../../main/config/cwd-confinement.js';
 import { fakeAcpAgent, fixtureAgent, startTestBridge, tempDir, type TestBridge } from '../helpers/bridge.js';
 
 let open: TestBridge[] = [];

@@ -5,7 +5,7 @@
 import { chmodSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dataDirModesCheck } from '../../main/cli/data-dir-check.js';
+import { dataDirModesCheck } from '../../main/cli/doctor/data-dir-check.js';
 import { ECHO_AGENT, startTestBridge, tempDir, type TestBridge } from '../helpers/bridge.js';
 import { nodeFixture } from './attack-agents.js';
 

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deriveAgentToken } from '../../main/transport/caller-tokens.js';
-import { createBridge } from '../../main/wiring.js';
+import { createBridge } from '../../main/wiring/wiring.js';
 import { postRaw } from '../integration/http-raw.js';
 import { ECHO_AGENT, startTestBridge, tempDir, type TestBridge, type TestBridgeOptions } from '../helpers/bridge.js';
 import { nodeFixture } from './attack-agents.js';

@@ -3,7 +3,7 @@
  * receipt. A CLI agent's stdout past the backend's own cap used to show only `receipt.stdoutTruncated`.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { CliBackend } from '../../main/backends/subprocess-cli.js';
+import { CliBackend } from '../../main/backends/subprocess-cli/backend.js';
 import { SubprocessCliAgentSchema } from '../../main/schema/config.js';
 import { ECHO_AGENT, startTestBridge, type TestBridge } from '../helpers/bridge.js';
 import { Core } from '../runtime/core.js';

@@ -5,8 +5,8 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { newBridgeRun } from '../../main/backends/spawn-marks.js';
-import { ORPHAN_SCRIPT, wslOrphanCommand } from '../../main/backends/wsl-orphans.js';
+import { newBridgeRun } from '../../main/backends/process/spawn-marks.js';
+import { ORPHAN_SCRIPT, wslOrphanCommand } from '../../main/backends/process/wsl-orphans.js';
 import { eventually, isRunning } from '../fixtures/cli/processes.js';
 
 const started: ReturnType<typeof spawn>[] = [];

@@ -8,8 +8,8 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isAlive } from '../../main/cli/pid.js';
-import { acquireInstanceLock, isProcessAlive } from '../../main/data-dir.js';
+import { isAlive } from '../../main/cli/bridge-client/pid.js';
+import { acquireInstanceLock, isProcessAlive } from '../../main/config/data-dir.js';
 import { eventually } from '../fixtures/cli/processes.js';
 import { tempDir } from '../helpers/bridge.js';
 

@@ -25,9 +25,9 @@ export const LANE_FILES = [
   'tests/backends/acp.test.ts',
   'tests/backends/acp-lifecycle.test.ts',
   // Config and data-dir defaults (%APPDATA%, %LOCALAPPDATA%), the log file, start-up on a data dir.
-  'tests/config.test.ts',
-  'tests/logging.test.ts',
-  'tests/audit-log.test.ts',
+  'tests/config/config.test.ts',
+  'tests/audit/logging.test.ts',
+  'tests/audit/audit-log.test.ts',
   'tests/integration/http-startup.test.ts',
   // better-sqlite3's win32-x64.node on C:\ paths.
   'tests/stores/sqlite.test.ts',

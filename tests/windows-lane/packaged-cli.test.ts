@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cmdLaunch } from '../../main/backends/win32-command.js';
+import { cmdLaunch } from '../../main/backends/process/win32-command.js';
 import { REPO_ROOT, echoAgent, startTestBridge, type TestBridge } from '../helpers/bridge.js';
 import { bridgeEnv, cleanEnv, closedPort, runCli, type CliRun } from '../cli/run-cli.js';
 

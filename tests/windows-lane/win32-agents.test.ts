@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CliBackend } from '../../main/backends/subprocess-cli.js';
+import { CliBackend } from '../../main/backends/subprocess-cli/backend.js';
 import { withDecisionContract } from '../../main/domain/decision-contract.js';
 import type { Turn, TurnReporter } from '../../main/ports.js';
 import { SubprocessCliAgentSchema } from '../../main/schema/config.js';

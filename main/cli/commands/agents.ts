@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { AgentCardSchema, AgentListSchema } from '../../schema/cli.js';
 import type { CliContext, Runner } from '../context.js';
 import { EXIT } from '../exit-codes.js';
-import { table, truncate } from '../table.js';
+import { table, truncate } from '../render/table.js';
 
 const TRAITS_URI = 'urn:contactor:agent-traits:v1';
 

@@ -8,19 +8,19 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { BridgeConfig } from '../../schema/config.js';
 import { AgentListSchema } from '../../schema/cli.js';
-import { probeCheck } from '../acp-probe-report.js';
-import { portInUse } from '../bridge-client.js';
-import { printCheck, type Check } from '../check.js';
+import { probeCheck } from '../doctor/acp-probe-report.js';
+import { portInUse } from '../bridge-client/bridge-client.js';
+import { printCheck, type Check } from '../doctor/check.js';
 import { configState } from './status.js';
 import { runCommand } from '../command-runner.js';
 import type { CliContext, Runner } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
-import { isAlive } from '../pid.js';
+import { isAlive } from '../bridge-client/pid.js';
 import { configLocation, readConfig } from '../settings.js';
 import { cliVersion } from '../version.js';
-import { resolveProgram } from '../which.js';
-import { wslChecks } from '../wsl-checks.js';
-import { dataDirModesCheck } from '../data-dir-check.js';
+import { resolveProgram } from '../scan/which.js';
+import { wslChecks } from '../wsl/wsl-checks.js';
+import { dataDirModesCheck } from '../doctor/data-dir-check.js';
 
 export function registerDoctor(program: Command, run: Runner): void {
   program
@@ -104,7 +104,7 @@ async function checkAgents(config: BridgeConfig, env: NodeJS.ProcessEnv): Promis
         : { name: `agent ${name}`, status: 'ok', detail: `${program} → ${found}` };
     const probe =
       found && agent.kind === 'acp'
-        ? import('../acp-probe.js')
+        ? import('../doctor/acp-probe.js')
             .then(({ probeAcpAgent }) => probeAcpAgent({ name, config: agent, env, clientVersion: cliVersion() }))
             .then((r) => probeCheck(name, r))
         : undefined;

@@ -1,12 +1,12 @@
 /** `serve` (the bridge in the foreground), `up` (start one if none answers) and `down` (stop it). */
 import { InvalidArgumentError, type Command } from 'commander';
-import { removeDiscovery } from '../../data-dir.js';
-import { BridgeClient } from '../bridge-client.js';
+import { removeDiscovery } from '../../config/data-dir.js';
+import { BridgeClient } from '../bridge-client/bridge-client.js';
 import type { CliContext, Runner } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
-import { ensureBridge } from '../launch-bridge.js';
-import { readDiscovery, readTokenFile } from '../locate.js';
-import { isAlive } from '../pid.js';
+import { ensureBridge } from '../bridge-client/launch-bridge.js';
+import { readDiscovery, readTokenFile } from '../bridge-client/locate.js';
+import { isAlive } from '../bridge-client/pid.js';
 import { dataDirOf } from '../settings.js';
 import { serve } from './serve.js';
 

@@ -4,9 +4,9 @@ import { TASK_STATES, textOf, type Part, type TaskState } from '../../domain/tas
 import { PendingListSchema, TaskPageSchema } from '../../schema/cli.js';
 import type { CliContext, Runner } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
-import { questionLines } from '../render-pending.js';
-import { stateTag } from '../render-task.js';
-import { table, truncate } from '../table.js';
+import { questionLines } from '../render/render-pending.js';
+import { stateTag } from '../render/render-task.js';
+import { table, truncate } from '../render/table.js';
 import { parseCount } from './arguments.js';
 
 export function registerListings(program: Command, run: Runner): void {

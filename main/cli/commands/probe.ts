@@ -6,14 +6,14 @@
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import type { AgentConfig } from '../../schema/config.js';
-import type { AcpProbeResult } from '../acp-probe.js';
-import { agentLabel, capabilityList, PROBE_TIMEOUT_MS } from '../acp-probe-report.js';
+import type { AcpProbeResult } from '../doctor/acp-probe.js';
+import { agentLabel, capabilityList, PROBE_TIMEOUT_MS } from '../doctor/acp-probe-report.js';
 import type { CliContext, Runner } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
-import { probeA2aPeer, probeHttpApi, type ProbeOutcome } from '../http-probes.js';
+import { probeA2aPeer, probeHttpApi, type ProbeOutcome } from '../doctor/http-probes.js';
 import { configLocation, readConfig } from '../settings.js';
 import { cliVersion } from '../version.js';
-import { resolveProgram } from '../which.js';
+import { resolveProgram } from '../scan/which.js';
 
 export function registerProbe(program: Command, run: Runner): void {
   program
@@ -65,7 +65,7 @@ async function probeAcp(
     );
   if (cli.out.interactive && !cli.json) cli.out.note(`starting ${name} and asking it to initialize…`);
   // Loaded on use: the ACP SDK is not needed by the other verbs.
-  const { probeAcpAgent } = await import('../acp-probe.js');
+  const { probeAcpAgent } = await import('../doctor/acp-probe.js');
   return probeAcpAgent({ name, config: agent, env: cli.env, clientVersion: cliVersion(), timeoutMs });
 }
 

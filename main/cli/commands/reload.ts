@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { ConfigStateSchema, type ConfigStateReport } from '../../schema/cli.js';
 import type { CliContext, Runner } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
-import type { Output } from '../output.js';
+import type { Output } from '../render/output.js';
 
 export function registerReload(program: Command, run: Runner): void {
   program

@@ -6,7 +6,7 @@ import { CliTaskSchema } from '../../schema/cli.js';
 import type { CliContext, Runner } from '../context.js';
 import { delegationFromEnv } from '../delegation-env.js';
 import { CliError, EXIT, exitForState } from '../exit-codes.js';
-import { followAndPrint } from '../follow-and-print.js';
+import { followAndPrint } from '../render/follow-and-print.js';
 import { fanout, isFanout, type FanoutOptions } from './fanout.js';
 import { collect, parseSeconds, readStdin } from './arguments.js';
 

@@ -7,7 +7,7 @@ import { CliError, EXIT } from '../exit-codes.js';
 import { resourcesDir } from '../install-paths.js';
 
 export async function serve(cli: CliContext, opts: { port?: number; host?: string }): Promise<number> {
-  const { createBridge } = await import('../../wiring.js');
+  const { createBridge } = await import('../../wiring/wiring.js');
   let bridge: Awaited<ReturnType<typeof createBridge>> | undefined;
   // SIGINT/SIGTERM on POSIX; on Windows `contactor down` asks over HTTP, as there are no signals to catch.
   let stopRequested = (): void => undefined;

@@ -7,12 +7,12 @@ import { stringify } from 'yaml';
 import type { CliContext, Runner } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { skillFile } from '../install-paths.js';
-import { KNOWN_AGENTS, SKILL_TARGETS, skillFolder, type SkillTarget } from '../known-agents.js';
+import { KNOWN_AGENTS, SKILL_TARGETS, skillFolder, type SkillTarget } from '../scan/known-agents.js';
 import { runCommand } from '../command-runner.js';
-import { propose, type Proposal, type Sighting } from '../scan-proposal.js';
-import { resolveProgram } from '../which.js';
-import { scanWindowsFromWsl } from '../windows-scan.js';
-import { scanWslDistros } from '../wsl-scan.js';
+import { propose, type Proposal, type Sighting } from '../scan/scan-proposal.js';
+import { resolveProgram } from '../scan/which.js';
+import { scanWindowsFromWsl } from '../scan/windows-scan.js';
+import { scanWslDistros } from '../wsl/wsl-scan.js';
 
 export function registerSetup(program: Command, run: Runner): void {
   program

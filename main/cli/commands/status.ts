@@ -1,7 +1,7 @@
 /** `contactor status`: is the bridge up, and how busy are its agents. */
 import type { Command } from 'commander';
 import { AgentListSchema, ConfigStateSchema, type ConfigStateReport } from '../../schema/cli.js';
-import { portInUse, unreachable, type BridgeClient } from '../bridge-client.js';
+import { portInUse, unreachable, type BridgeClient } from '../bridge-client/bridge-client.js';
 import type { CliContext, Runner } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { printRestartNeeded } from './reload.js';

@@ -7,11 +7,11 @@ import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import { JsonRpcRequestSchema } from '../../schema/rpc.js';
 import { RpcReplySchema } from '../../schema/cli.js';
-import { BridgeClient } from '../bridge-client.js';
+import { BridgeClient } from '../bridge-client/bridge-client.js';
 import type { CliContext, Runner } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
-import { ensureBridge } from '../launch-bridge.js';
-import { readSse } from '../sse-reader.js';
+import { ensureBridge } from '../bridge-client/launch-bridge.js';
+import { readSse } from '../bridge-client/sse-reader.js';
 
 const STREAMING = new Set(['message/stream', 'tasks/resubscribe', 'SendStreamingMessage', 'SubscribeToTask']);
 

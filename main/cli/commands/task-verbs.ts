@@ -3,8 +3,8 @@ import type { Command } from 'commander';
 import { CliTaskSchema } from '../../schema/cli.js';
 import type { CliContext, Runner } from '../context.js';
 import { EXIT } from '../exit-codes.js';
-import { followAndPrint, printTask } from '../follow-and-print.js';
-import { stopsAt } from '../follow.js';
+import { followAndPrint, printTask } from '../render/follow-and-print.js';
+import { stopsAt } from '../bridge-client/follow.js';
 import { parseSeconds } from './arguments.js';
 
 export function registerTaskVerbs(program: Command, run: Runner): void {

@@ -1,7 +1,7 @@
 /** `token` (print it, to give to another client) and `token rotate` (a new one for the next start). */
 import path from 'node:path';
 import type { Command } from 'commander';
-import { rotateToken } from '../../data-dir.js';
+import { rotateToken } from '../../config/data-dir.js';
 import type { CliContext, Runner } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { dataDirOf } from '../settings.js';

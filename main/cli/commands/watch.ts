@@ -7,9 +7,9 @@ import { textOf, type Part } from '../../domain/task.js';
 import { ProgressNoteSchema, type StreamResult } from '../../schema/cli.js';
 import type { CliContext, Runner } from '../context.js';
 import { exitForState } from '../exit-codes.js';
-import { followTask } from '../follow.js';
-import type { Output } from '../output.js';
-import { printOutcome, stateTag } from '../render-task.js';
+import { followTask } from '../bridge-client/follow.js';
+import type { Output } from '../render/output.js';
+import { printOutcome, stateTag } from '../render/render-task.js';
 
 export function registerWatch(program: Command, run: Runner): void {
   program

@@ -1,0 +1,203 @@
+/**
+ * The audit log: JSON lines in `<data_dir>/audit/audit.jsonl`, one per task created, question asked,
+ * answered, auto-decided or expired, task finished, failed, canceled or rejected, and per request the
+ * bridge refused. Credential-shaped strings and the bridge token are redacted from every entry.
+ *
+ * Bounded on disk: the file rotates by size (audit.jsonl → .1 → .2 ...), and refused requests are capped
+ * per minute with one "suppressed K" entry for the rest, so a flood of bad requests cannot fill the disk
+ * or push the task entries out of the kept files.
+ */
+import { closeSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { createdEntry, eventEntry, type AuditRecord } from './audit-entries.js';
+import type { TaskEvent } from '../domain/events.js';
+import type { Task } from '../domain/task.js';
+import { redactDeep } from './logging.js';
+import type { EventSink } from '../ports.js';
+
+export const AUDIT_FILE = 'audit.jsonl';
+
+export interface AuditLogOptions {
+  /** `<data_dir>/audit`; created user-only when missing. */
+  dir: string;
+  /** Exact values never to write (the bridge token), read at each write so a rotated token is covered. */
+  secrets: () => readonly string[];
+  /** Size at which the file rotates (default 5 MiB). */
+  maxFileBytes?: number;
+  /** Rotated files kept besides the current one (default 3, at least 1). */
+  keepFiles?: number;
+  /** Refused requests written per minute; the rest are counted in one summary entry (default 30). */
+  refusedPerMinute?: number;
+  /** Where a failed write is reported (the audit log never throws into the bridge). */
+  onError?: (err: unknown) => void;
+  now?: () => number;
+}
+
+export interface RefusalDetails {
+  status: number;
+  path: string;
+  method?: string;
+  remote?: string;
+  host?: string;
+  origin?: string;
+  caller?: string;
+}
+
+const WINDOW_MS = 60_000;
+/** Header values come from whoever sent the request: kept short. */
+const HEADER_CHARS = 200;
+
+export class AuditLog implements EventSink {
+  readonly file: string;
+  private size: number;
+  private windowStart = 0;
+  private windowCount = 0;
+  private suppressed = 0;
+  private suppressedTimer: ReturnType<typeof setTimeout> | undefined;
+  private closed = false;
+  /** Lines of this event-loop turn, written together: one write per turn, not one per entry. */
+  private pending: string[] = [];
+  private flushScheduled = false;
+  private fd: number | undefined;
+  private readonly maxFileBytes: number;
+  private readonly keepFiles: number;
+  private readonly refusedPerMinute: number;
+  private readonly now: () => number;
+
+  constructor(private readonly opts: AuditLogOptions) {
+    mkdirSync(opts.dir, { recursive: true, mode: 0o700 });
+    this.file = path.join(opts.dir, AUDIT_FILE);
+    this.size = Math.max(0, sizeOf(this.file));
+    this.maxFileBytes = opts.maxFileBytes ?? 5 * 1024 * 1024;
+    this.keepFiles = Math.max(1, opts.keepFiles ?? 3);
+    this.refusedPerMinute = opts.refusedPerMinute ?? 30;
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** EventSink: task events after they are stored. */
+  publish(event: TaskEvent, task: Task): void {
+    const entry = eventEntry(event, task);
+    if (entry) this.write(entry);
+  }
+
+  /** A new task was stored (called by the audited store, so loop-guard rejections are seen too). */
+  taskCreated(task: Task): void {
+    this.write(createdEntry(task));
+  }
+
+  /** A request refused before dispatch (gate, token, rate limit, body), with why. */
+  refused(reason: string, details: RefusalDetails): void {
+    const now = this.now();
+    if (now - this.windowStart >= WINDOW_MS) {
+      this.flushSuppressed();
+      this.windowStart = now;
+      this.windowCount = 0;
+    }
+    if (this.windowCount < this.refusedPerMinute) {
+      this.windowCount += 1;
+      this.write({ type: 'request.refused', reason, ...trimmed(details) });
+      return;
+    }
+    this.suppressed += 1;
+    if (!this.suppressedTimer) {
+      this.suppressedTimer = setTimeout(() => this.flushSuppressed(), Math.max(0, this.windowStart + WINDOW_MS - now));
+      this.suppressedTimer.unref();
+    }
+  }
+
+  /** Writes the pending "suppressed" summary and every buffered line; later calls write nothing. */
+  close(): void {
+    this.flushSuppressed();
+    this.flush();
+    this.closed = true;
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+
+  /** Writes the buffered lines now (also runs by itself once per event-loop turn). */
+  flush(): void {
+    this.flushScheduled = false;
+    if (this.pending.length === 0) return;
+    const lines = this.pending;
+    this.pending = [];
+    try {
+      for (const line of lines) {
+        const bytes = Buffer.byteLength(line);
+        if (this.size > 0 && this.size + bytes > this.maxFileBytes) this.rotate();
+        this.fd ??= openSync(this.file, 'a', 0o600);
+        writeSync(this.fd, line);
+        this.size += bytes;
+      }
+    } catch (err) {
+      this.opts.onError?.(err);
+    }
+  }
+
+  private flushSuppressed(): void {
+    if (this.suppressedTimer) clearTimeout(this.suppressedTimer);
+    this.suppressedTimer = undefined;
+    if (this.suppressed === 0) return;
+    const count = this.suppressed;
+    this.suppressed = 0;
+    this.write({
+      type: 'request.refused-suppressed',
+      count,
+      since: new Date(this.windowStart).toISOString(),
+      note: `${count} more refused requests in this minute were not written one by one`,
+    });
+  }
+
+  private write(record: AuditRecord): void {
+    if (this.closed) return;
+    try {
+      const entry = redactDeep({ at: new Date(this.now()).toISOString(), ...record }, this.opts.secrets());
+      this.pending.push(`${JSON.stringify(entry)}\n`);
+    } catch (err) {
+      this.opts.onError?.(err);
+      return;
+    }
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  private rotate(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+    rmSync(`${this.file}.${this.keepFiles}`, { force: true });
+    for (let i = this.keepFiles - 1; i >= 1; i -= 1) renameQuiet(`${this.file}.${i}`, `${this.file}.${i + 1}`);
+    renameQuiet(this.file, `${this.file}.1`);
+    this.size = 0;
+  }
+}
+
+function trimmed(details: RefusalDetails): RefusalDetails {
+  const cut = (v: string | undefined) => (v === undefined ? undefined : v.slice(0, HEADER_CHARS));
+  return Object.fromEntries(
+    Object.entries({
+      ...details,
+      path: cut(details.path),
+      host: cut(details.host),
+      origin: cut(details.origin),
+      caller: cut(details.caller),
+    }).filter(([, v]) => v !== undefined),
+  ) as unknown as RefusalDetails;
+}
+
+/** -1 when the file does not exist. */
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return -1;
+  }
+}
+
+function renameQuiet(from: string, to: string): void {
+  try {
+    renameSync(from, to);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+}

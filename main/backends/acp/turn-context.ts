@@ -1,0 +1,121 @@
+/**
+ * One prompt turn as the agent's session sees it: its `session/update` notifications become reporter
+ * calls, and its `session/request_permission` requests become `askPermission` (ACP "Prompt Turn" and
+ * "Requesting Permission"). Variants the bridge does not show (modes, commands, usage, ...) and any
+ * future variant are ignored.
+ */
+import type {
+  RequestPermissionRequest,
+  RequestPermissionResponse,
+  SessionUpdate,
+  ToolCallLocation,
+} from '@agentclientprotocol/sdk';
+import type { ToolCallSummary } from '../../domain/pending.js';
+import type { PermissionOutcome, Turn, TurnReporter } from '../../ports.js';
+import { partOf } from './content.js';
+import { whenAborted } from '../process/child-process.js';
+
+const CANCELLED: RequestPermissionResponse = { outcome: { outcome: 'cancelled' } };
+
+function locations(list: ToolCallLocation[] | null | undefined): ToolCallSummary['locations'] {
+  if (!list) return undefined;
+  return list.map((l) => (typeof l.line === 'number' ? { path: l.path, line: l.line } : { path: l.path }));
+}
+
+export class TurnContext {
+  private firstOutput = false;
+  /** Non-text blocks so far: names the ones that come without a name (`image-1.png`). */
+  private parts = 0;
+  /** What the turn's tool calls said so far: a permission request may carry only the toolCallId. */
+  private readonly toolCalls = new Map<string, ToolCallSummary>();
+
+  constructor(
+    readonly turn: Turn,
+    readonly report: TurnReporter,
+    /** The session's id when the agent can `session/load` it: a question then survives a bridge restart. */
+    private readonly reattach?: string,
+  ) {}
+
+  onUpdate(update: SessionUpdate): void {
+    if (!this.firstOutput) {
+      this.firstOutput = true;
+      this.report.receipt({ firstOutputAt: new Date().toISOString() });
+    }
+    switch (update.sessionUpdate) {
+      case 'agent_message_chunk':
+        if (update.content.type === 'text') this.report.text(update.content.text);
+        else this.report.content(partOf(update.content, (this.parts += 1)));
+        return;
+      case 'agent_thought_chunk':
+        if (update.content.type === 'text') this.report.progress({ kind: 'thought', text: update.content.text });
+        return;
+      case 'tool_call':
+      case 'tool_call_update': {
+        const known = this.toolCalls.get(update.toolCallId);
+        const call: ToolCallSummary = {
+          title: update.title ?? known?.title ?? update.toolCallId,
+          kind: update.kind ?? known?.kind,
+          rawInput: update.rawInput ?? known?.rawInput,
+          locations: locations(update.locations) ?? known?.locations,
+        };
+        this.toolCalls.set(update.toolCallId, call);
+        const status = update.status ?? (update.sessionUpdate === 'tool_call' ? 'pending' : undefined);
+        this.report.progress({
+          kind: update.sessionUpdate,
+          text: status ? `${call.title} (${status})` : call.title,
+          data: {
+            toolCallId: update.toolCallId,
+            title: call.title,
+            kind: call.kind,
+            status,
+            locations: call.locations,
+          },
+        });
+        return;
+      }
+      case 'plan':
+        this.report.progress({
+          kind: 'plan',
+          text: update.entries.map((e) => `[${e.status}] ${e.content}`).join('\n'),
+          data: { entries: update.entries.map(({ content, priority, status }) => ({ content, priority, status })) },
+        });
+        return;
+      default:
+        return;
+    }
+  }
+
+  /**
+   * Hands the request to the runtime, which parks the task and returns when someone answers. After
+   * `session/cancel` every pending request must be answered `cancelled` (ACP "Cancellation"), so the
+   * wait also ends when the turn is aborted or the agent withdraws the request.
+   */
+  async askPermission(
+    params: RequestPermissionRequest,
+    requestSignal: AbortSignal,
+  ): Promise<RequestPermissionResponse> {
+    if (this.turn.signal.aborted) return CANCELLED;
+    const known = this.toolCalls.get(params.toolCall.toolCallId);
+    const toolCall: ToolCallSummary = {
+      title: params.toolCall.title ?? known?.title ?? params.toolCall.toolCallId,
+      kind: params.toolCall.kind ?? known?.kind,
+      rawInput: params.toolCall.rawInput ?? known?.rawInput,
+      locations: locations(params.toolCall.locations) ?? known?.locations,
+    };
+    const options = params.options.map(({ optionId, name, kind }) => ({ optionId, name, kind }));
+    const answer: PermissionOutcome | 'aborted' = await Promise.race([
+      this.report.askPermission({
+        toolCall,
+        options,
+        withdrawn: requestSignal,
+        ...(this.reattach ? { reattach: this.reattach } : {}),
+      }),
+      whenAborted(this.turn.signal),
+      whenAborted(requestSignal),
+    ]);
+    if (answer === 'aborted' || answer.outcome === 'cancelled') return CANCELLED;
+    // The runtime resolves answers against these options; anything else is a bug, never an approval.
+    if (!options.some((o) => o.optionId === answer.optionId)) return CANCELLED;
+    return { outcome: { outcome: 'selected', optionId: answer.optionId } };
+  }
+}

@@ -1,0 +1,21 @@
+/** One line of `doctor`: what was checked, how it went, and what to do when it failed. */
+import type { Output } from '../render/output.js';
+
+export interface Check {
+  name: string;
+  status: 'ok' | 'fail' | 'skip';
+  detail: string;
+  fix?: string;
+  /** The last lines the program wrote to stderr, when it failed. */
+  stderr?: string;
+  /** Facts behind the detail (what an ACP agent declared), for --json. */
+  data?: unknown;
+}
+
+export function printCheck(out: Output, check: Check): void {
+  const mark = check.status === 'ok' ? out.c.green('✓') : check.status === 'skip' ? out.c.dim('-') : out.c.red('✗');
+  out.line(`${mark} ${check.name}: ${check.detail}`);
+  if (check.status !== 'fail') return;
+  if (check.stderr) for (const line of check.stderr.split('\n')) out.line(`    ${out.c.dim(`stderr| ${line}`)}`);
+  if (check.fix) out.line(`    fix: ${check.fix}`);
+}

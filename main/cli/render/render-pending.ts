@@ -1,0 +1,68 @@
+/** An open question, with its options and the exact command that answers it. */
+import { textOf, type Part } from '../../domain/task.js';
+import type { CliTask } from '../../schema/cli.js';
+import type { Output } from './output.js';
+
+type Colors = Output['c'];
+
+export function questionLines(task: CliTask, c: Colors, now = Date.now()): string[] {
+  const pending = task.metadata.pending;
+  const agent = task.metadata.agent;
+  const answer = (what: string) => `  answer: ${c.bold(`contactor answer ${task.id} ${what}`)}`;
+  if (!pending) {
+    const text = task.status.message ? textOf(task.status.message.parts as Part[]) : '(no question text)';
+    return [`${c.yellow(`${agent} is waiting for input`)} (task ${task.id}):`, indent(text), answer('<your answer>')];
+  }
+  const expires = `expires ${relative(pending.expiresAt, now)}`;
+  switch (pending.kind) {
+    case 'decision':
+      return [
+        `${c.yellow(`${agent} asks`)} (task ${task.id}, ${expires}):`,
+        indent(pending.question),
+        ...pending.options.map(
+          (o, i) => `    ${i + 1}. ${o}${o === pending.recommend ? c.green(`  ← recommended: ${pending.reason}`) : ''}`,
+        ),
+        answer('<number or text>'),
+      ];
+    case 'permission': {
+      const input = pending.toolCall.rawInput;
+      const command =
+        typeof input === 'object' && input && 'command' in input ? (input as { command: unknown }).command : input;
+      const paths = (pending.toolCall.locations ?? []).map((l) => l.path);
+      return [
+        `${c.yellow(`${agent} asks permission`)} (task ${task.id}, ${expires}): ${pending.toolCall.title}${pending.toolCall.kind ? ` [${pending.toolCall.kind}]` : ''}`,
+        ...(command !== undefined
+          ? [`    command: ${typeof command === 'string' ? command : JSON.stringify(command)}`]
+          : []),
+        ...(paths.length ? [`    paths: ${paths.join(', ')}`] : []),
+        `    options: ${pending.options.map((o) => `${o.name} (${o.optionId})`).join(', ')}`,
+        answer('yes|no'),
+      ];
+    }
+    default: {
+      const never: never = pending;
+      return never;
+    }
+  }
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => `  ${l}`)
+    .join('\n');
+}
+
+/** "in 29m", "3m ago": expiry at a glance. */
+export function relative(iso: string, now = Date.now()): string {
+  const ms = Date.parse(iso) - now;
+  if (Number.isNaN(ms)) return iso;
+  const abs = Math.abs(ms);
+  const text =
+    abs < 60_000
+      ? `${Math.round(abs / 1000)}s`
+      : abs < 3_600_000
+        ? `${Math.round(abs / 60_000)}m`
+        : `${(abs / 3_600_000).toFixed(1)}h`;
+  return ms >= 0 ? `in ${text}` : `${text} ago`;
+}

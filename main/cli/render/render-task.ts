@@ -1,0 +1,69 @@
+/** A task as a person reads it: the reply on stdout, what went wrong and what to do next on stderr. */
+import { textOf, type Part } from '../../domain/task.js';
+import type { CliTask } from '../../schema/cli.js';
+import { exitForState, type ExitCode } from '../exit-codes.js';
+import type { Output } from './output.js';
+import { questionLines } from './render-pending.js';
+
+/**
+ * The reply of the task's last turn: each turn adds its own artifact, so after an answered question the
+ * earlier ones hold the question, not the result (`get --json` shows them all).
+ */
+export function resultText(task: CliTask): string {
+  const last = task.artifacts.at(-1);
+  return last ? textOf(last.parts as Part[]) : '';
+}
+
+export function statusText(task: CliTask): string {
+  return task.status.message ? textOf(task.status.message.parts as Part[]) : '';
+}
+
+/** Prints the outcome of a task that reached a stop and returns the exit code it means. */
+export function printOutcome(out: Output, task: CliTask): ExitCode {
+  const state = task.status.state;
+  const id = task.id;
+  const reason = statusText(task);
+  switch (state) {
+    case 'completed':
+      out.text(resultText(task));
+      if (task.metadata.warning) out.note(out.ce.yellow(`warning: ${task.metadata.warning}`));
+      break;
+    case 'failed': {
+      const retry =
+        task.metadata.retryable === true
+          ? 'it may work if sent again: re-send under a new --message-id (the same one returns this failure)'
+          : task.metadata.retryable === false
+            ? 'the same input gives the same failure: change the brief or the agent'
+            : `see \`contactor get ${id}\``;
+      out.note(`${out.ce.red(`task ${id} failed`)}: ${reason || 'no reason given'}\n  ${retry}`);
+      break;
+    }
+    case 'input-required':
+    case 'auth-required':
+      for (const line of questionLines(task, out.c)) out.line(line);
+      break;
+    case 'canceled':
+    case 'rejected':
+      out.note(`${out.ce.yellow(`task ${id} was ${state}`)}${reason ? `: ${reason}` : ''}`);
+      break;
+    case 'submitted':
+    case 'working':
+    case 'unknown':
+      out.line(`task ${id} is ${state}; follow it with \`contactor watch ${id}\``);
+      break;
+    default: {
+      const never: never = state;
+      return never;
+    }
+  }
+  return exitForState(state);
+}
+
+/** `[working]`, coloured by what the state means. */
+export function stateTag(state: string, c: Output['ce']): string {
+  const tag = `[${state}]`;
+  if (state === 'completed') return c.green(tag);
+  if (state === 'failed' || state === 'rejected') return c.red(tag);
+  if (state === 'input-required' || state === 'auth-required' || state === 'canceled') return c.yellow(tag);
+  return c.cyan(tag);
+}

@@ -1,0 +1,168 @@
+/**
+ * Loads config.yaml: finds it, expands `${VAR}` placeholders, validates it with the one schema, and
+ * reports problems as `file:line: key: what is wrong`. The only file of the bridge core where agent
+ * products may be named (in the default config's examples).
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { LineCounter, parseDocument, isMap, isSeq, type Document, type Node } from 'yaml';
+import { BridgeConfigSchema, type BridgeConfig } from '../schema/config.js';
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface LoadedConfig {
+  config: BridgeConfig;
+  path: string;
+  dataDir: string;
+  /** This load wrote the default config (the first start): the caller says where. */
+  created?: boolean;
+}
+
+type Env = Record<string, string | undefined>;
+
+/** CONTRACT.md "Files and places". */
+export function defaultConfigPath(env: Env = process.env, platform: NodeJS.Platform = process.platform): string {
+  if (platform === 'win32')
+    return path.win32.join(env.APPDATA ?? path.win32.join(homedir(), 'AppData', 'Roaming'), 'contactor', 'config.yaml');
+  const base = env.XDG_CONFIG_HOME || path.posix.join(env.HOME || homedir(), '.config');
+  return path.posix.join(base, 'contactor', 'config.yaml');
+}
+
+export function defaultDataDir(env: Env = process.env, platform: NodeJS.Platform = process.platform): string {
+  if (platform === 'win32')
+    return path.win32.join(env.LOCALAPPDATA ?? path.win32.join(homedir(), 'AppData', 'Local'), 'contactor');
+  const base = env.XDG_STATE_HOME || path.posix.join(env.HOME || homedir(), '.local', 'state');
+  return path.posix.join(base, 'contactor');
+}
+
+/** `-c/--config` wins, then CONTACTOR_CONFIG, then the platform default. */
+export function resolveConfigPath(
+  explicit: string | undefined,
+  env: Env = process.env,
+): { path: string; explicit: boolean } {
+  if (explicit) return { path: path.resolve(explicit), explicit: true };
+  if (env.CONTACTOR_CONFIG) return { path: path.resolve(env.CONTACTOR_CONFIG), explicit: true };
+  return { path: defaultConfigPath(env), explicit: false };
+}
+
+export interface LoadOptions {
+  configPath?: string;
+  env?: Env;
+  /** Where the bundled resources (demo agent, example config) live. */
+  resourcesDir: string;
+  /** The Node binary that runs bundled scripts (the demo agent). */
+  nodePath: string;
+}
+
+/**
+ * Reads the config. A missing default config is created from the example (so the first run works out of
+ * the box); a missing config the user named explicitly is an error.
+ */
+export function loadConfig(opts: LoadOptions): LoadedConfig {
+  const env = opts.env ?? process.env;
+  const where = resolveConfigPath(opts.configPath, env);
+  const created = !existsSync(where.path);
+  if (created) {
+    if (where.explicit)
+      throw new ConfigError(
+        `no config file at ${where.path}; check the path, or run \`contactor config init\` to create one`,
+      );
+    mkdirSync(path.dirname(where.path), { recursive: true });
+    writeFileSync(where.path, readFileSync(path.join(opts.resourcesDir, 'config.example.yaml'), 'utf8'), {
+      mode: 0o600,
+    });
+  }
+  const text = readFileSync(where.path, 'utf8');
+  const config = parseConfigText(text, where.path, { ...builtinVars(opts), ...env });
+  const dataDir = config.data_dir ? path.resolve(path.dirname(where.path), config.data_dir) : defaultDataDir(env);
+  return { config, path: where.path, dataDir, ...(created ? { created } : {}) };
+}
+
+function builtinVars(opts: LoadOptions): Env {
+  return { CONTACTOR_NODE: opts.nodePath, CONTACTOR_RESOURCES: opts.resourcesDir };
+}
+
+/** Parses and validates config text; every error names the file, line and key. */
+export function parseConfigText(text: string, file: string, vars: Env): BridgeConfig {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    const err = doc.errors[0]!;
+    // `linePos` is only filled in with prettyErrors; the offset is always there.
+    const line = err.linePos?.[0]?.line ?? lines.linePos(err.pos[0]).line;
+    throw new ConfigError(`${file}${line ? `:${line}` : ''}: invalid YAML: ${err.message.split('\n')[0]}`);
+  }
+  const raw: unknown = doc.toJS() ?? {};
+  const where = (at: (string | number)[]): string => {
+    const line = lineOf(doc, lines, at);
+    return `${file}${line ? `:${line}` : ''}`;
+  };
+  const expanded = expandVars(raw, vars, where, []);
+  const parsed = BridgeConfigSchema.safeParse(expanded);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const key = issue.path.map(String).join('.') || '(top level)';
+    throw new ConfigError(`${where(issue.path as (string | number)[])}: ${key}: ${messageOf(issue)}`);
+  }
+  return parsed.data;
+}
+
+/** A bad record key (an agent name) reports "Invalid key in record"; the schema's own words are inside. */
+type ConfigIssue = NonNullable<ReturnType<typeof BridgeConfigSchema.safeParse>['error']>['issues'][number];
+
+function messageOf(issue: ConfigIssue): string {
+  if (issue.code === 'invalid_key') return issue.issues[0]?.message ?? issue.message;
+  return issue.message;
+}
+
+/** `${NAME}` in any string value becomes the variable's value; an unknown name is an error. */
+function expandVars(
+  value: unknown,
+  vars: Env,
+  where: (at: (string | number)[]) => string,
+  at: (string | number)[],
+): unknown {
+  if (typeof value === 'string') {
+    return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, name: string) => {
+      const v = vars[name];
+      if (v === undefined)
+        throw new ConfigError(`${where(at)}: ${at.join('.')}: \${${name}} is not set in the environment`);
+      return v;
+    });
+  }
+  if (Array.isArray(value)) return value.map((v, i) => expandVars(v, vars, where, [...at, i]));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandVars(v, vars, where, [...at, k])]));
+  }
+  return value;
+}
+
+function lineOf(doc: Document, lines: LineCounter, keyPath: (string | number)[]): number | undefined {
+  for (let n = keyPath.length; n >= 0; n -= 1) {
+    const node = doc.getIn(keyPath.slice(0, n), true) as Node | undefined;
+    const offset = node && (isMap(node) || isSeq(node) || 'range' in node) ? node.range?.[0] : undefined;
+    if (offset !== undefined) return lines.linePos(offset).line;
+  }
+  return undefined;
+}
+
+/** Names of the environment variables agents may inherit; anything else must be set in the agent's `env`. */
+const INHERITED_ENV =
+  /^(PATH|PATHEXT|HOME|USER|USERNAME|LOGNAME|SHELL|LANG|LANGUAGE|LC_[A-Z]+|TZ|TERM|TMPDIR|TEMP|TMP|SYSTEMROOT|SYSTEMDRIVE|COMSPEC|WINDIR|APPDATA|LOCALAPPDATA|USERPROFILE|HOMEDRIVE|HOMEPATH|PROGRAMFILES|PROGRAMFILES\(X86\)|PROGRAMDATA|COMMONPROGRAMFILES|XDG_[A-Z_]+|WSL_DISTRO_NAME|WSL_INTEROP|NUMBER_OF_PROCESSORS|PROCESSOR_ARCHITECTURE|OS|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|HTTPS?_PROXY|NO_PROXY|https?_proxy|no_proxy|NO_COLOR)$/i;
+
+/**
+ * The environment every agent the bridge starts inherits (the bridge's own variables and the agent's
+ * configured `env` go on top). The CLI's probes use it too, so a probe sees what a task will see.
+ */
+export function inheritedAgentEnv(env: Record<string, string | undefined>): Record<string, string> {
+  // No ELECTRON_RUN_AS_NODE here: only the app's own exe gets it, at spawn (backends/process/agent-env.ts).
+  return Object.fromEntries(
+    Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && INHERITED_ENV.test(e[0])),
+  );
+}
