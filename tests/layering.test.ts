@@ -190,7 +190,9 @@ describe('the checker itself', () => {
     expect(verdict('main/transport/x.ts', 'transport', at('../runtime/dispatcher.js'))).toMatch(/only types/);
     expect(verdict('main/transport/x.ts', 'transport', at('koa'))).toMatch(/only be imported by main\/transport\/http/);
     expect(verdict('main/transport/http.ts', 'transport', at('koa'))).toBeUndefined();
-    expect(verdict('main/cli/send.ts', 'cli', at('../wiring/wiring.js'))).toMatch(/only from main\/cli\/commands\/serve\.ts/);
+    expect(verdict('main/cli/send.ts', 'cli', at('../wiring/wiring.js'))).toMatch(
+      /only from main\/cli\/commands\/serve\.ts/,
+    );
     expect(verdict('main/cli/commands/serve.ts', 'cli', at('../../wiring/wiring.js'))).toBeUndefined();
     expect(verdict('main/wiring/wiring.ts', 'wiring', at('../shell/app.js'))).toMatch(/may not import shell/);
     expect(verdict('main/shell/x.ts', 'shell', at('../schema/ipc.js'))).toBeUndefined();

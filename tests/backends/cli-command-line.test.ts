@@ -5,7 +5,11 @@
  * real cmd.exe; here the Windows side is a fake file system, as in win32-command.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { cliCommandLine, promptFileArgument, type CliCommandInput } from '../../main/backends/subprocess-cli/command-line.js';
+import {
+  cliCommandLine,
+  promptFileArgument,
+  type CliCommandInput,
+} from '../../main/backends/subprocess-cli/command-line.js';
 import { quoteCmdArg, type Win32Probe } from '../../main/backends/process/win32-command.js';
 import { withDecisionContract } from '../../main/domain/decision-contract.js';
 

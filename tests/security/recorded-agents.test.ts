@@ -13,8 +13,16 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { processStartOf, windowsProcessStarts, type StartQueryOptions } from '../../main/backends/process/process-start.js';
-import { recordedAgentsOf, stopRecordedAgents, type StopRecordedOptions } from '../../main/backends/process/recorded-agents.js';
+import {
+  processStartOf,
+  windowsProcessStarts,
+  type StartQueryOptions,
+} from '../../main/backends/process/process-start.js';
+import {
+  recordedAgentsOf,
+  stopRecordedAgents,
+  type StopRecordedOptions,
+} from '../../main/backends/process/recorded-agents.js';
 import type { Task } from '../../main/domain/task.js';
 import { eventually, isRunning } from '../fixtures/cli/processes.js';
 import { REPO_ROOT, tempDir } from '../helpers/bridge.js';

@@ -16,7 +16,14 @@ import {
 import { clientCapabilities } from '../../backends/acp/client-capabilities.js';
 import { PROBE_TIMEOUT_MS } from './acp-probe-report.js';
 import { describeLaunch, planLaunch, spawnPlan, type LaunchPlan } from '../../backends/acp/launch.js';
-import { exited, pipesClosed, started, StderrTail, stopProcessTree, within } from '../../backends/process/child-process.js';
+import {
+  exited,
+  pipesClosed,
+  started,
+  StderrTail,
+  stopProcessTree,
+  within,
+} from '../../backends/process/child-process.js';
 import { nodeWin32Probe } from '../../backends/process/win32-command.js';
 import type { AcpAgentConfig } from '../../schema/config.js';
 import { agentStdioStream } from '../../backends/acp/stdio-stream.js';
