@@ -1,13 +1,36 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
+/**
+ * Files that need a fresh worker of their own: they swap `electron` for the fake with vi.mock, which only holds
+ * for modules first loaded after it (a module another file had loaded would keep the real import).
+ */
+const ISOLATED = ['tests/shell/app.test.ts', 'tests/shell/approval-ipc.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts'],
-    // Windows-only tests run under the real Windows Node in `npm run test:windows`.
-    exclude: [...configDefaults.exclude, 'tests/windows-lane/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // vitest's default is one worker fewer than the cores: a single worker on a 2-core machine, where most
+    // files spend their time waiting on child processes and sockets. Each file still has its own ports
+    // (port 0), data dir, config and HOME, so files run side by side.
+    maxWorkers: '100%',
     globalSetup: ['tests/global-setup.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'shared',
+          include: ['tests/**/*.test.ts'],
+          // Windows-only tests run under the real Windows Node in `npm run test:windows`.
+          exclude: [...configDefaults.exclude, 'tests/windows-lane/**', ...ISOLATED],
+          // A worker runs file after file with the modules it already loaded (main/ keeps no module-level state
+          // a test could see): re-importing and re-warming the bridge in a fresh process per file took about half
+          // of the suite's CPU time. Files that need a clean module graph go in ISOLATED.
+          isolate: false,
+        },
+      },
+      { extends: true, test: { name: 'isolated', include: ISOLATED, isolate: true } },
+    ],
   },
 });

@@ -2,17 +2,22 @@
  * `watch` live, through a proxy that cuts the first stream after one event: the CLI must resume with
  * Last-Event-ID and still see the task to its end.
  */
+import { writeFileSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestBridge, type TestBridge } from '../helpers/bridge.js';
+import { eventually } from '../fixtures/cli/processes.js';
+import { startTestBridge, tempDir, type TestBridge } from '../helpers/bridge.js';
 import { bridgeEnv, cliFixtureAgent, runCli } from './run-cli.js';
 
 let bridge: TestBridge;
+/** The agent replies once this file exists: after the dropped stream was resumed, however slow the machine. */
+let gate: string;
 
 beforeAll(async () => {
-  bridge = await startTestBridge({
-    agents: { slow: cliFixtureAgent('slow-reply.mjs', ['1500']) },
-  });
+  const dir = tempDir();
+  gate = path.join(dir, 'reply-now');
+  bridge = await startTestBridge({ dir, agents: { slow: cliFixtureAgent('slow-reply.mjs', [gate]) } });
 });
 afterAll(() => bridge?.cleanup());
 
@@ -60,7 +65,10 @@ describe('contactor watch', () => {
     const id = (await runCli(['send', 'slow', 'take your time', '--no-wait'], { env })).stdout.trim();
     const proxy = await droppingProxy(new URL(bridge.url));
     try {
-      const run = await runCli(['watch', id], { env: { ...env, CONTACTOR_URL: proxy.url } });
+      const watching = runCli(['watch', id], { env: { ...env, CONTACTOR_URL: proxy.url } });
+      await eventually(() => proxy.requests.some((r) => /last-event-id: \d+/i.test(r)), 20_000);
+      writeFileSync(gate, '');
+      const run = await watching;
       expect(run.stdout).toContain('slow: take your time');
       expect(run.stderr).toContain('[completed]');
       expect(run.code).toBe(0);

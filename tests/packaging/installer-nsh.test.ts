@@ -12,8 +12,8 @@
  * plugin; same meaning for the flags electron-builder passes, e.g. `--updated` from include/installUtil.nsh,
  * via NSIS's own FileFunc GetOptions) and the language strings it generates from templates/nsis/messages.yml.
  */
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -197,8 +197,29 @@ describe.skipIf(!MAKENSIS || !existsSync(WINE))('build/installer.nsh under Wine 
     WINEDEBUG: '-all',
     WINEDLLOVERRIDES: 'mscoree,mshtml=',
   });
-  const wine = async (...args: string[]): Promise<string> =>
-    (await promisify(execFile)(WINE, args, { env: env(), timeout: 60_000 })).stdout;
+  const wine = (...args: string[]): Promise<string> => run(WINE, args, 60_000);
+  /**
+   * One Wine command; resolves with its stdout once it exits, rejects on a non-zero exit with its stderr.
+   * stderr goes to a file, not a pipe: the wineserver that wine starts inherits stderr and holds it open for its
+   * idle timeout (~3 s, `wineserver -p` in wineserver(1)) after the command exits, so a pipe would make every call
+   * wait that long for 'close'.
+   */
+  const run = (file: string, args: string[], timeout: number): Promise<string> => {
+    const errFile = path.join(tmp, `wine-${++calls}.err`);
+    const errFd = openSync(errFile, 'w');
+    const child = spawn(file, args, { env: env(), timeout, stdio: ['ignore', 'pipe', errFd] });
+    closeSync(errFd);
+    let stdout = '';
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    return new Promise((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', (code, signal) => {
+        if (code === 0) resolve(stdout);
+        else reject(new Error(`${file} ${args.join(' ')}: exit ${code ?? signal}\n${readFileSync(errFile, 'utf8')}`));
+      });
+    });
+  };
+  let calls = 0;
   const userPath = async (): Promise<string | undefined> => {
     const out = await wine('reg', 'query', 'HKCU\\Environment', '/v', 'Path').catch(() => '');
     return /Path\s+(REG_\w+)\s+(.*)/.exec(out)?.slice(1).join(' ').trim();
@@ -213,13 +234,21 @@ describe.skipIf(!MAKENSIS || !existsSync(WINE))('build/installer.nsh under Wine 
   beforeAll(async () => {
     tmp = mkdtempSync(path.join(tmpdir(), 'contactor-nsis-'));
     prefix = mkdtempSync(path.join(tmpdir(), 'contactor-wine-'));
-    await promisify(execFile)(WINE, ['wineboot', '-i'], { env: env(), timeout: 120_000 });
-    // wineboot leaves work running in the background; wait until the prefix is settled.
-    await promisify(execFile)(WINESERVER, ['-w'], { env: env(), timeout: 120_000 });
-    await makensis(false, { amd64: true, registryOnly: true, outFile: path.join(tmp, 'setup64.exe') });
-    await makensis(true, { amd64: true, registryOnly: true, outFile: path.join(tmp, 'unbuild64.exe') });
+    const boot = async (): Promise<void> => {
+      await run(WINE, ['wineboot', '-i'], 120_000);
+      // wineboot leaves work running in the background; wait until the prefix is settled.
+      await run(WINESERVER, ['-w'], 120_000);
+    };
+    // The two builds need no prefix: they compile while Wine sets it up.
+    await Promise.all([
+      boot(),
+      makensis(false, { amd64: true, registryOnly: true, outFile: path.join(tmp, 'setup64.exe') }),
+      makensis(true, { amd64: true, registryOnly: true, outFile: path.join(tmp, 'unbuild64.exe') }),
+    ]);
   }, 180_000);
-  afterAll(() => {
+  afterAll(async () => {
+    // The last command's wineserver is still idling in this prefix: end it before its folder goes.
+    await run(WINESERVER, ['-k'], 60_000).catch(() => undefined);
     rmSync(prefix, { recursive: true, force: true });
     rmSync(tmp, { recursive: true, force: true });
   });

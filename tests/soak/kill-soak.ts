@@ -2,7 +2,14 @@
  * The long kill -9 soak (opt-in: `npm run soak`). CONTACTOR_SOAK_ROUNDS (default 30) and
  * CONTACTOR_SOAK_SENDS (default 60 per round) set its size. Exits 1 on the first broken promise.
  */
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { REPO_ROOT } from '../helpers/bridge.js';
 import { runKillRounds } from '../security/kill-harness.js';
+
+// The harness runs the built CLI (bin/contactor.js → out/cli): build it from this tree first, as
+// tests/global-setup.ts does for `npm test`, so the soak never kills a stale bundle.
+execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'build.mjs')], { stdio: 'inherit' });
 
 const rounds = Number(process.env.CONTACTOR_SOAK_ROUNDS ?? 30);
 const sendsPerRound = Number(process.env.CONTACTOR_SOAK_SENDS ?? 60);
