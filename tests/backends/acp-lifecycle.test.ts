@@ -135,13 +135,18 @@ setTimeout(() => import(${JSON.stringify(pathToFileURL(FAKE_AGENT).href)}), 300)
     await waitFor(() => !alive(pid), 'the idle agent to be stopped', 8000);
   });
 
-  it('fails the turn of an agent that closes stdout but keeps running, instead of hanging, and stops the process', async () => {
-    const dir = h.tempDir();
-    const pidFile = path.join(dir, 'agent.pid');
-    const agent = path.join(dir, 'half-closed-agent.mjs');
-    writeFileSync(
-      agent,
-      `import { closeSync, writeFileSync } from 'node:fs';
+  // POSIX only: a Node agent cannot half-close its stdout on Windows. Measured under the Windows lane's Node
+  // 22 in Wine: after `fs.closeSync(1)`, `process.stdout.end()` or `.destroy()` the parent saw no EOF until the
+  // child was killed (libuv keeps its own handle to the pipe), so the fake would only test the timeout.
+  it.skipIf(process.platform === 'win32')(
+    'fails the turn of an agent that closes stdout but keeps running, instead of hanging, and stops the process',
+    async () => {
+      const dir = h.tempDir();
+      const pidFile = path.join(dir, 'agent.pid');
+      const agent = path.join(dir, 'half-closed-agent.mjs');
+      writeFileSync(
+        agent,
+        `import { closeSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));
 const send = (m) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\\n');
@@ -153,13 +158,15 @@ createInterface({ input: process.stdin }).on('line', (line) => {
 });
 setInterval(() => {}, 1000);
 `,
-    );
-    const backend = h.backend([], { command: [process.execPath, agent], idle_timeout_s: 0.2 });
-    const outcome = await backend.run(makeTurn('echo hi'), new RecordingReporter());
-    expect(outcome).toMatchObject({ kind: 'failed', retryable: true });
-    const pid = Number(readFileSync(pidFile, 'utf8'));
-    await waitFor(() => !alive(pid), 'the half-closed agent to be stopped', 8000);
-  }, 20_000);
+      );
+      const backend = h.backend([], { command: [process.execPath, agent], idle_timeout_s: 0.2 });
+      const outcome = await backend.run(makeTurn('echo hi'), new RecordingReporter());
+      expect(outcome).toMatchObject({ kind: 'failed', retryable: true });
+      const pid = Number(readFileSync(pidFile, 'utf8'));
+      await waitFor(() => !alive(pid), 'the half-closed agent to be stopped', 8000);
+    },
+    20_000,
+  );
 
   it('kills terminals an agent leaves running when the turn ends', async () => {
     const pidFile = path.join(h.tempDir(), 'terminal.pid');
