@@ -60,6 +60,8 @@ interface ScriptOptions {
   /** Leave out the app-running check (it drives PowerShell/tasklist, which Wine does not have like Windows). */
   registryOnly?: boolean;
   outFile?: string;
+  /** The hook file to include (a broken copy in the temp dir for the test that proves the check has teeth). */
+  nsh?: string;
 }
 
 function script(uninstaller: boolean, opts: ScriptOptions = {}): string {
@@ -75,7 +77,7 @@ function script(uninstaller: boolean, opts: ScriptOptions = {}): string {
     'allusers',
     'currentuser',
   ]);
-  header.include(NSH);
+  header.include(opts.nsh ?? NSH);
   const body = `
 Name "\${PRODUCT_NAME}"
 OutFile "${opts.outFile ?? path.join(tmp, uninstaller ? 'uninstaller-build.exe' : 'installer.exe')}"
@@ -155,13 +157,13 @@ describe.skipIf(!MAKENSIS)('build/installer.nsh under makensis', () => {
   }, 60_000);
 
   it('the check has teeth: a broken hook fails the build', async () => {
-    const good = readFileSync(NSH, 'utf8');
-    try {
-      writeFileSync(NSH, good.replace('Call contactorPathWithout', 'Call contactorPathWithoutTypo'));
-      await expect(makensis(false)).rejects.toThrow(/contactorPathWithoutTypo/);
-    } finally {
-      writeFileSync(NSH, good);
-    }
+    // A broken copy in the temp dir: the repository's file is never rewritten, even by a run killed midway.
+    const broken = path.join(tmp, 'installer-broken.nsh');
+    writeFileSync(
+      broken,
+      readFileSync(NSH, 'utf8').replace('Call contactorPathWithout', 'Call contactorPathWithoutTypo'),
+    );
+    await expect(makensis(false, { nsh: broken })).rejects.toThrow(/contactorPathWithoutTypo/);
   }, 60_000);
 });
 
