@@ -8,7 +8,7 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import { groupAlive, signalGroup, taskkillCommand, type TreeKill } from './process-tree.js';
+import { groupAlive, runTaskkill, signalGroup, taskkillCommand, type TreeKill } from './process-tree.js';
 import { newSpawnMark, rememberSpawnMark, SPAWN_MARK } from './spawn-marks.js';
 
 export type AgentChild = ChildProcessWithoutNullStreams;
@@ -182,7 +182,7 @@ export async function stopProcessTree(child: AgentChild, options: StopOptions = 
   const problems: string[] = [];
   if (treeKill.kind === 'taskkill') {
     if (!hasExited(child)) {
-      const failure = await runTaskkill(treeKill.command(pid), exitWaitMs);
+      const { failure } = await runTaskkill(treeKill.command(pid), exitWaitMs);
       if (failure !== undefined) {
         problems.push(`taskkill failed (${failure}); its descendants may still run`);
         if (!hasExited(child)) child.kill('SIGKILL');
@@ -203,34 +203,6 @@ export async function stopProcessTree(child: AgentChild, options: StopOptions = 
 
 function hasExited(child: AgentChild): boolean {
   return child.exitCode !== null || child.signalCode !== null;
-}
-
-/**
- * Runs taskkill and resolves with why it failed, or undefined when it exited 0. taskkill exits 0 on success
- * and non-zero with an `ERROR: ...` line otherwise (Microsoft Learn, "taskkill"); a hung taskkill counts as failed.
- */
-async function runTaskkill(command: { program: string; args: string[] }, ms: number): Promise<string | undefined> {
-  const killer = spawn(command.program, command.args, {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    windowsHide: true,
-    shell: false,
-  });
-  const output: Buffer[] = [];
-  killer.stdout.on('data', (chunk: Buffer) => output.push(chunk));
-  killer.stderr.on('data', (chunk: Buffer) => output.push(chunk));
-  const result = new Promise<string | undefined>((resolve) => {
-    killer.once('error', (err) => resolve(err.message));
-    killer.once('close', (code) => {
-      const said = Buffer.concat(output).toString('utf8').trim().split(/\r?\n/).slice(-2).join(' ');
-      resolve(code === 0 ? undefined : `exit ${code ?? 'signal'}${said ? `: ${said}` : ''}`);
-    });
-  });
-  const outcome = await within(result, ms);
-  if (outcome === undefined && killer.exitCode === null) {
-    killer.kill();
-    return `no answer within ${ms} ms`;
-  }
-  return outcome;
 }
 
 async function until(done: () => boolean, ms: number): Promise<boolean> {

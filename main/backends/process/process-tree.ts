@@ -3,6 +3,7 @@
  * (`detached: true`), so one signal to `-pid` reaches every descendant that did not start a group of its
  * own. On Windows there are no groups; `taskkill /T` walks the parent links instead.
  */
+import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
 /** How a process tree is stopped: by process group (POSIX), or by a taskkill-style program (Windows). */
@@ -12,6 +13,43 @@ export type TreeKill =
 /** The argv that kills a Windows process and all of its descendants, forcefully. */
 export function taskkillCommand(pid: number): { program: string; args: string[] } {
   return { program: 'taskkill', args: ['/PID', String(pid), '/T', '/F'] };
+}
+
+/** How a taskkill run went: its exit code (null when it did not exit), and why it failed unless it exited 0. */
+export interface TaskkillResult {
+  code: number | null;
+  failure: string | undefined;
+}
+
+/**
+ * Runs taskkill (or a stand-in) once. taskkill exits 0 on success and non-zero with an `ERROR: ...` line
+ * otherwise (Microsoft Learn, "taskkill"); a hung taskkill is killed after `ms` and counts as failed.
+ * The one runner for both the live agents' trees and the recorded agents of an earlier bridge.
+ */
+export function runTaskkill(command: { program: string; args: string[] }, ms: number): Promise<TaskkillResult> {
+  const killer = spawn(command.program, command.args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    windowsHide: true,
+    shell: false,
+  });
+  const output: Buffer[] = [];
+  killer.stdout.on('data', (chunk: Buffer) => output.push(chunk));
+  killer.stderr.on('data', (chunk: Buffer) => output.push(chunk));
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      killer.kill();
+      resolve({ code: null, failure: `no answer within ${ms} ms` });
+    }, ms);
+    killer.once('error', (err) => {
+      clearTimeout(timer);
+      resolve({ code: null, failure: err.message });
+    });
+    killer.once('close', (code) => {
+      clearTimeout(timer);
+      const said = Buffer.concat(output).toString('utf8').trim().split(/\r?\n/).slice(-2).join(' ');
+      resolve({ code, failure: code === 0 ? undefined : `exit ${code ?? 'signal'}${said ? `: ${said}` : ''}` });
+    });
+  });
 }
 
 /** Sends `signal` to the process group led by `pid`. Returns false when the group no longer exists. */

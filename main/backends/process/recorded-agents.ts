@@ -13,11 +13,10 @@
  *   itself is terminated directly after its start time is checked again. For a WSL agent the pid is
  *   `wsl.exe`'s; the Linux side is stopped inside the distro (wsl-orphans.ts).
  */
-import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Task } from '../../domain/task.js';
 import { linuxProcessStart, windowsProcessStarts, type StartQueryOptions } from './process-start.js';
-import { taskkillCommand } from './process-tree.js';
+import { runTaskkill, taskkillCommand } from './process-tree.js';
 import { stopMarked } from './spawn-marks.js';
 
 export interface RecordedAgent {
@@ -155,20 +154,13 @@ async function stopOnWindows(
 }
 
 /** True when taskkill succeeded or found no such process (exit 128: it is gone already). */
-function taskkill(pid: number, options: StopRecordedOptions): Promise<boolean> {
+async function taskkill(pid: number, options: StopRecordedOptions): Promise<boolean> {
   const { program, args } = taskkillCommand(pid);
-  return new Promise((resolve) => {
-    const killer = spawn(options.taskkill ?? program, args, { stdio: 'ignore', windowsHide: true, shell: false });
-    const timer = setTimeout(() => killer.kill(), options.timeoutMs ?? 10_000);
-    killer.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve(code === 0 || code === 128);
-    });
-    killer.once('error', () => {
-      clearTimeout(timer);
-      resolve(false);
-    });
-  });
+  const { code, failure } = await runTaskkill(
+    { program: options.taskkill ?? program, args },
+    options.timeoutMs ?? 10_000,
+  );
+  return failure === undefined || code === 128;
 }
 
 function signal(pid: number, sig: NodeJS.Signals): void {
