@@ -16,7 +16,7 @@ import type { AgentRegistry } from '../runtime/registry.js';
 import { OrchestrateParamsSchema, type OrchestrateParams } from '../schema/rpc.js';
 import { parseParams } from './parse-params.js';
 import type { MethodContext, MethodHandler } from './rpc-types.js';
-import { callerOf, delegationOf } from './send-request.js';
+import { callerOf, delegationOf, optional } from './send-request.js';
 
 export interface OrchestrationResult {
   agent: string;
@@ -47,13 +47,9 @@ export function orchestrateMethods(ctx: MethodContext): Record<string, MethodHan
   return {
     'agents/orchestrate': (params, call) => {
       const p = parseParams(OrchestrateParamsSchema, params);
-      return orchestrate(ctx.dispatcher, { ...p, ...optionalCaller(callerOf(call, p.callerAgent)) });
+      return orchestrate(ctx.dispatcher, { ...p, ...optional('callerAgent', callerOf(call, p.callerAgent)) });
     },
   };
-}
-
-function optionalCaller(callerAgent: string | undefined): { callerAgent?: string } {
-  return callerAgent === undefined ? {} : { callerAgent };
 }
 
 export async function orchestrate(dispatcher: Dispatcher, p: OrchestrateParams): Promise<Orchestration> {

@@ -142,6 +142,7 @@ function parseMeta(value: unknown, where: string): SendMetadata {
   return parsed.data;
 }
 
-function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+/** `{ key: value }`, or nothing when the value is undefined (exactOptionalPropertyTypes). */
+export function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
   return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
 }
