@@ -2,13 +2,18 @@ import type { Part } from '../domain/task.js';
 
 /**
  * Batches reply text into artifact chunks: a chunk is flushed when 512 characters have accumulated or
- * 20 ms after the last text arrived, whichever comes first (CONTRACT.md "Streaming"). A non-text part
+ * 20 ms after the last text arrived, whichever comes first (CONTRACT.md "Streaming"). "Accumulated" is
+ * counted at the end of the event-loop turn: text that arrives together (one pipe read of a fast agent
+ * holds dozens of chunks) leaves as one chunk, up to 64 KiB, instead of one stored event and one SSE
+ * frame per 512 characters; a steady stream, one chunk per turn, leaves as before. A non-text part
  * (a file, a link, data) goes out at once as its own chunk, after the text buffered before it, so the
  * parts keep the agent's order. The first chunk creates the artifact (`append: false`); later ones
  * append; `finish` sends `lastChunk: true`.
  */
 export const CHUNK_CHARS = 512;
 export const CHUNK_IDLE_MS = 20;
+/** Text past this leaves at once, without waiting for the end of the turn: bounds one event's size. */
+export const MAX_CHUNK_CHARS = 64 * 1024;
 
 export interface ArtifactChunk {
   /** Text chunks hold one text part; a non-text part travels alone. */
@@ -23,6 +28,8 @@ export class ArtifactStream {
   private parts = 0;
   private total = '';
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** The end-of-turn flush, armed once 512 characters are buffered. */
+  private turnEnd: ReturnType<typeof setImmediate> | undefined;
   private finished = false;
 
   constructor(private readonly emit: (chunk: ArtifactChunk) => void) {}
@@ -50,10 +57,17 @@ export class ArtifactStream {
     if (this.finished || text === '') return;
     this.buffer += text;
     this.total += text;
-    if (this.buffer.length >= CHUNK_CHARS) {
+    if (this.buffer.length >= MAX_CHUNK_CHARS) {
       this.flush(false);
       return;
     }
+    if (this.buffer.length >= CHUNK_CHARS) {
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = undefined;
+      this.turnEnd ??= setImmediate(() => this.flush(false));
+      return;
+    }
+    if (this.turnEnd) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => this.flush(false), CHUNK_IDLE_MS);
   }
@@ -92,5 +106,7 @@ export class ArtifactStream {
   private clearTimer(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    if (this.turnEnd) clearImmediate(this.turnEnd);
+    this.turnEnd = undefined;
   }
 }
