@@ -11,7 +11,7 @@ import { measureBulk, measureChunkLatency } from '../sections/streaming.js';
 import { measureThroughput, type ThroughputRow } from '../sections/throughput.js';
 import { openDirectAgent } from './acp-direct.js';
 import { startBridgeChild } from './bridge-child.js';
-import { BENCH_DIR, REPO_ROOT, startChild } from './children.js';
+import { BENCH_DIR, REPO_ROOT, cpuMs, startChild } from './children.js';
 import { cliStartup } from './cli-rows.js';
 import type { Figures } from './goals.js';
 import { mb, ms, perS, type Row } from './report.js';
@@ -135,8 +135,12 @@ export async function runOnce(opts: {
         try {
           const big = await measureChunkLatency({ direct, bridge: via('stamp'), ...counts.stamps });
           const small = await measureChunkLatency({ direct, bridge: via('stamp'), ...counts.smallStamps });
+          const cpuBefore = cpuMs(bridge.pid);
           const bulk = await measureBulk({ direct, bridge: via('stamp'), ...counts.bulk });
-          results.streaming = { chunkLatency: big, smallChunkLatency: small, bulk };
+          const cpuAfter = cpuMs(bridge.pid);
+          const bridgeCpuMsPerMB =
+            cpuBefore === undefined || cpuAfter === undefined ? undefined : (cpuAfter - cpuBefore) / bulk.megabytes;
+          results.streaming = { chunkLatency: big, smallChunkLatency: small, bulk: { ...bulk, bridgeCpuMsPerMB } };
           Object.assign(figures, {
             'sse.bridgeP99Ms': big.bridgeP99Ms,
             'sse.directP99Ms': big.directP99Ms,
@@ -163,7 +167,7 @@ export async function runOnce(opts: {
               measure: `10 MB reply (${bulk.chunkChars}-char chunks, ${bulk.bridgeEvents} SSE events)`,
               contactor: `${bulk.bridgeMBps.toFixed(1)} MB/s`,
               baseline: `${bulk.directMBps.toFixed(1)} MB/s direct`,
-              comparison: `${((bulk.bridgeMBps / bulk.directMBps) * 100).toFixed(0)}% of direct`,
+              comparison: `${((bulk.bridgeMBps / bulk.directMBps) * 100).toFixed(0)}% of direct${bridgeCpuMsPerMB === undefined ? '' : `; bridge CPU ${bridgeCpuMsPerMB.toFixed(0)} ms per MB`}`,
             },
           );
         } finally {
@@ -234,6 +238,17 @@ export async function runOnce(opts: {
         baseline: `${ms(f.startupMs)} bare node:http`,
         comparison: `${(scale.startupMs / f.startupMs).toFixed(2)}×`,
       },
+      ...(scale.startupCpuMs !== undefined && f.startupCpuMs !== undefined
+        ? [
+            {
+              section: 'scale',
+              measure: `start-up CPU time to healthy (${n})`,
+              contactor: ms(scale.startupCpuMs),
+              baseline: `${ms(f.startupCpuMs)} bare node:http`,
+              comparison: `${(scale.startupCpuMs / f.startupCpuMs).toFixed(2)}× (wall time waits on a busy machine; CPU does not)`,
+            },
+          ]
+        : []),
       {
         section: 'scale',
         measure: 'idle RSS, headless',

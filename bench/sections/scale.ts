@@ -14,7 +14,7 @@ import { artifactUpdate, statusUpdate } from '../../main/domain/events.js';
 import type { Task } from '../../main/domain/task.js';
 import { SqliteTaskStore } from '../../main/stores/sqlite.js';
 import { startBridgeChild, freePort, waitHealthy } from '../lib/bridge-child.js';
-import { REPO_ROOT, rssMb, startChild } from '../lib/children.js';
+import { REPO_ROOT, cpuMs, rssMb, startChild } from '../lib/children.js';
 import { KeepAliveClient } from '../lib/http-client.js';
 import { percentile } from '../lib/stats.js';
 
@@ -23,6 +23,8 @@ export interface ScaleResult {
   insertSeconds: number;
   dbBytesPerTask: number;
   startupMs: number;
+  /** CPU time (all threads) the bridge used up to its first healthy answer: steadier than wall time. */
+  startupCpuMs: number | undefined;
   getP50Ms: number;
   getP99Ms: number;
   listP50Ms: number;
@@ -32,6 +34,7 @@ export interface ScaleResult {
   rssAfterLoadMb: number | undefined;
   floor: {
     startupMs: number;
+    startupCpuMs: number | undefined;
     idleRssMb: number | undefined;
     /** Round trips interleaved with the `tasks/get` calls, and with the `ListTasks` calls. */
     getRttP50Ms: number;
@@ -138,7 +141,7 @@ async function startFloor(buildDir: string) {
   const starting = startChild<{ ready: boolean; port: number }>(path.join(buildDir, 'bare-floor.mjs'), [String(port)]);
   const startupMs = await waitHealthy(port, since);
   const floor = await starting;
-  return { floor, port, startupMs };
+  return { floor, port, startupMs, startupCpuMs: cpuMs(floor.pid) };
 }
 
 export async function measureScale(opts: {
@@ -172,6 +175,7 @@ export async function measureScale(opts: {
   });
   const startupMs = await waitHealthy(port, since);
   const bridge = await starting;
+  const startupCpuMs = cpuMs(bridge.pid);
   const floorClient = new KeepAliveClient({ port: floorStart.port }, 1);
   const floorCall = async (into: number[]) => {
     const t0 = performance.now();
@@ -220,6 +224,7 @@ export async function measureScale(opts: {
       insertSeconds,
       dbBytesPerTask,
       startupMs,
+      startupCpuMs,
       getP50Ms: percentile(get, 50),
       getP99Ms: percentile(get, 99),
       listP50Ms: percentile(list, 50),
@@ -229,6 +234,7 @@ export async function measureScale(opts: {
       rssAfterLoadMb: rssMb(bridge.pid),
       floor: {
         startupMs: floorStart.startupMs,
+        startupCpuMs: floorStart.startupCpuMs,
         idleRssMb: floorIdleRssMb,
         getRttP50Ms: percentile(getRtt, 50),
         getRttP99Ms: percentile(getRtt, 99),
