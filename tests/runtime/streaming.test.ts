@@ -43,12 +43,12 @@ describe('streaming', () => {
     expect(events.at(-2)).toMatchObject({ kind: 'artifact-update', lastChunk: true });
   });
 
-  it('text that arrives in one event-loop turn leaves as one chunk, each chunk at most 64 KiB', async () => {
+  it('text that arrives in one event-loop turn leaves in two chunks (the first 512+ at once, the rest at the turn end), each at most 64 KiB', async () => {
     core = new Core();
     const kib = 'k'.repeat(1023) + '\n';
     const gate = new Gate();
     // 40 KiB in one turn, then (next turn) 100 KiB in one turn: a fast agent's pipe reads, as the bulk
-    // benchmark sees them. Before: one event per 1 KiB chunk (140 events).
+    // benchmark sees them. Before: one event per 1 KiB chunk (140 events), now 6.
     core.add(
       'fast',
       new FakeBackend(async (_turn, report) => {
@@ -64,8 +64,15 @@ describe('streaming', () => {
     gate.resolve();
     const done = await core.untilTerminal(task.id);
     const chunks = artifactEvents(core.eventsOf(task.id));
-    expect(chunks.map((c) => textOf(c.artifact.parts).length)).toEqual([40 * 1024, 64 * 1024, 36 * 1024, 0]);
-    expect(chunks.map((c) => c.lastChunk)).toEqual([false, false, false, true]);
+    expect(chunks.map((c) => textOf(c.artifact.parts).length)).toEqual([
+      1024,
+      39 * 1024,
+      1024,
+      64 * 1024,
+      35 * 1024,
+      0,
+    ]);
+    expect(chunks.map((c) => c.lastChunk)).toEqual([false, false, false, false, false, true]);
     expect(textOf(done.artifacts[0]!.parts)).toBe(kib.repeat(140));
   });
 
