@@ -1,6 +1,6 @@
 /**
  * The writes of one commit group, held until it commits (group-commit.ts), then written with one
- * statement per task row and one per event. A task created and finished in the same group is inserted
+ * statement per task row whose snapshot changed and one per event. A task created and finished in the same group is inserted
  * once, already finished: its row and its four `updated_at` index entries are not rewritten per change.
  *
  * `create` and `commit` check everything the schema would refuse (ids, idempotency keys, seq order,
@@ -27,7 +27,7 @@ interface PendingTask {
   /** Not in the table yet: inserted when the group commits. */
   created?: { createdAt: string; key: IdempotencyKey | undefined };
   lastSeq: number;
-  /** The latest snapshot; absent when only events changed (then only `last_seq` is updated). */
+  /** The latest snapshot; absent when only events changed (then the row is not written: see LAST_SEQ). */
   columns?: TaskColumns;
   events: { seq: number; json: string }[];
 }
@@ -39,7 +39,6 @@ export interface WriteStatements {
   lastSeq: Database.Statement;
   insertTask: Database.Statement;
   updateTask: Database.Statement;
-  updateLastSeq: Database.Statement;
   insertEvent: Database.Statement;
 }
 
@@ -114,9 +113,9 @@ export class PendingWrites {
           });
         } else if (pending.columns) {
           this.sql.updateTask.run({ ...pending.columns, last_seq: pending.lastSeq });
-        } else {
-          this.sql.updateLastSeq.run(pending.lastSeq, id);
         }
+        // Events alone leave the row as it is: its last seq is recovered from them (sqlite.ts, LAST_SEQ),
+        // so a streamed reply's commits write the events' pages only, not the task row and its b-tree page.
         for (const event of pending.events) this.sql.insertEvent.run(id, event.seq, event.json);
       }
     } finally {
