@@ -24,7 +24,7 @@ export interface RunCounts {
   acp: { calls: number; warmup: number };
   stamps: { chunks: number; intervalMs: number; chunkChars: number };
   smallStamps: { chunks: number; intervalMs: number; chunkChars: number };
-  bulk: { bytes: number; chunkChars: number };
+  bulk: { bytes: number; chunkChars: number; pairs: number };
   cli: { runs: number; warmup: number; npxRuns: number };
   scale: { tasks: number; getCalls: number; listCalls: number; listPageSize: number };
 }
@@ -139,7 +139,9 @@ export async function runOnce(opts: {
           const bulk = await measureBulk({ direct, bridge: via('stamp'), ...counts.bulk });
           const cpuAfter = cpuMs(bridge.pid);
           const bridgeCpuMsPerMB =
-            cpuBefore === undefined || cpuAfter === undefined ? undefined : (cpuAfter - cpuBefore) / bulk.megabytes;
+            cpuBefore === undefined || cpuAfter === undefined
+              ? undefined
+              : (cpuAfter - cpuBefore) / (bulk.megabytes * bulk.pairs);
           results.streaming = { chunkLatency: big, smallChunkLatency: small, bulk: { ...bulk, bridgeCpuMsPerMB } };
           Object.assign(figures, {
             'sse.bridgeP99Ms': big.bridgeP99Ms,
@@ -164,7 +166,7 @@ export async function runOnce(opts: {
             },
             {
               section: 'SSE',
-              measure: `10 MB reply (${bulk.chunkChars}-char chunks, ${bulk.bridgeEvents} SSE events)`,
+              measure: `10 MB reply (${bulk.chunkChars}-char chunks, ~${bulk.bridgeEvents} SSE events; median of ${bulk.pairs} each way)`,
               contactor: `${bulk.bridgeMBps.toFixed(1)} MB/s`,
               baseline: `${bulk.directMBps.toFixed(1)} MB/s direct`,
               comparison: `${((bulk.bridgeMBps / bulk.directMBps) * 100).toFixed(0)}% of direct${bridgeCpuMsPerMB === undefined ? '' : `; bridge CPU ${bridgeCpuMsPerMB.toFixed(0)} ms per MB`}`,
