@@ -9,7 +9,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { StreamEvent, TaskEvent } from '../domain/events.js';
-import type { Task } from '../domain/task.js';
+import { isTerminal, type Task, type TaskState } from '../domain/task.js';
 import type { IdempotencyKey, StoredTask } from '../ports.js';
 import { checkedLastSeq, isTaskEvent, taskNotFound } from './task-query.js';
 
@@ -46,6 +46,14 @@ export class PendingWrites {
   private readonly tasks = new Map<string, PendingTask>();
   /** `${scope}\0${messageId}` → task id, for keys of tasks created in this group. */
   private readonly keys = new Map<string, string>();
+  /**
+   * The committed last seq of each unfinished task this connection wrote: the next change of a task
+   * (its turn starting after its creation committed) needs no SELECT. Only committed groups land here
+   * (`committed`); a lost group's are dropped with it. Finished tasks leave: a late change reads the row.
+   */
+  private readonly committedSeq = new Map<string, number>();
+  /** What the group being written will add to `committedSeq` once it commits; `undefined` = leaves it. */
+  private staged: [string, number | undefined][] = [];
 
   constructor(private readonly sql: WriteStatements) {}
 
@@ -82,7 +90,10 @@ export class PendingWrites {
 
   commit(taskId: string, events: TaskEvent[], task: Task | undefined): void {
     const pending = this.tasks.get(taskId);
-    const stored = pending?.lastSeq ?? (this.sql.lastSeq.get(taskId) as { last_seq: number } | undefined)?.last_seq;
+    const stored =
+      pending?.lastSeq ??
+      this.committedSeq.get(taskId) ??
+      (this.sql.lastSeq.get(taskId) as { last_seq: number } | undefined)?.last_seq;
     if (stored === undefined) throw taskNotFound(taskId);
     const lastSeq = checkedLastSeq(taskId, stored, events);
     // Serialized now: the caller keeps changing its task after this returns.
@@ -99,8 +110,11 @@ export class PendingWrites {
 
   /** Writes everything held (inside the group's transaction) and forgets it, written or not. */
   writeAll(): void {
+    this.staged = [];
     try {
       for (const [id, pending] of this.tasks) {
+        const state = pending.columns?.state as TaskState | undefined;
+        this.staged.push([id, state !== undefined && isTerminal(state) ? undefined : pending.lastSeq]);
         if (pending.created) {
           const { createdAt, key } = pending.created;
           this.sql.insertTask.run({
@@ -122,6 +136,15 @@ export class PendingWrites {
       this.tasks.clear();
       this.keys.clear();
     }
+  }
+
+  /** The group `writeAll` wrote is committed. */
+  committed(): void {
+    for (const [id, seq] of this.staged) {
+      if (seq === undefined) this.committedSeq.delete(id);
+      else this.committedSeq.set(id, seq);
+    }
+    this.staged = [];
   }
 
   private stored(pending: PendingTask): StoredTask {

@@ -58,7 +58,10 @@ export class SqliteTaskStore implements TaskStore, PrunableStore {
     this.group = new GroupCommit(
       this.db,
       () => this.pending.writeAll(),
-      () => this.checkpointer.committed(),
+      () => {
+        this.pending.committed();
+        this.checkpointer.committed();
+      },
     );
     // Events go with their task (ON DELETE CASCADE); the state filter is in the SQL, so no race with a
     // task finishing between the choice and the delete.

@@ -74,6 +74,51 @@ describe('SqliteTaskStore last seq', () => {
     }
   });
 
+  it("takes a task's next seq from its own last commit, not from a row read", () => {
+    const store = new SqliteTaskStore({ file });
+    try {
+      const task = makeTask();
+      store.create(task, firstEvents(task));
+      store.flush();
+      // Another connection moves the row's last_seq ahead. The store is the file's only writer, so it
+      // keeps to what it committed itself: a row read would make seq 3 refused as not following 50.
+      const other = new Database(file);
+      other.prepare('UPDATE tasks SET last_seq = 50 WHERE id = ?').run(task.id);
+      other.close();
+      const { task: working, event } = moved(task, 'working', 3);
+      expect(() => store.commit(task.id, [event], working)).not.toThrow();
+      store.flush();
+    } finally {
+      store.close();
+    }
+  });
+
+  it('forgets the seqs of a lost group: the next change follows what was committed', () => {
+    const store = new SqliteTaskStore({ file });
+    try {
+      const task = makeTask();
+      store.create(task, firstEvents(task));
+      store.flush();
+      // A group that cannot commit (as a full disk would refuse it), from a trigger on another connection.
+      const other = new Database(file);
+      other.exec(`CREATE TRIGGER refuse_seq_4 BEFORE INSERT ON events WHEN new.seq = 4
+                  BEGIN SELECT RAISE(ABORT, 'refused for the test'); END;`);
+      const { task: working, event } = moved(task, 'working', 3);
+      store.commit(task.id, [event], working);
+      store.commit(task.id, [chunk(task, 4, 'lost')]);
+      expect(() => store.flush()).toThrow(/refused for the test/);
+      other.exec('DROP TRIGGER refuse_seq_4');
+      other.close();
+      expect(store.get(task.id)?.lastSeq).toBe(2);
+      // Seq 3 again, as the committed state says; a cache that kept the lost seq 4 would refuse it.
+      store.commit(task.id, [event], working);
+      store.flush();
+      expect(store.get(task.id)).toEqual({ task: working, lastSeq: 3 });
+    } finally {
+      store.close();
+    }
+  });
+
   it('keeps the last seq of every durable chunk when the writing process is killed with SIGKILL', async () => {
     const writer = fileURLToPath(new URL('./crash-streamer.ts', import.meta.url));
     const id = 'streamed-task';
