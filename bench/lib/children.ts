@@ -11,20 +11,43 @@ import { build } from 'esbuild';
 export const BENCH_DIR = path.resolve(import.meta.dirname, '..');
 export const REPO_ROOT = path.resolve(BENCH_DIR, '..');
 
-/** Bundles `bench/servers/<name>.ts` files into `outDir/<name>.mjs`. */
+/**
+ * Bundles `bench/servers/<name>.ts` files into `outDir/<name>.mjs`. The baselines keep their packages
+ * in node_modules; contactor's servers are bundled the way the shipped CLI is (scripts/build.mjs,
+ * "cli (repo)": dependencies inlined, only the native better-sqlite3 loaded from node_modules, split so
+ * lazy imports stay lazy), since `contactor up` / `serve` start that build.
+ */
 export async function bundleServers(names: string[], outDir: string): Promise<void> {
-  await build({
-    entryPoints: Object.fromEntries(names.map((n) => [n, path.join(BENCH_DIR, 'servers', `${n}.ts`)])),
+  const contactor = names.filter((n) => CONTACTOR_SERVERS.includes(n));
+  const baselines = names.filter((n) => !CONTACTOR_SERVERS.includes(n));
+  const entries = (list: string[]) =>
+    Object.fromEntries(list.map((n) => [n, path.join(BENCH_DIR, 'servers', `${n}.ts`)]));
+  const common = {
     outdir: outDir,
     outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node22',
-    packages: 'external',
     logLevel: 'error',
-  });
+  } as const;
+  await Promise.all([
+    baselines.length > 0 && build({ ...common, entryPoints: entries(baselines), packages: 'external' }),
+    contactor.length > 0 &&
+      build({
+        ...common,
+        entryPoints: entries(contactor),
+        splitting: true,
+        external: ['better-sqlite3', 'electron'],
+        // Bundled CommonJS dependencies call require(), which an ES module does not have (as in the CLI build).
+        banner: {
+          js: "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);",
+        },
+      }),
+  ]);
 }
+
+const CONTACTOR_SERVERS = ['contactor-echo', 'bridge-serve'];
 
 export interface RunningChild<T> {
   process: ChildProcess;

@@ -1,6 +1,7 @@
 /**
- * The result table: one row per figure, with its same-run baseline, the comparison and the issue's
- * target (PASS/MISS), printed as aligned text and written as Markdown.
+ * The result tables: the goals (one value per run, median, spread, verdict; see goals.ts) and the
+ * detail of the last run (each figure beside its same-run baseline), printed as aligned text and
+ * written as Markdown.
  */
 export interface Row {
   section: string;
@@ -8,28 +9,16 @@ export interface Row {
   contactor: string;
   baseline: string;
   comparison: string;
-  target: string;
-  /** undefined: no target (informational). */
-  pass: boolean | undefined;
 }
 
-const HEADERS = ['section', 'measure', 'contactor', 'baseline (same run)', 'comparison', 'target', 'result'] as const;
+export const DETAIL_HEADERS = ['section', 'measure', 'contactor', 'baseline (same run)', 'comparison'];
 
-function cells(row: Row): string[] {
-  return [
-    row.section,
-    row.measure,
-    row.contactor,
-    row.baseline,
-    row.comparison,
-    row.target,
-    row.pass === undefined ? '' : row.pass ? 'PASS' : 'MISS',
-  ];
-}
+export const detailCells = (rows: Row[]): string[][] =>
+  rows.map((r) => [r.section, r.measure, r.contactor, r.baseline, r.comparison]);
 
-export function textTable(rows: Row[]): string {
-  const all = [[...HEADERS], ...rows.map(cells)];
-  const widths = HEADERS.map((_, i) => Math.max(...all.map((r) => r[i]!.length)));
+export function textTable(headers: string[], rows: string[][]): string {
+  const all = [headers, ...rows];
+  const widths = headers.map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
   return all
     .map((r) =>
       r
@@ -40,10 +29,11 @@ export function textTable(rows: Row[]): string {
     .join('\n');
 }
 
-export function markdownTable(rows: Row[]): string {
+export function markdownTable(headers: string[], rows: string[][]): string {
   const line = (c: readonly string[]) => `| ${c.map((x) => x.replace(/\|/g, '\\|')).join(' | ')} |`;
-  return [line(HEADERS), line(HEADERS.map(() => '---')), ...rows.map((r) => line(cells(r)))].join('\n');
+  return [line(headers), line(headers.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
 export const ms = (v: number): string => `${v.toFixed(2)} ms`;
 export const perS = (v: number): string => `${Math.round(v)}/s`;
+export const mb = (v: number | undefined): string => (v === undefined ? 'n/a (no /proc)' : `${v.toFixed(1)} MB`);

@@ -3,7 +3,9 @@
  * SqliteTaskStore, then a headless bridge started on that data dir in a child process (with
  * `history.max_tasks` raised above the count: the default keeps 10,000 and would prune the rest at startup). Measures
  * startup to the first healthy /health, `tasks/get` and `ListTasks` (v1) latency over HTTP, database
- * size per task, and idle RSS. Baselines: the bare-HTTP floor's startup, RSS and round trip.
+ * size per task, and idle RSS. Baselines, taken in the same section: a fresh bare node:http floor
+ * started the same way (spawn → first 200, then its RSS after the same idle wait), and the floor's round
+ * trip, one floor call interleaved with each bridge call so a noisy moment touches both alike.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -12,7 +14,7 @@ import { artifactUpdate, statusUpdate } from '../../main/domain/events.js';
 import type { Task } from '../../main/domain/task.js';
 import { SqliteTaskStore } from '../../main/stores/sqlite.js';
 import { startBridgeChild, freePort, waitHealthy } from '../lib/bridge-child.js';
-import { REPO_ROOT, rssMb } from '../lib/children.js';
+import { REPO_ROOT, cpuMs, rssMb, startChild } from '../lib/children.js';
 import { KeepAliveClient } from '../lib/http-client.js';
 import { percentile } from '../lib/stats.js';
 
@@ -21,6 +23,8 @@ export interface ScaleResult {
   insertSeconds: number;
   dbBytesPerTask: number;
   startupMs: number;
+  /** CPU time (all threads) the bridge used up to its first healthy answer: steadier than wall time. */
+  startupCpuMs: number | undefined;
   getP50Ms: number;
   getP99Ms: number;
   listP50Ms: number;
@@ -28,6 +32,16 @@ export interface ScaleResult {
   listPageSize: number;
   idleRssMb: number | undefined;
   rssAfterLoadMb: number | undefined;
+  floor: {
+    startupMs: number;
+    startupCpuMs: number | undefined;
+    idleRssMb: number | undefined;
+    /** Round trips interleaved with the `tasks/get` calls, and with the `ListTasks` calls. */
+    getRttP50Ms: number;
+    getRttP99Ms: number;
+    listRttP50Ms: number;
+    listRttP99Ms: number;
+  };
 }
 
 const PROMPT =
@@ -117,6 +131,19 @@ function filledStore(cacheDir: string, count: number): { seconds: number; ids: s
 /** Bump when the generated tasks change shape, so an old cache is not reused. */
 const FILL_VERSION = 'v1';
 
+const IDLE_MS = 500;
+const FLOOR_BODY = '{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"id":"x"}}';
+
+/** A fresh bare node:http server, started and timed exactly like the bridge: spawn → first 200. */
+async function startFloor(buildDir: string) {
+  const port = await freePort();
+  const since = performance.now();
+  const starting = startChild<{ ready: boolean; port: number }>(path.join(buildDir, 'bare-floor.mjs'), [String(port)]);
+  const startupMs = await waitHealthy(port, since);
+  const floor = await starting;
+  return { floor, port, startupMs, startupCpuMs: cpuMs(floor.pid) };
+}
+
 export async function measureScale(opts: {
   buildDir: string;
   cacheDir: string;
@@ -135,6 +162,7 @@ export async function measureScale(opts: {
   const ids = Array.from({ length: opts.getCalls }, (_, i) => allIds[(i * 7919) % allIds.length]!);
   const dbBytesPerTask = statSync(dbFile).size / opts.tasks;
 
+  const floorStart = await startFloor(opts.buildDir);
   const port = await freePort();
   const since = performance.now();
   const starting = startBridgeChild({
@@ -147,19 +175,30 @@ export async function measureScale(opts: {
   });
   const startupMs = await waitHealthy(port, since);
   const bridge = await starting;
+  const startupCpuMs = cpuMs(bridge.pid);
+  const floorClient = new KeepAliveClient({ port: floorStart.port }, 1);
+  const floorCall = async (into: number[]) => {
+    const t0 = performance.now();
+    await floorClient.post('/', FLOOR_BODY);
+    into.push(performance.now() - t0);
+  };
   try {
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, IDLE_MS));
     const idleRssMb = rssMb(bridge.pid);
+    const floorIdleRssMb = rssMb(floorStart.floor.pid);
     const client = new KeepAliveClient({ port, headers: { authorization: `Bearer ${bridge.info.token}` } }, 1);
     const get: number[] = [];
+    const getRtt: number[] = [];
     for (let i = 0; i < opts.getCalls; i++) {
       const body = JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tasks/get', params: { id: ids[i] } });
+      await floorCall(getRtt);
       const t0 = performance.now();
       const reply = await client.post('/', body);
       get.push(performance.now() - t0);
       if (!reply.body.includes('"state":"completed"')) throw new Error(`tasks/get failed: ${reply.body.slice(0, 200)}`);
     }
     const list: number[] = [];
+    const listRtt: number[] = [];
     let pageToken = '';
     for (let i = 0; i < opts.listCalls; i++) {
       const body = JSON.stringify({
@@ -168,6 +207,7 @@ export async function measureScale(opts: {
         method: 'ListTasks',
         params: { pageSize: opts.listPageSize, ...(pageToken ? { pageToken } : {}) },
       });
+      await floorCall(listRtt);
       const t0 = performance.now();
       const reply = await client.post('/', body, { 'A2A-Version': '1.0' });
       list.push(performance.now() - t0);
@@ -178,12 +218,13 @@ export async function measureScale(opts: {
       pageToken = i % 20 === 19 ? '' : result.nextPageToken;
     }
     client.close();
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, IDLE_MS));
     return {
       tasks: opts.tasks,
       insertSeconds,
       dbBytesPerTask,
       startupMs,
+      startupCpuMs,
       getP50Ms: percentile(get, 50),
       getP99Ms: percentile(get, 99),
       listP50Ms: percentile(list, 50),
@@ -191,8 +232,18 @@ export async function measureScale(opts: {
       listPageSize: opts.listPageSize,
       idleRssMb,
       rssAfterLoadMb: rssMb(bridge.pid),
+      floor: {
+        startupMs: floorStart.startupMs,
+        startupCpuMs: floorStart.startupCpuMs,
+        idleRssMb: floorIdleRssMb,
+        getRttP50Ms: percentile(getRtt, 50),
+        getRttP99Ms: percentile(getRtt, 99),
+        listRttP50Ms: percentile(listRtt, 50),
+        listRttP99Ms: percentile(listRtt, 99),
+      },
     };
   } finally {
-    await bridge.stop();
+    floorClient.close();
+    await Promise.all([bridge.stop(), floorStart.floor.stop()]);
   }
 }

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DirectAgent } from '../lib/acp-direct.js';
 import { streamCall } from '../lib/sse-client.js';
-import { percentile } from '../lib/stats.js';
+import { median, percentile } from '../lib/stats.js';
 
 export interface ChunkLatency {
   chunks: number;
@@ -23,6 +23,9 @@ export interface BulkThroughput {
   chunkChars: number;
   directMBps: number;
   bridgeMBps: number;
+  /** Transfers each way (the rates are their medians). */
+  pairs: number;
+  /** Median SSE events per bridge transfer. */
   bridgeEvents: number;
 }
 
@@ -109,29 +112,47 @@ export async function measureChunkLatency(opts: {
   };
 }
 
+/**
+ * `pairs` 10 MB replies each way, direct and through the bridge alternately (the order flips each pair),
+ * so both see the same moments of a shared machine; each rate is the median of its transfers. One pair
+ * swung from 19% to 100% of direct between runs on a busy machine.
+ */
 export async function measureBulk(opts: {
   direct: DirectAgent;
   bridge: Bridge;
   bytes: number;
   chunkChars: number;
+  pairs: number;
 }): Promise<BulkThroughput> {
   const prompt = `bulk ${opts.bytes} ${opts.chunkChars}`;
-  let t0 = performance.now();
-  const reply = await opts.direct.prompt(prompt);
-  const directMs = performance.now() - t0;
-  if (reply.length !== opts.bytes)
-    throw new Error(`direct bulk reply had ${reply.length} characters, not ${opts.bytes}`);
-  let received = 0;
-  t0 = performance.now();
-  const bridgeEvents = await streamThroughBridge(opts.bridge, prompt, (text) => (received += text.length));
-  const bridgeMs = performance.now() - t0;
-  if (received !== opts.bytes) throw new Error(`bridge bulk stream carried ${received} characters, not ${opts.bytes}`);
   const mb = opts.bytes / 1e6;
+  const direct: number[] = [];
+  const bridge: number[] = [];
+  const events: number[] = [];
+  const viaDirect = async (): Promise<void> => {
+    const t0 = performance.now();
+    const reply = await opts.direct.prompt(prompt);
+    direct.push(mb / ((performance.now() - t0) / 1000));
+    if (reply.length !== opts.bytes)
+      throw new Error(`direct bulk reply had ${reply.length} characters, not ${opts.bytes}`);
+  };
+  const viaBridge = async (): Promise<void> => {
+    let received = 0;
+    const t0 = performance.now();
+    events.push(await streamThroughBridge(opts.bridge, prompt, (text) => (received += text.length)));
+    bridge.push(mb / ((performance.now() - t0) / 1000));
+    if (received !== opts.bytes)
+      throw new Error(`bridge bulk stream carried ${received} characters, not ${opts.bytes}`);
+  };
+  for (let i = 0; i < opts.pairs; i++) {
+    for (const step of i % 2 === 0 ? [viaDirect, viaBridge] : [viaBridge, viaDirect]) await step();
+  }
   return {
     megabytes: mb,
     chunkChars: opts.chunkChars,
-    directMBps: mb / (directMs / 1000),
-    bridgeMBps: mb / (bridgeMs / 1000),
-    bridgeEvents,
+    pairs: opts.pairs,
+    directMBps: median(direct),
+    bridgeMBps: median(bridge),
+    bridgeEvents: median(events),
   };
 }

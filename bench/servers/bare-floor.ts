@@ -1,6 +1,7 @@
 /**
  * The floor: a bare node:http server that reads the body and answers a fixed JSON-RPC result. No
  * bridge can beat it on the same client; contactor is reported as a fraction of it.
+ * Argv: [port] (default: any free port).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,7 +19,7 @@ const server = createServer((req, res) => {
   });
 });
 server.keepAliveTimeout = 60_000;
-server.listen(0, '127.0.0.1', () => {
+server.listen(Number(process.argv[2] ?? 0), '127.0.0.1', () => {
   process.stdout.write(`${JSON.stringify({ ready: true, port: (server.address() as AddressInfo).port })}\n`);
 });
 process.on('SIGTERM', () => process.exit(0));

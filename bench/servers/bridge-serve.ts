@@ -1,8 +1,14 @@
 /**
  * A headless bridge exactly as `contactor serve` builds it: createBridge on a config file, then start.
  * Argv: <configPath>. Prints `{ready, port, token}` once listening; stops cleanly on SIGTERM.
+ *
+ * Started as bin/contactor.js starts the CLI (its `start`): Node's compile cache on, then the bridge's
+ * code imported — so start-up is measured as `contactor up` pays it, not as a first-ever run.
  */
-import { createBridge } from '../../main/wiring/wiring.js';
+import module from 'node:module';
+
+module.enableCompileCache?.();
+const { createBridge } = await import('../../main/wiring/wiring.js');
 
 const configPath = process.argv[2];
 if (!configPath) throw new Error('usage: bridge-serve <config.yaml>');

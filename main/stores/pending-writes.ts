@@ -1,6 +1,6 @@
 /**
  * The writes of one commit group, held until it commits (group-commit.ts), then written with one
- * statement per task row and one per event. A task created and finished in the same group is inserted
+ * statement per task row whose snapshot changed and one per event. A task created and finished in the same group is inserted
  * once, already finished: its row and its four `updated_at` index entries are not rewritten per change.
  *
  * `create` and `commit` check everything the schema would refuse (ids, idempotency keys, seq order,
@@ -9,7 +9,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { StreamEvent, TaskEvent } from '../domain/events.js';
-import type { Task } from '../domain/task.js';
+import { isTerminal, type Task, type TaskState } from '../domain/task.js';
 import type { IdempotencyKey, StoredTask } from '../ports.js';
 import { checkedLastSeq, isTaskEvent, taskNotFound } from './task-query.js';
 
@@ -27,7 +27,7 @@ interface PendingTask {
   /** Not in the table yet: inserted when the group commits. */
   created?: { createdAt: string; key: IdempotencyKey | undefined };
   lastSeq: number;
-  /** The latest snapshot; absent when only events changed (then only `last_seq` is updated). */
+  /** The latest snapshot; absent when only events changed (then the row is not written: see LAST_SEQ). */
   columns?: TaskColumns;
   events: { seq: number; json: string }[];
 }
@@ -39,7 +39,6 @@ export interface WriteStatements {
   lastSeq: Database.Statement;
   insertTask: Database.Statement;
   updateTask: Database.Statement;
-  updateLastSeq: Database.Statement;
   insertEvent: Database.Statement;
 }
 
@@ -47,6 +46,14 @@ export class PendingWrites {
   private readonly tasks = new Map<string, PendingTask>();
   /** `${scope}\0${messageId}` → task id, for keys of tasks created in this group. */
   private readonly keys = new Map<string, string>();
+  /**
+   * The committed last seq of each unfinished task this connection wrote: the next change of a task
+   * (its turn starting after its creation committed) needs no SELECT. Only committed groups land here
+   * (`committed`); a lost group's are dropped with it. Finished tasks leave: a late change reads the row.
+   */
+  private readonly committedSeq = new Map<string, number>();
+  /** What the group being written will add to `committedSeq` once it commits; `undefined` = leaves it. */
+  private staged: [string, number | undefined][] = [];
 
   constructor(private readonly sql: WriteStatements) {}
 
@@ -83,7 +90,10 @@ export class PendingWrites {
 
   commit(taskId: string, events: TaskEvent[], task: Task | undefined): void {
     const pending = this.tasks.get(taskId);
-    const stored = pending?.lastSeq ?? (this.sql.lastSeq.get(taskId) as { last_seq: number } | undefined)?.last_seq;
+    const stored =
+      pending?.lastSeq ??
+      this.committedSeq.get(taskId) ??
+      (this.sql.lastSeq.get(taskId) as { last_seq: number } | undefined)?.last_seq;
     if (stored === undefined) throw taskNotFound(taskId);
     const lastSeq = checkedLastSeq(taskId, stored, events);
     // Serialized now: the caller keeps changing its task after this returns.
@@ -100,8 +110,11 @@ export class PendingWrites {
 
   /** Writes everything held (inside the group's transaction) and forgets it, written or not. */
   writeAll(): void {
+    this.staged = [];
     try {
       for (const [id, pending] of this.tasks) {
+        const state = pending.columns?.state as TaskState | undefined;
+        this.staged.push([id, state !== undefined && isTerminal(state) ? undefined : pending.lastSeq]);
         if (pending.created) {
           const { createdAt, key } = pending.created;
           this.sql.insertTask.run({
@@ -114,15 +127,24 @@ export class PendingWrites {
           });
         } else if (pending.columns) {
           this.sql.updateTask.run({ ...pending.columns, last_seq: pending.lastSeq });
-        } else {
-          this.sql.updateLastSeq.run(pending.lastSeq, id);
         }
+        // Events alone leave the row as it is: its last seq is recovered from them (sqlite.ts, LAST_SEQ),
+        // so a streamed reply's commits write the events' pages only, not the task row and its b-tree page.
         for (const event of pending.events) this.sql.insertEvent.run(id, event.seq, event.json);
       }
     } finally {
       this.tasks.clear();
       this.keys.clear();
     }
+  }
+
+  /** The group `writeAll` wrote is committed. */
+  committed(): void {
+    for (const [id, seq] of this.staged) {
+      if (seq === undefined) this.committedSeq.delete(id);
+      else this.committedSeq.set(id, seq);
+    }
+    this.staged = [];
   }
 
   private stored(pending: PendingTask): StoredTask {

@@ -58,7 +58,10 @@ export class SqliteTaskStore implements TaskStore, PrunableStore {
     this.group = new GroupCommit(
       this.db,
       () => this.pending.writeAll(),
-      () => this.checkpointer.committed(),
+      () => {
+        this.pending.committed();
+        this.checkpointer.committed();
+      },
     );
     // Events go with their task (ON DELETE CASCADE); the state filter is in the SQL, so no race with a
     // task finishing between the choice and the delete.
@@ -212,14 +215,21 @@ export class SqliteTaskStore implements TaskStore, PrunableStore {
   }
 }
 
+/**
+ * A task's last seq: the row's `last_seq` is written with each snapshot only; events appended since (an
+ * artifact stream commits events without a snapshot) are found by the events' primary key, one index
+ * seek. The events and the row commit in one transaction, so after a crash both agree on what is there.
+ */
+const LAST_SEQ = `max(last_seq, coalesce((SELECT max(seq) FROM events WHERE task_id = tasks.id), 0)) AS last_seq`;
+
 function prepare(db: Database.Database) {
   return {
-    byId: db.prepare('SELECT id, updated_at, last_seq, payload_hash, task_json FROM tasks WHERE id = ?'),
+    byId: db.prepare(`SELECT id, updated_at, ${LAST_SEQ}, payload_hash, task_json FROM tasks WHERE id = ?`),
     byKey: db.prepare(
-      'SELECT id, updated_at, last_seq, payload_hash, task_json FROM tasks WHERE key_scope = ? AND message_id = ?',
+      `SELECT id, updated_at, ${LAST_SEQ}, payload_hash, task_json FROM tasks WHERE key_scope = ? AND message_id = ?`,
     ),
     exists: db.prepare('SELECT 1 FROM tasks WHERE id = ?').pluck(),
-    lastSeq: db.prepare('SELECT last_seq FROM tasks WHERE id = ?'),
+    lastSeq: db.prepare(`SELECT ${LAST_SEQ} FROM tasks WHERE id = ?`),
     insertTask: db.prepare(
       `INSERT INTO tasks (id, context_id, agent, state, created_at, updated_at, last_seq,
                           key_scope, message_id, payload_hash, task_json)
@@ -231,7 +241,6 @@ function prepare(db: Database.Database) {
                         last_seq = @last_seq, task_json = @task_json
        WHERE id = @id`,
     ),
-    updateLastSeq: db.prepare('UPDATE tasks SET last_seq = ? WHERE id = ?'),
     insertEvent: db.prepare('INSERT INTO events (task_id, seq, event_json) VALUES (?, ?, ?)'),
     eventsAfter: db.prepare('SELECT event_json FROM events WHERE task_id = ? AND seq > ? ORDER BY seq'),
     countAll: db.prepare('SELECT count(*) AS n FROM tasks'),

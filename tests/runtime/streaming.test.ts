@@ -43,6 +43,48 @@ describe('streaming', () => {
     expect(events.at(-2)).toMatchObject({ kind: 'artifact-update', lastChunk: true });
   });
 
+  it('text that arrives in one event-loop turn leaves in two chunks (the first 512+ at once, the rest at the turn end), each at most 64 KiB', async () => {
+    core = new Core();
+    const kib = 'k'.repeat(1023) + '\n';
+    const gate = new Gate();
+    // 40 KiB in one turn, then (next turn) 100 KiB in one turn: a fast agent's pipe reads, as the bulk
+    // benchmark sees them. Before: one event per 1 KiB chunk (140 events), now 6.
+    core.add(
+      'fast',
+      new FakeBackend(async (_turn, report) => {
+        for (let i = 0; i < 40; i++) report.text(kib);
+        await gate.promise;
+        for (let i = 0; i < 100; i++) report.text(kib);
+        await new Promise((r) => setImmediate(r));
+        return { kind: 'completed' };
+      }),
+    );
+    const task = await core.send('fast', 'go');
+    await new Promise((r) => setTimeout(r, 5));
+    gate.resolve();
+    const done = await core.untilTerminal(task.id);
+    const chunks = artifactEvents(core.eventsOf(task.id));
+    expect(chunks.map((c) => textOf(c.artifact.parts).length)).toEqual([
+      1024,
+      39 * 1024,
+      1024,
+      64 * 1024,
+      35 * 1024,
+      0,
+    ]);
+    expect(chunks.map((c) => c.lastChunk)).toEqual([false, false, false, false, false, true]);
+    expect(textOf(done.artifacts[0]!.parts)).toBe(kib.repeat(140));
+  });
+
+  it('a steady stream, one piece of 512 characters or more per turn, leaves one chunk per piece', async () => {
+    core = new Core();
+    const pieces = Array.from({ length: 5 }, (_, i) => String(i).repeat(600));
+    core.add('steady', streaming(pieces, { yieldBetween: true }));
+    const task = await core.send('steady', 'go', { blocking: true });
+    const texts = artifactEvents(core.eventsOf(task.id)).map((c) => textOf(c.artifact.parts));
+    expect(texts.filter((t) => t !== '')).toEqual(pieces);
+  });
+
   it('gives every subscriber all events in order with increasing seq, after a snapshot', async () => {
     core = new Core();
     const gate = new Gate();

@@ -13,6 +13,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { DiscoverySchema } from '../../main/schema/discovery.js';
+import { DEFAULT_CONNECTION_LIMITS } from '../../main/transport/connection-guard.js';
 import { REPO_ROOT, tempDir, writeTestConfig } from '../helpers/bridge.js';
 import { SECURITY_FIXTURES, nodeFixture } from './attack-agents.js';
 
@@ -40,6 +41,12 @@ export interface KillFigures {
 }
 
 const AGENTS = ['k1', 'k2', 'k3'];
+/**
+ * Replays in flight at once. Each in-flight fetch holds its own connection, and the bridge refuses a
+ * connection past its per-address cap (connection-guard.ts, `maxPerPeer`, -32065): a soak that replayed
+ * every earlier messageId at once failed at round 8 (540+ replays) on the cap, not on a broken promise.
+ */
+export const REPLAY_CONCURRENCY = Math.min(64, DEFAULT_CONNECTION_LIMITS.maxPerPeer / 8);
 /**
  * The real `contactor serve`, started as users start it: bin/contactor.js runs the bundle tests/global-setup.ts
  * builds (the soak builds it too), ~1 s faster per start than compiling the source through tsx each time.
@@ -167,15 +174,13 @@ async function checkAndReplay(
       assert.equal(task.metadata.retryable, true, `task ${taskId} failed without retryable: true`);
     }
   }
-  const replies = await Promise.all(
-    sentIds.map((s) =>
-      rpc(bridge, 'message/send', {
-        agent: s.agent,
-        text: s.text,
-        messageId: s.messageId,
-        configuration: { blocking: false },
-      }).then((r) => ({ s, r })),
-    ),
+  const replies = await mapBounded(sentIds, REPLAY_CONCURRENCY, (s) =>
+    rpc(bridge, 'message/send', {
+      agent: s.agent,
+      text: s.text,
+      messageId: s.messageId,
+      configuration: { blocking: false },
+    }).then((r) => ({ s, r })),
   );
   figures.replays += replies.length;
   for (const { s, r } of replies) {
@@ -193,6 +198,20 @@ async function checkAndReplay(
   for (const [, n] of counts) assert.ok(n <= 1);
   figures.completed = (await rpc(bridge, 'tasks/list', { states: ['completed'], pageSize: 1 })).result.totalSize;
   figures.failedByRestart = (await rpc(bridge, 'tasks/list', { states: ['failed'], pageSize: 1 })).result.totalSize;
+}
+
+/** `items.map(fn)` with at most `limit` calls pending at once; results in the items' order. */
+export async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }
 
 function runCounts(runLog: string): Map<string, number> {

@@ -1,0 +1,155 @@
+/**
+ * Issue 19's goals: every one a ratio against a baseline measured in the same run. Each full run
+ * yields one value per goal; the verdict is on the median of the runs, printed with all the values and
+ * their spread, so one noisy run neither passes nor fails a goal on its own.
+ */
+import { median } from './stats.js';
+
+/** One run's figures, by name (see `one-run.ts`); a section that did not run leaves its names out. */
+export type Figures = Record<string, number>;
+
+export interface Goal {
+  measure: string;
+  /** How the ratio is shown and judged, e.g. "≥ 1.5× the reference". */
+  goal: string;
+  value: (f: Figures) => number | undefined;
+  meets: (v: number) => boolean;
+  /** How a value prints: a ratio (1.52×) or a share (43%). */
+  format: 'ratio' | 'percent';
+}
+
+const ratio = (f: Figures, a: string, b: string): number | undefined =>
+  f[a] === undefined || f[b] === undefined ? undefined : f[a]! / f[b]!;
+
+export const GOALS: Goal[] = [
+  ...[8, 32].flatMap((c): Goal[] => [
+    {
+      measure: `blocking sends, c=${c}, vs the @a2a-js/sdk reference`,
+      goal: '≥ 1.5×',
+      value: (f) => ratio(f, `tp.c${c}.contactor`, `tp.c${c}.reference`),
+      meets: (v) => v >= 1.5,
+      format: 'ratio',
+    },
+    {
+      measure: `blocking sends, c=${c}, share of the bare-HTTP floor`,
+      goal: '≥ 40%',
+      value: (f) => ratio(f, `tp.c${c}.contactor`, `tp.c${c}.floor`),
+      meets: (v) => v >= 0.4,
+      format: 'percent',
+    },
+  ]),
+  {
+    measure: '10 MB reply through SSE, share of the direct rate',
+    goal: '≥ 80%',
+    value: (f) => ratio(f, 'bulk.bridgeMBps', 'bulk.directMBps'),
+    meets: (v) => v >= 0.8,
+    format: 'percent',
+  },
+  {
+    measure: 'SSE 512-char chunk latency p99, vs direct',
+    goal: '≤ 3×',
+    value: (f) => ratio(f, 'sse.bridgeP99Ms', 'sse.directP99Ms'),
+    meets: (v) => v <= 3,
+    format: 'ratio',
+  },
+  {
+    measure: 'tasks/get p99 at 100k tasks, vs the floor round-trip p99',
+    goal: '≤ 4×',
+    value: (f) => ratio(f, 'scale.getP99Ms', 'scale.getRttP99Ms'),
+    meets: (v) => v <= 4,
+    format: 'ratio',
+  },
+  {
+    measure: 'ListTasks (page of 50) p99 at 100k tasks, vs the floor round-trip p99',
+    goal: '≤ 10×',
+    value: (f) => ratio(f, 'scale.listP99Ms', 'scale.listRttP99Ms'),
+    meets: (v) => v <= 10,
+    format: 'ratio',
+  },
+  {
+    measure: 'start-up to healthy with 100k tasks, vs bare node:http start-up',
+    goal: '≤ 3×',
+    value: (f) => ratio(f, 'scale.startupMs', 'scale.floorStartupMs'),
+    meets: (v) => v <= 3,
+    format: 'ratio',
+  },
+  {
+    measure: 'idle RSS, headless, vs bare node:http',
+    goal: '≤ 1.7×',
+    value: (f) => ratio(f, 'scale.idleRssMb', 'scale.floorIdleRssMb'),
+    meets: (v) => v <= 1.7,
+    format: 'ratio',
+  },
+  // Issue 15 item 11, already ratios.
+  {
+    measure: 'contactor --version, vs node -e 0',
+    goal: '≤ 3×',
+    value: (f) => ratio(f, 'cli.versionMs', 'cli.bareMs'),
+    meets: (v) => v <= 3,
+    format: 'ratio',
+  },
+  {
+    measure: 'contactor agents (bridge running), vs node -e 0',
+    goal: '≤ 5×',
+    value: (f) => ratio(f, 'cli.agentsMs', 'cli.bareMs'),
+    meets: (v) => v <= 5,
+    format: 'ratio',
+  },
+];
+
+export interface GoalVerdict {
+  measure: string;
+  goal: string;
+  values: number[];
+  median: number;
+  /** max − min of the values. */
+  spread: number;
+  pass: boolean;
+  format: Goal['format'];
+}
+
+/** The verdict per goal over every run that measured it; goals no run measured are left out. */
+export function judge(runs: Figures[]): GoalVerdict[] {
+  return GOALS.flatMap((g) => {
+    const values = runs.map(g.value).filter((v): v is number => v !== undefined && Number.isFinite(v));
+    if (values.length === 0) return [];
+    const mid = median(values);
+    return [
+      {
+        measure: g.measure,
+        goal: g.goal,
+        values,
+        median: mid,
+        spread: Math.max(...values) - Math.min(...values),
+        pass: g.meets(mid),
+        format: g.format,
+      },
+    ];
+  });
+}
+
+export function show(v: number, format: Goal['format']): string {
+  return format === 'percent' ? `${(v * 100).toFixed(0)}%` : `${v.toFixed(2)}×`;
+}
+
+/** Rows for the text/Markdown table: the values of each run, their median and spread, the verdict. */
+export function verdictCells(verdicts: GoalVerdict[]): { headers: string[]; rows: string[][] } {
+  const runs = Math.max(0, ...verdicts.map((v) => v.values.length));
+  const headers = [
+    'goal (same-run ratio)',
+    ...Array.from({ length: runs }, (_, i) => `run ${i + 1}`),
+    'median',
+    'spread',
+    'target',
+    'result',
+  ];
+  const rows = verdicts.map((v) => [
+    v.measure,
+    ...Array.from({ length: runs }, (_, i) => (v.values[i] === undefined ? '' : show(v.values[i]!, v.format))),
+    show(v.median, v.format),
+    show(v.spread, v.format),
+    v.goal,
+    v.pass ? 'PASS' : 'MISS',
+  ]);
+  return { headers, rows };
+}

@@ -1,0 +1,291 @@
+/**
+ * One full run of the benchmark's sections, each beside its baselines started fresh in this run:
+ * the detail rows (informational) and the named figures the goals are computed from (goals.ts).
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { HEADLESS_NODE_FLAGS } from '../../main/cli/bridge-client/node-flags.js';
+import { measureAcpOverhead } from '../sections/acp-overhead.js';
+import { measureScale } from '../sections/scale.js';
+import { measureBulk, measureChunkLatency } from '../sections/streaming.js';
+import { measureThroughput, type ThroughputRow } from '../sections/throughput.js';
+import { openDirectAgent } from './acp-direct.js';
+import { startBridgeChild } from './bridge-child.js';
+import { BENCH_DIR, REPO_ROOT, cpuMs, startChild } from './children.js';
+import { cliStartup } from './cli-rows.js';
+import type { Figures } from './goals.js';
+import { mb, ms, perS, type Row } from './report.js';
+
+export const SECTIONS = ['throughput', 'acp', 'streaming', 'scale', 'cli'] as const;
+export type Section = (typeof SECTIONS)[number];
+
+export interface RunCounts {
+  throughput: { count: number; warmup: number; rounds: number; concurrencies: number[] };
+  acp: { calls: number; warmup: number };
+  stamps: { chunks: number; intervalMs: number; chunkChars: number };
+  smallStamps: { chunks: number; intervalMs: number; chunkChars: number };
+  bulk: { bytes: number; chunkChars: number; pairs: number };
+  cli: { runs: number; warmup: number; npxRuns: number };
+  scale: { tasks: number; getCalls: number; listCalls: number; listPageSize: number };
+}
+
+export interface OneRun {
+  rows: Row[];
+  figures: Figures;
+  results: Record<string, unknown>;
+}
+
+export async function runOnce(opts: {
+  sections: ReadonlySet<Section>;
+  counts: RunCounts;
+  buildDir: string;
+  /** A fresh folder for this run's data dirs and configs; removed by the caller. */
+  root: string;
+  log: (what: string) => void;
+}): Promise<OneRun> {
+  const { sections, counts, buildDir, root, log } = opts;
+  const rows: Row[] = [];
+  const figures: Figures = {};
+  const results: Record<string, unknown> = {};
+
+  if (sections.has('throughput')) {
+    log('throughput: contactor vs reference vs floor');
+    const dataDir = path.join(root, 'throughput-data');
+    mkdirSync(dataDir);
+    const contactor = await startChild<{ ready: boolean; port: number; token: string }>(
+      path.join(buildDir, 'contactor-echo.mjs'),
+      [dataDir],
+      { nodeFlags: HEADLESS_NODE_FLAGS },
+    );
+    const reference = await startChild<{ ready: boolean; port: number }>(path.join(buildDir, 'reference-echo.mjs'));
+    const floor = await startChild<{ ready: boolean; port: number }>(path.join(buildDir, 'bare-floor.mjs'));
+    try {
+      const tp = await measureThroughput({
+        servers: [
+          {
+            name: 'contactor',
+            pid: contactor.pid,
+            port: contactor.info.port,
+            path: '/agents/echo',
+            headers: { authorization: `Bearer ${contactor.info.token}` },
+          },
+          { name: 'reference', pid: reference.pid, port: reference.info.port, path: '/', headers: {} },
+          { name: 'floor', pid: floor.pid, port: floor.info.port, path: '/', headers: {} },
+        ],
+        ...counts.throughput,
+      });
+      results.throughput = tp;
+      rows.push(...throughputRows(tp, counts.throughput.concurrencies));
+      for (const r of tp) figures[`tp.c${r.concurrency}.${r.server}`] = r.tasksPerSecond;
+    } finally {
+      await Promise.all([contactor.stop(), reference.stop(), floor.stop()]);
+      // Its database is tens of MB of pages not yet on disk: dropped now, they are never written back
+      // while the next sections measure latency.
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+
+  if (sections.has('acp') || sections.has('streaming')) {
+    const agentCommand = (file: string) => [process.execPath, file];
+    const echoAgent = path.join(REPO_ROOT, 'tests', 'fixtures', 'acp', 'fake-agent.mjs');
+    const stampAgent = path.join(BENCH_DIR, 'fixtures', 'stamp-agent.mjs');
+    const acpAgent = (file: string) => ({
+      kind: 'acp',
+      command: agentCommand(file),
+      append_decision_contract: false,
+      timeout_s: 120,
+    });
+    const bridge = await startBridgeChild({
+      buildDir,
+      root,
+      dataDir: path.join(root, 'acp-data'),
+      agents: { echo: acpAgent(echoAgent), stamp: acpAgent(stampAgent) },
+    });
+    const via = (agent: string) => ({ port: bridge.info.port, token: bridge.info.token, agent });
+    try {
+      if (sections.has('acp')) {
+        log('ACP overhead: SDK client direct vs through the bridge');
+        const direct = await openDirectAgent(agentCommand(echoAgent));
+        try {
+          const acp = await measureAcpOverhead({ direct, bridge: via('echo'), ...counts.acp });
+          results.acpOverhead = acp;
+          rows.push(
+            {
+              section: 'ACP echo',
+              measure: 'added latency p50',
+              contactor: ms(acp.bridgeP50Ms),
+              baseline: `${ms(acp.directP50Ms)} direct`,
+              comparison: `+${ms(acp.addedP50Ms)}`,
+            },
+            {
+              section: 'ACP echo',
+              measure: 'added latency p99',
+              contactor: ms(acp.bridgeP99Ms),
+              baseline: `${ms(acp.directP99Ms)} direct`,
+              comparison: `+${ms(acp.addedP99Ms)}`,
+            },
+          );
+        } finally {
+          await direct.close();
+        }
+      }
+      if (sections.has('streaming')) {
+        log('streaming: stamped chunks and a 10 MB reply');
+        const direct = await openDirectAgent(agentCommand(stampAgent));
+        try {
+          const big = await measureChunkLatency({ direct, bridge: via('stamp'), ...counts.stamps });
+          const small = await measureChunkLatency({ direct, bridge: via('stamp'), ...counts.smallStamps });
+          const cpuBefore = cpuMs(bridge.pid);
+          const bulk = await measureBulk({ direct, bridge: via('stamp'), ...counts.bulk });
+          const cpuAfter = cpuMs(bridge.pid);
+          const bridgeCpuMsPerMB =
+            cpuBefore === undefined || cpuAfter === undefined
+              ? undefined
+              : (cpuAfter - cpuBefore) / (bulk.megabytes * bulk.pairs);
+          results.streaming = { chunkLatency: big, smallChunkLatency: small, bulk: { ...bulk, bridgeCpuMsPerMB } };
+          Object.assign(figures, {
+            'sse.bridgeP99Ms': big.bridgeP99Ms,
+            'sse.directP99Ms': big.directP99Ms,
+            'bulk.bridgeMBps': bulk.bridgeMBps,
+            'bulk.directMBps': bulk.directMBps,
+          });
+          rows.push(
+            {
+              section: 'SSE',
+              measure: `chunk latency p50 / p99 (${big.chunkChars}-char chunks)`,
+              contactor: `${ms(big.bridgeP50Ms)} / ${ms(big.bridgeP99Ms)}`,
+              baseline: `${ms(big.directP50Ms)} / ${ms(big.directP99Ms)} direct`,
+              comparison: `p99 ${(big.bridgeP99Ms / big.directP99Ms).toFixed(2)}×`,
+            },
+            {
+              section: 'SSE',
+              measure: `chunk latency p50 / p99 (${small.chunkChars}-char chunks every ${small.intervalMs} ms)`,
+              contactor: `${ms(small.bridgeP50Ms)} / ${ms(small.bridgeP99Ms)}`,
+              baseline: `${ms(small.directP50Ms)} / ${ms(small.directP99Ms)} direct`,
+              comparison: 'includes the 512-char / 20 ms batching',
+            },
+            {
+              section: 'SSE',
+              measure: `10 MB reply (${bulk.chunkChars}-char chunks, ~${bulk.bridgeEvents} SSE events; median of ${bulk.pairs} each way)`,
+              contactor: `${bulk.bridgeMBps.toFixed(1)} MB/s`,
+              baseline: `${bulk.directMBps.toFixed(1)} MB/s direct`,
+              comparison: `${((bulk.bridgeMBps / bulk.directMBps) * 100).toFixed(0)}% of direct${bridgeCpuMsPerMB === undefined ? '' : `; bridge CPU ${bridgeCpuMsPerMB.toFixed(0)} ms per MB`}`,
+            },
+          );
+        } finally {
+          await direct.close();
+        }
+      }
+    } finally {
+      await bridge.stop();
+    }
+  }
+
+  if (sections.has('cli')) {
+    log('CLI start-up: the contactor command vs a bare node -e 0');
+    const cli = await cliStartup({ buildDir, root, counts: counts.cli });
+    results.cliStartup = cli.results;
+    rows.push(...cli.rows);
+    Object.assign(figures, cli.figures);
+  }
+
+  if (sections.has('scale')) {
+    log(`scale: ${counts.scale.tasks} stored tasks`);
+    const scale = await measureScale({
+      buildDir,
+      root,
+      cacheDir: path.join(BENCH_DIR, 'results', 'cache'),
+      ...counts.scale,
+    });
+    results.scale = scale;
+    const f = scale.floor;
+    Object.assign(figures, {
+      'scale.getP99Ms': scale.getP99Ms,
+      'scale.getRttP99Ms': f.getRttP99Ms,
+      'scale.listP99Ms': scale.listP99Ms,
+      'scale.listRttP99Ms': f.listRttP99Ms,
+      'scale.startupMs': scale.startupMs,
+      'scale.floorStartupMs': f.startupMs,
+      ...(scale.idleRssMb !== undefined && f.idleRssMb !== undefined
+        ? { 'scale.idleRssMb': scale.idleRssMb, 'scale.floorIdleRssMb': f.idleRssMb }
+        : {}),
+    });
+    const n = `${Math.round(scale.tasks / 1000)}k tasks`;
+    rows.push(
+      {
+        section: 'scale',
+        measure: `tasks/get p50 / p99 (${n})`,
+        contactor: `${ms(scale.getP50Ms)} / ${ms(scale.getP99Ms)}`,
+        baseline: `${ms(f.getRttP50Ms)} / ${ms(f.getRttP99Ms)} floor round trip`,
+        comparison: `p99 ${(scale.getP99Ms / f.getRttP99Ms).toFixed(2)}×`,
+      },
+      {
+        section: 'scale',
+        measure: `ListTasks p50 / p99 (page of ${scale.listPageSize}, ${n})`,
+        contactor: `${ms(scale.listP50Ms)} / ${ms(scale.listP99Ms)}`,
+        baseline: `${ms(f.listRttP50Ms)} / ${ms(f.listRttP99Ms)} floor round trip`,
+        comparison: `p99 ${(scale.listP99Ms / f.listRttP99Ms).toFixed(2)}×`,
+      },
+      {
+        section: 'scale',
+        measure: 'database size per task',
+        contactor: `${(scale.dbBytesPerTask / 1024).toFixed(2)} KiB`,
+        baseline: '',
+        comparison: `${((scale.dbBytesPerTask * scale.tasks) / 1024 ** 2).toFixed(0)} MiB total`,
+      },
+      {
+        section: 'scale',
+        measure: `start-up to healthy (${n})`,
+        contactor: ms(scale.startupMs),
+        baseline: `${ms(f.startupMs)} bare node:http`,
+        comparison: `${(scale.startupMs / f.startupMs).toFixed(2)}×`,
+      },
+      ...(scale.startupCpuMs !== undefined && f.startupCpuMs !== undefined
+        ? [
+            {
+              section: 'scale',
+              measure: `start-up CPU time to healthy (${n})`,
+              contactor: ms(scale.startupCpuMs),
+              baseline: `${ms(f.startupCpuMs)} bare node:http`,
+              comparison: `${(scale.startupCpuMs / f.startupCpuMs).toFixed(2)}× (wall time waits on a busy machine; CPU does not)`,
+            },
+          ]
+        : []),
+      {
+        section: 'scale',
+        measure: 'idle RSS, headless',
+        contactor: mb(scale.idleRssMb),
+        baseline: `${mb(f.idleRssMb)} bare node:http`,
+        comparison: `after load: ${mb(scale.rssAfterLoadMb)}`,
+      },
+    );
+  }
+  return { rows, figures, results };
+}
+
+function throughputRows(tp: ThroughputRow[], concurrencies: number[]): Row[] {
+  return concurrencies.flatMap((c) => {
+    const at = (name: string) => tp.find((r) => r.server === name && r.concurrency === c)!;
+    const [ours, ref, flo] = [at('contactor'), at('reference'), at('floor')];
+    const lat = (r: ThroughputRow) =>
+      `${perS(r.tasksPerSecond)} (p50 ${ms(r.p50Ms)}, p99 ${ms(r.p99Ms)}${r.cpuUsPerRequest === undefined ? '' : `, ${Math.round(r.cpuUsPerRequest)} µs CPU/req`})`;
+    const failures = ours.failures + ref.failures + flo.failures;
+    if (failures > 0) throw new Error(`throughput at concurrency ${c}: ${failures} requests failed`);
+    return [
+      {
+        section: 'throughput',
+        measure: `blocking sends, concurrency ${c}, vs reference`,
+        contactor: lat(ours),
+        baseline: `${lat(ref)} @a2a-js/sdk`,
+        comparison: `${(ours.tasksPerSecond / ref.tasksPerSecond).toFixed(2)}×`,
+      },
+      {
+        section: 'throughput',
+        measure: `blocking sends, concurrency ${c}, vs floor`,
+        contactor: perS(ours.tasksPerSecond),
+        baseline: `${lat(flo)} bare node:http`,
+        comparison: `${((ours.tasksPerSecond / flo.tasksPerSecond) * 100).toFixed(0)}% of floor`,
+      },
+    ];
+  });
+}
