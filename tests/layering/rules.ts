@@ -85,6 +85,9 @@ const RUNTIME_GLOBALS = [
   'clearTimeout',
   'setInterval',
   'clearInterval',
+  // The end of the current event-loop turn: when a burst of artifact text leaves as one chunk.
+  'setImmediate',
+  'clearImmediate',
   'queueMicrotask',
   'structuredClone',
   'AbortController',
