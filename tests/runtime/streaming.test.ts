@@ -47,12 +47,14 @@ describe('streaming', () => {
     core = new Core();
     const kib = 'k'.repeat(1023) + '\n';
     const gate = new Gate();
+    const paused = new Gate();
     // 40 KiB in one turn, then (next turn) 100 KiB in one turn: a fast agent's pipe reads, as the bulk
     // benchmark sees them. Before: one event per 1 KiB chunk (140 events), now 6.
     core.add(
       'fast',
       new FakeBackend(async (_turn, report) => {
         for (let i = 0; i < 40; i++) report.text(kib);
+        paused.resolve();
         await gate.promise;
         for (let i = 0; i < 100; i++) report.text(kib);
         await new Promise((r) => setImmediate(r));
@@ -60,7 +62,9 @@ describe('streaming', () => {
       }),
     );
     const task = await core.send('fast', 'go');
-    await new Promise((r) => setTimeout(r, 5));
+    // The first turn's end: the agent paused, then one setImmediate queued after the stream's own turn-end flush.
+    await paused.promise;
+    await new Promise((r) => setImmediate(r));
     gate.resolve();
     const done = await core.untilTerminal(task.id);
     const chunks = artifactEvents(core.eventsOf(task.id));
