@@ -3,9 +3,9 @@
  * alone (no task snapshot: what a streaming reply writes), each made durable (`flush`) before its seq is
  * printed, until the parent kills it. Usage: crash-streamer.ts <file> <task id>
  */
-import { writeSync } from 'node:fs';
 import { SqliteTaskStore } from '../../main/stores/sqlite.js';
 import { chunk, firstEvents, makeTask, moved } from './make-task.js';
+import { writeLineSync } from './pipe-line.js';
 
 const [file, id] = process.argv.slice(2);
 if (!file || !id) throw new Error('usage: crash-streamer.ts <database file> <task id>');
@@ -19,5 +19,5 @@ for (let seq = 4; ; seq++) {
   store.commit(id, [chunk(task, seq, 'x'.repeat(1000))]);
   store.flush();
   // Synchronous, so a printed seq is never ahead of what the parent can see.
-  writeSync(1, `${seq}\n`);
+  writeLineSync(String(seq));
 }

@@ -3,9 +3,9 @@
  * task id only after its writes were made durable (`flush`; the loop never yields, so the group commit
  * would never run on its own), until the parent kills it. Usage: crash-writer.ts <file>
  */
-import { writeSync } from 'node:fs';
 import { SqliteTaskStore } from '../../main/stores/sqlite.js';
 import { chunk, firstEvents, makeTask, moved } from './make-task.js';
+import { writeLineSync } from './pipe-line.js';
 
 const file = process.argv[2];
 if (!file) throw new Error('usage: crash-writer.ts <database file>');
@@ -17,5 +17,5 @@ for (let i = 0; ; i++) {
   store.commit(task.id, [chunk(task, 3, 'x'.repeat(200)), event], working);
   store.flush();
   // Synchronous, so a printed id is never ahead of what the parent can see.
-  writeSync(1, `${task.id}\n`);
+  writeLineSync(task.id);
 }
