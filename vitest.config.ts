@@ -16,7 +16,7 @@ export default defineConfig({
     // files spend their time waiting on child processes and sockets. Each file still has its own ports
     // (port 0), data dir, config and HOME, so files run side by side. Two workers per core: most of a file's
     // time is spent waiting, not computing. Measured on the 2-core machine at load < 0.5, the whole suite took
-    // 91–101 s with 2 workers, 83 s with 3 and 70 s with 4; with 4 it also passes beside the Windows lane.
+    // 91–101 s with 2 workers, 83 s with 3 and 68–85 s with 4; with 4 it also passes beside the kill -9 soak.
     // A number, not '200%': vitest caps a percentage at the core count (resolveMaxWorkers).
     maxWorkers: availableParallelism() * 2,
     globalSetup: ['tests/global-setup.ts'],
