@@ -4,14 +4,13 @@
  * events themselves — after a reopen and after a kill -9 alike — so the next event still follows it.
  */
 import Database from 'better-sqlite3';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SqliteTaskStore } from '../../main/stores/sqlite.js';
 import { chunk, firstEvents, makeTask, moved } from './make-task.js';
+import { runUntilKilled } from './crash-child.js';
 
 describe('SqliteTaskStore last seq', () => {
   let dir: string;
@@ -120,24 +119,11 @@ describe('SqliteTaskStore last seq', () => {
   });
 
   it('keeps the last seq of every durable chunk when the writing process is killed with SIGKILL', async () => {
-    const writer = fileURLToPath(new URL('./crash-streamer.ts', import.meta.url));
     const id = 'streamed-task';
-    const child = spawn(process.execPath, ['--import', 'tsx', writer, file, id], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let reported = 0;
-    let stderr = '';
-    let buffered = '';
-    child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
-    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
-      child.on('exit', (_code, signal) => resolve(signal)),
-    );
-    child.stdout.on('data', (data: Buffer) => {
-      buffered += data.toString();
-      const lines = buffered.split('\n');
-      buffered = lines.pop() ?? '';
-      for (const line of lines) reported = Number(line);
-      if (reported >= 300) child.kill('SIGKILL');
-    });
-    expect(await exited, `writer exited on its own: ${stderr}`).toBe('SIGKILL');
+    // Seqs 4, 5, ...: the 297th line is seq 300.
+    const { lines, signal, stderr } = await runUntilKilled('./crash-streamer.ts', [file, id], 297);
+    expect(signal, `writer exited on its own: ${stderr}`).toBe('SIGKILL');
+    const reported = Number(lines.at(-1));
 
     const store = new SqliteTaskStore({ file });
     try {

@@ -1,13 +1,12 @@
 import Database from 'better-sqlite3';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION } from '../../main/stores/migrations.js';
 import { SqliteTaskStore } from '../../main/stores/sqlite.js';
 import { chunk, firstEvents, makeTask, moved, textArtifact } from './make-task.js';
+import { runUntilKilled } from './crash-child.js';
 import { describeTaskStoreContract } from './task-store-contract.js';
 
 describeTaskStoreContract('SqliteTaskStore', () => {
@@ -131,23 +130,7 @@ describe('SqliteTaskStore on disk', () => {
   });
 
   it('keeps every committed task when the writing process is killed with SIGKILL', async () => {
-    const writer = fileURLToPath(new URL('./crash-writer.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--import', 'tsx', writer, file], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const reported: string[] = [];
-    let stderr = '';
-    let buffered = '';
-    child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
-    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
-      child.on('exit', (_code, signal) => resolve(signal)),
-    );
-    child.stdout.on('data', (data: Buffer) => {
-      buffered += data.toString();
-      const lines = buffered.split('\n');
-      buffered = lines.pop() ?? '';
-      reported.push(...lines);
-      if (reported.length >= 300) child.kill('SIGKILL');
-    });
-    const signal = await exited;
+    const { lines: reported, signal, stderr } = await runUntilKilled('./crash-writer.ts', [file], 300);
     expect(signal, `writer exited on its own: ${stderr}`).toBe('SIGKILL');
     expect(reported.length).toBeGreaterThanOrEqual(300);
     // The commits were still in the WAL when the process died, so reopening had to recover from it.
