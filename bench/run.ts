@@ -5,15 +5,15 @@
  * table prints every run's value and their spread. Results go to bench/results/ (JSON + Markdown).
  *
  * Flags: --runs=<n> (default 3), --quick (smaller counts, one run unless --runs says otherwise),
- * --only=<throughput,acp,streaming,scale,cli> (one or more sections). BENCH_CPU_PROF=<dir> profiles
- * every server child.
+ * --only=<throughput,acp,streaming,scale,cli,breakdown> (one or more sections; the breakdown runs only
+ * when named). BENCH_CPU_PROF=<dir> profiles every server child.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { bundleServers, BENCH_DIR } from './lib/children.js';
 import { judge, verdictCells, type Figures } from './lib/goals.js';
-import { runOnce, SECTIONS, type OneRun, type RunCounts, type Section } from './lib/one-run.js';
+import { DEFAULT_SECTIONS, runOnce, SECTIONS, type OneRun, type RunCounts, type Section } from './lib/one-run.js';
 import { DETAIL_HEADERS, detailCells, markdownTable, textTable } from './lib/report.js';
 
 const flag = (name: string): string | undefined =>
@@ -26,7 +26,7 @@ if (unknown?.length || !Number.isInteger(runCount) || runCount < 1) {
   console.error(`usage: npm run bench -- [--runs=<n>] [--quick] [--only=${SECTIONS.join(',')}]`);
   process.exit(2);
 }
-const sections = new Set<Section>((only as Section[] | undefined) ?? SECTIONS);
+const sections = new Set<Section>((only as Section[] | undefined) ?? DEFAULT_SECTIONS);
 const scaleDown = (n: number): number => (quick ? Math.max(1, Math.round(n / 5)) : n);
 
 const COUNTS: RunCounts = {

@@ -7,6 +7,8 @@ import { Readable, Writable } from 'node:stream';
 import { PROTOCOL_VERSION, client, methods, ndJsonStream } from '@agentclientprotocol/sdk';
 
 export interface DirectAgent {
+  /** The agent's process, for its CPU time. */
+  pid: number | undefined;
   /** Sends one prompt and resolves with the reply text once the turn ends. */
   prompt(text: string, onChunk?: (text: string) => void): Promise<string>;
   close(): Promise<void>;
@@ -25,6 +27,7 @@ export async function openDirectAgent(command: string[]): Promise<DirectAgent> {
   await conn.agent.request(methods.agent.initialize, { protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
   const { sessionId } = await conn.agent.request(methods.agent.session.new, { cwd: process.cwd(), mcpServers: [] });
   return {
+    pid: child.pid,
     async prompt(text, onChunk) {
       let reply = '';
       onText = (t) => {

@@ -6,6 +6,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { HEADLESS_NODE_FLAGS } from '../../main/cli/bridge-client/node-flags.js';
 import { measureAcpOverhead } from '../sections/acp-overhead.js';
+import { measureBreakdown } from '../sections/breakdown.js';
 import { measureScale } from '../sections/scale.js';
 import { measureBulk, measureChunkLatency } from '../sections/streaming.js';
 import { measureThroughput, type ThroughputRow } from '../sections/throughput.js';
@@ -16,8 +17,10 @@ import { cliStartup } from './cli-rows.js';
 import type { Figures } from './goals.js';
 import { mb, ms, perS, type Row } from './report.js';
 
-export const SECTIONS = ['throughput', 'acp', 'streaming', 'scale', 'cli'] as const;
+export const SECTIONS = ['throughput', 'acp', 'streaming', 'scale', 'cli', 'breakdown'] as const;
 export type Section = (typeof SECTIONS)[number];
+/** What a plain `npm run bench` runs: the breakdown (no goal, ~40 s a run) only when asked for. */
+export const DEFAULT_SECTIONS: readonly Section[] = SECTIONS.filter((s) => s !== 'breakdown');
 
 export interface RunCounts {
   throughput: { count: number; warmup: number; rounds: number; concurrencies: number[] };
@@ -83,6 +86,19 @@ export async function runOnce(opts: {
       // while the next sections measure latency.
       rmSync(dataDir, { recursive: true, force: true });
     }
+  }
+
+  if (sections.has('breakdown')) {
+    log('breakdown: the product vs variants with a part taken out, reference and floor');
+    const { concurrencies, ...tpCounts } = counts.throughput;
+    const breakdown = await measureBreakdown({
+      buildDir,
+      root,
+      counts: tpCounts,
+      concurrencies: concurrencies.filter((c) => c > 1),
+    });
+    results.breakdown = breakdown.results;
+    rows.push(...breakdown.rows);
   }
 
   if (sections.has('acp') || sections.has('streaming')) {
@@ -170,6 +186,16 @@ export async function runOnce(opts: {
               contactor: `${bulk.bridgeMBps.toFixed(1)} MB/s`,
               baseline: `${bulk.directMBps.toFixed(1)} MB/s direct`,
               comparison: `${((bulk.bridgeMBps / bulk.directMBps) * 100).toFixed(0)}% of direct${bridgeCpuMsPerMB === undefined ? '' : `; bridge CPU ${bridgeCpuMsPerMB.toFixed(0)} ms per MB`}`,
+            },
+            {
+              section: 'SSE',
+              measure: '10 MB reply: CPU per MB of each process',
+              contactor: `bridge ${bridgeCpuMsPerMB === undefined ? '?' : bridgeCpuMsPerMB.toFixed(0)} ms, its SSE reader ${bulk.cpuMsPerMB.sseClient.toFixed(0)} ms`,
+              baseline: `SDK client ${bulk.cpuMsPerMB.directClient.toFixed(0)} ms, agent ${bulk.cpuMsPerMB.agent === undefined ? '?' : bulk.cpuMsPerMB.agent.toFixed(0)} ms`,
+              comparison:
+                bridgeCpuMsPerMB === undefined
+                  ? ''
+                  : `bridge ${(bridgeCpuMsPerMB / bulk.cpuMsPerMB.directClient).toFixed(1)}× the SDK client alone`,
             },
           );
         } finally {

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DirectAgent } from '../lib/acp-direct.js';
 import { streamCall } from '../lib/sse-client.js';
+import { cpuMs } from '../lib/children.js';
 import { median, percentile } from '../lib/stats.js';
 
 export interface ChunkLatency {
@@ -27,6 +28,12 @@ export interface BulkThroughput {
   pairs: number;
   /** Median SSE events per bridge transfer. */
   bridgeEvents: number;
+  /**
+   * CPU per MB of each process, medians of the transfers: what the work costs apart from how the cores
+   * were shared. The agent's is read on the direct transfers (it does the same through the bridge);
+   * `directClient` is the SDK client alone (this process), `sseClient` this process reading the SSE.
+   */
+  cpuMsPerMB: { agent: number | undefined; directClient: number; sseClient: number };
 }
 
 const STAMP = /S(\d+\.\d+)\|/g;
@@ -129,18 +136,30 @@ export async function measureBulk(opts: {
   const direct: number[] = [];
   const bridge: number[] = [];
   const events: number[] = [];
+  const cpu = { agent: [] as number[], directClient: [] as number[], sseClient: [] as number[] };
+  const ownCpuMs = (): number => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1000;
+  };
   const viaDirect = async (): Promise<void> => {
+    const agentBefore = opts.direct.pid === undefined ? undefined : cpuMs(opts.direct.pid);
+    const ownBefore = ownCpuMs();
     const t0 = performance.now();
     const reply = await opts.direct.prompt(prompt);
     direct.push(mb / ((performance.now() - t0) / 1000));
+    cpu.directClient.push((ownCpuMs() - ownBefore) / mb);
+    const agentAfter = opts.direct.pid === undefined ? undefined : cpuMs(opts.direct.pid);
+    if (agentBefore !== undefined && agentAfter !== undefined) cpu.agent.push((agentAfter - agentBefore) / mb);
     if (reply.length !== opts.bytes)
       throw new Error(`direct bulk reply had ${reply.length} characters, not ${opts.bytes}`);
   };
   const viaBridge = async (): Promise<void> => {
     let received = 0;
+    const ownBefore = ownCpuMs();
     const t0 = performance.now();
     events.push(await streamThroughBridge(opts.bridge, prompt, (text) => (received += text.length)));
     bridge.push(mb / ((performance.now() - t0) / 1000));
+    cpu.sseClient.push((ownCpuMs() - ownBefore) / mb);
     if (received !== opts.bytes)
       throw new Error(`bridge bulk stream carried ${received} characters, not ${opts.bytes}`);
   };
@@ -154,5 +173,10 @@ export async function measureBulk(opts: {
     directMBps: median(direct),
     bridgeMBps: median(bridge),
     bridgeEvents: median(events),
+    cpuMsPerMB: {
+      agent: cpu.agent.length ? median(cpu.agent) : undefined,
+      directClient: median(cpu.directClient),
+      sseClient: median(cpu.sseClient),
+    },
   };
 }

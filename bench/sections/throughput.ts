@@ -9,7 +9,8 @@ import { cpuMs } from '../lib/children.js';
 import { median, percentile } from '../lib/stats.js';
 
 export interface ServerUnderTest {
-  name: 'contactor' | 'reference' | 'floor';
+  /** 'contactor', 'reference', 'floor', or a contactor variant of the breakdown section. */
+  name: string;
   port: number;
   path: string;
   headers: Record<string, string>;

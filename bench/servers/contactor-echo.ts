@@ -3,6 +3,12 @@
  * main/wiring/wiring.ts builds it (audit log, audited SQLite store, registry with turn slots, dispatcher,
  * BridgeServer with token and rate limit), so only the agent differs from the product.
  * Argv: <dataDir>. Prints one JSON line `{ready, port, token}` once listening.
+ *
+ * `BENCH_VARIANT` takes parts out for the benchmark's breakdown section (bench/sections/breakdown.ts),
+ * so the cost of each is measured, not guessed: `no-audit` (no audit log), `no-sql` (the SQLite store
+ * with the group commit's SQL skipped: BEGIN, the row and event writes and COMMIT do nothing, so nothing
+ * is durable; what a commit thread could at best take off the event loop), `memory` (the in-memory
+ * store instead of SQLite), `memory-no-audit` (both). Unset = the product's parts.
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -14,24 +20,31 @@ import { EventFeed } from '../../main/runtime/event-feed.js';
 import { AgentRegistry } from '../../main/runtime/registry.js';
 import { TurnSlots } from '../../main/runtime/turn-slots.js';
 import { BridgeConfigSchema } from '../../main/schema/config.js';
+import { InMemoryTaskStore } from '../../main/stores/memory.js';
 import { SqliteTaskStore } from '../../main/stores/sqlite.js';
 import { createBridgeServer } from '../../main/wiring/http-server.js';
 import { InProcessEchoBackend } from './echo-backend.js';
 
 const dataDir = process.argv[2];
 if (!dataDir) throw new Error('usage: contactor-echo <dataDir>');
+const variant = process.env.BENCH_VARIANT ?? 'product';
+if (!['product', 'no-audit', 'no-sql', 'memory', 'memory-no-audit'].includes(variant))
+  throw new Error(`unknown BENCH_VARIANT ${variant}`);
+const withAudit = !variant.endsWith('no-audit');
+const inMemory = variant.startsWith('memory');
 const defaults = BridgeConfigSchema.parse({});
 const token = randomBytes(32).toString('base64url');
 const log = createLogger(dataDir, () => [token]);
 const audit = new AuditLog({ dir: path.join(dataDir, 'audit'), secrets: () => [token], onError: () => undefined });
-const sqlite = new SqliteTaskStore({ file: path.join(dataDir, 'contactor.db') });
+const inner = inMemory ? new InMemoryTaskStore() : new SqliteTaskStore({ file: path.join(dataDir, 'contactor.db') });
 // A/B knob for the WAL checkpoint interval (before/after numbers in docs/benchmark.md).
-if (process.env.BENCH_WAL_AUTOCHECKPOINT) {
-  (sqlite as unknown as { db: { pragma(p: string): unknown } }).db.pragma(
+if (process.env.BENCH_WAL_AUTOCHECKPOINT && !inMemory) {
+  (inner as unknown as { db: { pragma(p: string): unknown } }).db.pragma(
     `wal_autocheckpoint = ${Number(process.env.BENCH_WAL_AUTOCHECKPOINT)}`,
   );
 }
-const store = new AuditedTaskStore(sqlite, audit);
+if (variant === 'no-sql') skipCommitSql(inner);
+const store = withAudit ? new AuditedTaskStore(inner, audit) : inner;
 const registry = new AgentRegistry(new TurnSlots(defaults.max_concurrent_tasks));
 const backend = new InProcessEchoBackend();
 registry.add('echo', backend, {
@@ -49,7 +62,7 @@ const dispatcher = new Dispatcher({
   store,
   registry,
   feed: new EventFeed(),
-  sinks: [audit],
+  sinks: withAudit ? [audit] : [],
   maxDelegationDepth: defaults.max_delegation_depth,
 });
 const server = createBridgeServer({
@@ -65,10 +78,34 @@ const server = createBridgeServer({
   maxBodyBytes: defaults.max_body_bytes,
   // In the request path like the product's, but never tripped: the load is the point.
   rateLimitPerMinute: 1_000_000_000,
-  onRefused: (refused) => audit.refused(refused.reason, refused),
+  onRefused: (refused) => (withAudit ? audit.refused(refused.reason, refused) : undefined),
   log,
   onStopped: () => audit.close(),
 });
 await server.start();
 process.stdout.write(`${JSON.stringify({ ready: true, port: Number(new URL(server.url).port), token })}\n`);
 process.on('SIGTERM', () => void server.stop().then(() => process.exit(0)));
+
+/**
+ * Makes the store's group commit write nothing: its BEGIN / COMMIT and the pending writes' INSERT /
+ * UPDATE statements become no-ops (they are plain fields at run time; see stores/group-commit.ts and
+ * stores/pending-writes.ts). The reads (`exists`, `lastSeq`, idempotency) still run, as they would
+ * beside a commit thread.
+ */
+function skipCommitSql(store: unknown): void {
+  type Runnable = { run: (...args: unknown[]) => unknown };
+  const noop: Runnable = { run: () => undefined };
+  const s = store as { group: Record<string, unknown>; pending: { sql: Record<string, unknown> } };
+  const fields: [Record<string, unknown>, string[]][] = [
+    [s.group, ['begin', 'commit']],
+    [s.pending.sql, ['insertTask', 'updateTask', 'insertEvent']],
+  ];
+  // A renamed field would leave the real statement running and this row silently durable.
+  for (const [owner, names] of fields) {
+    for (const name of names) {
+      if (typeof (owner[name] as Partial<Runnable> | undefined)?.run !== 'function')
+        throw new Error(`no-sql variant: the store has no statement field "${name}" any more`);
+      owner[name] = noop;
+    }
+  }
+}
