@@ -13,6 +13,7 @@ import { AcpConnection, StartFailure } from './connection.js';
 import { planLaunch, type LaunchPlan } from './launch.js';
 import { authHint, isAuthRequired } from './outcome.js';
 import { runPromptTurn } from './prompt-turn.js';
+import { ABORTED, raceAbort } from './race-abort.js';
 import type { AcpSession } from './session.js';
 import { Workspace } from './workspace.js';
 import { SHUTTING_DOWN, SHUTTING_DOWN_REASON, STOPPED } from '../shared/outcomes.js';
@@ -258,15 +259,4 @@ export class AcpBackend implements AgentBackend {
     }, this.options.config.idle_timeout_s * 1000);
     this.idleTimer.unref();
   }
-}
-
-const ABORTED = Symbol('aborted');
-
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(ABORTED);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(ABORTED);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
