@@ -6,7 +6,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ABORTED, raceAbort } from '../../main/backends/acp/race-abort.js';
 
-/** A promise the test rejects when it likes, like a pending SDK request rejected by Connection.close. */
+/**
+ * A promise the test rejects when it likes. It stands in for a pending SDK request: @agentclientprotocol/sdk
+ * 2.4.0 dist/core/jsonrpc.js `Connection.close` (called from `receive` when the agent's stdout ends) rejects
+ * every pending response with `new Error("ACP connection closed")`.
+ */
 function pendingRequest(): { promise: Promise<string>; fail: () => void } {
   let fail!: () => void;
   const promise = new Promise<string>((_, reject) => {
