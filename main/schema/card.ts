@@ -64,7 +64,12 @@ export const SecuritySchemeV1Schema = z
     message: 'a security scheme holds exactly one of ' + SCHEME_MEMBERS.join(', '),
   });
 
-export const AgentSkillV1Schema = z.strictObject({
+/**
+ * A skill has the same members in v1 (`AgentSkill`, a2a.proto) and v0.3 (types.ts) but for per-skill
+ * security, spelled differently (v1 `securityRequirements`, v0.3 `security`) and never set by the bridge.
+ * The v1 form adds its spelling and is strict like the rest of the v1 card.
+ */
+export const AgentSkillSchema = z.object({
   id: z.string().min(1),
   name: z.string().min(1),
   description: z.string().min(1),
@@ -72,6 +77,10 @@ export const AgentSkillV1Schema = z.strictObject({
   examples: z.array(z.string()).optional(),
   inputModes: z.array(z.string()).optional(),
   outputModes: z.array(z.string()).optional(),
+});
+
+export const AgentSkillV1Schema = z.strictObject({
+  ...AgentSkillSchema.shape,
   securityRequirements: z.array(SecurityRequirementV1Schema).optional(),
 });
 
@@ -101,16 +110,6 @@ export type SecurityRequirementV1 = z.infer<typeof SecurityRequirementV1Schema>;
 export type AgentCardV1 = z.infer<typeof AgentCardV1Schema>;
 
 // ───────────────────────── v0.3 ─────────────────────────
-
-export const AgentSkillV03Schema = z.object({
-  id: z.string().min(1),
-  name: z.string().min(1),
-  description: z.string().min(1),
-  tags: z.array(z.string()),
-  examples: z.array(z.string()).optional(),
-  inputModes: z.array(z.string()).optional(),
-  outputModes: z.array(z.string()).optional(),
-});
 
 export const SecuritySchemeV03Schema = z.discriminatedUnion('type', [
   z.object({
@@ -144,9 +143,9 @@ export const AgentCardV03Schema = z.object({
   security: z.array(z.record(z.string(), z.array(z.string()))).optional(),
   defaultInputModes: z.array(z.string()),
   defaultOutputModes: z.array(z.string()),
-  skills: z.array(AgentSkillV03Schema),
+  skills: z.array(AgentSkillSchema),
   supportsAuthenticatedExtendedCard: z.boolean().optional(),
 });
 
-export type AgentSkillV03 = z.infer<typeof AgentSkillV03Schema>;
+export type AgentSkill = z.infer<typeof AgentSkillSchema>;
 export type AgentCardV03 = z.infer<typeof AgentCardV03Schema>;

@@ -51,6 +51,16 @@ interface ProgramSpec {
   recursiveFlags?: readonly string[];
 }
 
+/** coreutils `head` and `tail` take the same read-only flags; not -f/-F/--follow (never ends), not --pid. */
+const HEAD_OR_TAIL: ProgramSpec = {
+  short: 'qvz',
+  shortValue: 'nc',
+  longValue: ['--lines', '--bytes'],
+  long: ['--quiet', '--silent', '--verbose'],
+  numericFlag: true,
+  positional: 'paths',
+};
+
 const PROGRAMS: Record<string, ProgramSpec> = {
   // coreutils 9.5 `ls`: listing and formatting only (no --hide/-I patterns, no --color=always hooks).
   ls: {
@@ -78,23 +88,8 @@ const PROGRAMS: Record<string, ProgramSpec> = {
     long: ['--number', '--number-nonblank', '--show-all', '--show-ends', '--show-tabs', '--squeeze-blank'],
     positional: 'paths',
   },
-  // coreutils `head`/`tail`: not -f/-F/--follow (never ends), not --pid.
-  head: {
-    short: 'qvz',
-    shortValue: 'nc',
-    longValue: ['--lines', '--bytes'],
-    long: ['--quiet', '--silent', '--verbose'],
-    numericFlag: true,
-    positional: 'paths',
-  },
-  tail: {
-    short: 'qvz',
-    shortValue: 'nc',
-    longValue: ['--lines', '--bytes'],
-    long: ['--quiet', '--silent', '--verbose'],
-    numericFlag: true,
-    positional: 'paths',
-  },
+  head: HEAD_OR_TAIL,
+  tail: HEAD_OR_TAIL,
   stat: {
     short: 'LtF',
     shortValue: 'c',

@@ -1,38 +1,31 @@
 /**
  * The composition root: the only place ports and adapters are constructed. Everything else receives
- * what it needs. Two parts live beside it: agents.ts (each agent's backend and settings; adding a
- * backend kind = one line there) and http-server.ts (the HTTP edge and the server).
+ * what it needs. createBridge reads the config and puts the parts together, each built beside it:
+ * bridge-files.ts (the data dir, lock, token and log), task-runtime.ts (store, audit, registry,
+ * dispatcher) with live-limits.ts, agents.ts (each agent's backend and settings; adding a backend kind =
+ * one line there), config-reload.ts, http-server.ts (the HTTP edge and the server) and
+ * leftover-agents.ts (what a killed run left running).
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { createServer } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { AuditLog } from '../audit/audit-log.js';
-import { AuditedTaskStore } from '../audit/audited-store.js';
-import { newBridgeRun, stopEarlierRuns } from '../backends/process/spawn-marks.js';
-import { stopWslOrphans } from '../backends/process/wsl-orphans.js';
-import { recordedAgentsOf, stopRecordedAgents } from '../backends/process/recorded-agents.js';
 import { installedCliDir } from '../backends/process/agent-env.js';
+import { newBridgeRun } from '../backends/process/spawn-marks.js';
 import { loadConfig, type LoadedConfig } from '../config/config.js';
+import type { AgentBackend } from '../ports.js';
+import type { AgentRegistry } from '../runtime/registry.js';
+import type { BridgeConfig } from '../schema/config.js';
+import type { BridgeServer } from '../server.js';
+import { agentAssembly, bridgeOwnPaths, wslDistrosOf, type AgentAssembly } from './agents.js';
+import { openBridgeFiles, type BridgeFiles } from './bridge-files.js';
 import { ConfigReloader, type ConfigState, type ReloadResult } from './config-reload.js';
+import { createBridgeServer, type HttpBounds } from './http-server.js';
+import { stopLeftoverAgents } from './leftover-agents.js';
+import { bridgeUrl, listenPort, requireTokenPolicy } from './listen-address.js';
+import { packageRoot, packageVersion } from './package-info.js';
+import { createTaskRuntime, type TaskRuntime } from './task-runtime.js';
 
 /** Where config and data live even when no bridge could be built (the tray's Open config / Open logs). */
 export { defaultDataDir, resolveConfigPath } from '../config/config.js';
-import { createPrivateFile, restrictDataDir } from '../config/data-dir-modes.js';
-import { acquireInstanceLock, ensureDataDir, loadOrCreateToken } from '../config/data-dir.js';
-import { createLogger, type BridgeLogger } from '../audit/logging.js';
-import type { AgentBackend } from '../ports.js';
-import { Dispatcher } from '../runtime/dispatcher.js';
-import { EventFeed } from '../runtime/event-feed.js';
-import { AgentRegistry } from '../runtime/registry.js';
-import { TurnSlots } from '../runtime/turn-slots.js';
-import type { BridgeServer } from '../server.js';
-import { startHistoryPruning, type HistoryPruning } from '../stores/history-pruning.js';
-import { SqliteTaskStore } from '../stores/sqlite.js';
-import { responseLimitFor } from '../transport/response-size.js';
-import { agentAssembly, bridgeOwnPaths, wslDistrosOf } from './agents.js';
-import { createBridgeServer, type HttpBounds } from './http-server.js';
 
 export interface BridgeOptions {
   configPath?: string;
@@ -66,24 +59,6 @@ export interface Bridge {
   onConfigChange(listener: (state: ConfigState) => void): () => void;
 }
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-
-/** The repo (or unpacked app) root: wherever package.json sits above this module. */
-function packageRoot(): string {
-  for (let dir = HERE; ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, 'package.json'))) return dir;
-    if (path.dirname(dir) === dir) return process.cwd();
-  }
-}
-
-/** Set by scripts/build.mjs in the bundles (the packaged CLI has no package.json above it). */
-declare const __CONTACTOR_VERSION__: string | undefined;
-
-function packageVersion(root: string): string {
-  if (typeof __CONTACTOR_VERSION__ === 'string') return __CONTACTOR_VERSION__;
-  return (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
-}
-
 export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
   const env = opts.env ?? process.env;
   const root = packageRoot();
@@ -94,41 +69,17 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
     resourcesDir,
     nodePath: process.execPath,
   });
-  const configVars = { CONTACTOR_NODE: process.execPath, CONTACTOR_RESOURCES: resourcesDir, ...env };
   const config = loaded.config;
   const dataDir = opts.dataDir ?? loaded.dataDir;
   const host = opts.host ?? config.host;
-  const token = requireTokenPolicy(config.require_token, host);
-
-  ensureDataDir(dataDir);
-  restrictDataDir(dataDir);
-  createPrivateFile(path.join(dataDir, 'contactor.db'));
-  const releaseLock = acquireInstanceLock(dataDir);
-  let openedLog: BridgeLogger | undefined;
+  const files = openBridgeFiles(dataDir, requireTokenPolicy(config.require_token, host));
+  const { secret, bridgeSecrets, log } = files;
   try {
-    const secret = token ? loadOrCreateToken(dataDir) : undefined;
-    // The install token and every agent's derived token: never in a log, an audit entry or a task.
-    // Agents' tokens join it as their backends are built (at start and on every reload).
-    const bridgeSecrets: string[] = secret ? [secret] : [];
-    const log = createLogger(dataDir, () => bridgeSecrets);
-    openedLog = log;
-    const requestedPort = opts.port ?? config.port;
-    const port = requestedPort === 0 ? await freePort(host) : requestedPort;
-    const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-
-    const audit = new AuditLog({
-      dir: path.join(dataDir, 'audit'),
-      secrets: () => bridgeSecrets,
-      onError: (err) => log.warn({ err }, 'could not write the audit log'),
-    });
-    const sqlite = new SqliteTaskStore({ file: path.join(dataDir, 'contactor.db') });
-    const store = new AuditedTaskStore(sqlite, audit);
-    const slots = new TurnSlots(config.max_concurrent_tasks);
-    const registry = new AgentRegistry(slots);
-    const backends: AgentBackend[] = [];
+    const port = await listenPort(opts.port ?? config.port, host);
+    const url = bridgeUrl(host, port);
+    const runtime = createTaskRuntime({ config, dataDir, secrets: () => bridgeSecrets, log });
     // Marks every agent of this run, so the next run on this data dir can stop what a crash orphaned.
     const bridgeRun = newBridgeRun(dataDir);
-    const wslDistros = wslDistrosOf(config);
     const agents = agentAssembly({
       env,
       secret,
@@ -140,150 +91,138 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       excluded: bridgeOwnPaths(dataDir, loaded.path),
       log,
     });
-    for (const [name, agent] of Object.entries(config.agents)) {
-      const backend = agents.backendFor(name, agent);
-      backends.push(backend);
-      registry.add(name, backend, agents.settingsFor(name, agent, config));
-    }
-    agents.flushWarnings();
-    // max_body_bytes needs a restart: the one read at start stays.
-    const pageBytesFor = (maxArtifactBytes: number): number => maxArtifactBytes + config.max_body_bytes;
-    // The dispatcher reads maxDelegationDepth per send: a reload updates it in this object.
-    const dispatcherOptions = {
-      store,
-      registry,
-      feed: new EventFeed(),
-      sinks: [audit],
-      maxDelegationDepth: config.max_delegation_depth,
-      secrets: () => bridgeSecrets,
-      // A page stops short of the response limit, leaving room for the live view and the envelope.
-      maxPageBytes: pageBytesFor(config.max_artifact_bytes),
+    const backends = registerAgents(agents, config, runtime.registry);
+    const configVars = { CONTACTOR_NODE: process.execPath, CONTACTOR_RESOURCES: resourcesDir, ...env };
+    const reload = createReloader({ path: loaded.path, vars: configVars, config, runtime, agents, backends, files });
+    const server = serveHttp({ opts, runtime, backends, host, port, dataDir, root, config, reload, files });
+    const start = async (): Promise<void> => {
+      await stopLeftoverAgents({ bridgeRun, store: runtime.sqlite, wslDistros: wslDistrosOf(config), log });
+      await server.start();
+      reload.reloader.watch();
+      runtime.limits.startPruning();
     };
-    const dispatcher = new Dispatcher(dispatcherOptions);
-    // Follows a reload of max_artifact_bytes, as agents' settings do: a reply the cap keeps can be served.
-    let artifactCap = config.max_artifact_bytes;
-    let pruning: HistoryPruning | undefined;
-    let history = config.history;
-    const prune = (): HistoryPruning =>
-      startHistoryPruning({
-        store: sqlite,
-        maxAgeDays: history.max_age_days,
-        maxTasks: history.max_tasks,
-        onPruned: (deleted) => log.info({ deleted }, 'pruned finished tasks from the history'),
-        onError: (err) => log.warn({ err }, 'could not prune the task history'),
-      });
-    const configListeners = new Set<(state: ConfigState) => void>();
-    const reloader = new ConfigReloader({
-      path: loaded.path,
-      vars: configVars,
-      started: config,
-      registry,
-      backends,
-      createBackend: agents.backendFor,
-      settingsOf: agents.settingsFor,
-      applyLive: (next) => {
-        dispatcherOptions.maxDelegationDepth = next.max_delegation_depth;
-        dispatcherOptions.maxPageBytes = pageBytesFor(next.max_artifact_bytes);
-        artifactCap = next.max_artifact_bytes;
-        slots.resize(next.max_concurrent_tasks);
-        const historyChanged = JSON.stringify(next.history) !== JSON.stringify(history);
-        history = next.history;
-        if (pruning && historyChanged) {
-          pruning.stop();
-          pruning = prune();
-        }
-      },
-      log,
-      onChange: (state) => {
-        agents.flushWarnings();
-        configListeners.forEach((listener) => listener(state));
-      },
-    });
-
-    const server = createBridgeServer({
-      dispatcher,
-      store,
-      backends,
-      host,
-      port,
-      dataDir,
-      version: packageVersion(root),
-      ...(secret ? { token: secret } : {}),
-      allowedOrigins: config.allowed_origins,
-      maxBodyBytes: config.max_body_bytes,
-      get maxResponseBytes() {
-        return responseLimitFor(artifactCap, config.max_body_bytes);
-      },
-      rateLimitPerMinute: config.rate_limit_per_minute,
-      ...(opts.http ? { http: opts.http } : {}),
-      onRefused: (refused) => audit.refused(refused.reason, refused),
-      ...(opts.onShutdownRequested ? { onShutdownRequested: opts.onShutdownRequested } : {}),
-      log,
-      configControl: { status: () => reloader.status(), reload: () => reloader.reload() },
-      onStopped: () => {
-        reloader.close();
-        pruning?.stop();
-        audit.close();
-        log.close();
-        releaseLock();
-      },
-    });
-    return {
-      server,
-      config: { ...loaded, dataDir },
-      token: secret,
-      get url() {
-        return server.url || url;
-      },
-      reportInternal: (err) => log.error({ err }, 'unhandled failure (the bridge keeps running)'),
-      reloadConfig: () => reloader.reload(),
-      configStatus: () => reloader.status(),
-      onConfigChange: (listener) => {
-        configListeners.add(listener);
-        return () => configListeners.delete(listener);
-      },
-      start: async () => {
-        // Before recovery fails their tasks: agents (and what they started) of a run that was killed.
-        const orphans = await stopEarlierRuns(bridgeRun, 2000);
-        // Then by pid and start time as the tasks recorded them: Windows, and a child that cleared its marks.
-        const recorded = await stopRecordedAgents(
-          recordedAgentsOf(sqlite.tasksInStates(['submitted', 'working', 'input-required'])),
-          { graceMs: 2000 },
-        );
-        if (process.platform === 'win32' && wslDistros.length > 0) await stopWslOrphans(wslDistros, bridgeRun);
-        if (orphans > 0 || recorded.stopped.length > 0 || recorded.spared.length > 0)
-          log.info(
-            { orphans, recordedStopped: recorded.stopped, reusedPidsSpared: recorded.spared },
-            'stopped agent processes left by the previous run',
-          );
-        await server.start();
-        reloader.watch();
-        pruning ??= prune();
-      },
-      stop: () => server.stop(),
-    };
+    return bridgeHandle({ server, config: { ...loaded, dataDir }, token: secret, url, reload, files, start });
   } catch (err) {
-    openedLog?.close();
-    releaseLock();
+    files.close();
     throw err;
   }
 }
 
-function requireTokenPolicy(requireToken: boolean, host: string): boolean {
-  const loopback = host === '127.0.0.1' || host === 'localhost' || host === '::1';
-  if (!requireToken && !loopback) {
-    throw new Error(`refusing to listen on ${host} without a token: set require_token: true, or bind 127.0.0.1`);
+/** Every configured agent's backend, registered under its name; the server closes them at shutdown. */
+function registerAgents(agents: AgentAssembly, config: BridgeConfig, registry: AgentRegistry): AgentBackend[] {
+  const backends: AgentBackend[] = [];
+  for (const [name, agent] of Object.entries(config.agents)) {
+    const backend = agents.backendFor(name, agent);
+    backends.push(backend);
+    registry.add(name, backend, agents.settingsFor(name, agent, config));
   }
-  return requireToken;
+  agents.flushWarnings();
+  return backends;
 }
 
-function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, host, () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
+interface Reload {
+  reloader: ConfigReloader;
+  /** Told after every reload attempt (Bridge.onConfigChange). */
+  listeners: Set<(state: ConfigState) => void>;
+}
+
+/** Applies config.yaml edits live: agents through the registry, the rest through the live limits. */
+function createReloader(o: {
+  path: string;
+  vars: Record<string, string | undefined>;
+  config: BridgeConfig;
+  runtime: TaskRuntime;
+  agents: AgentAssembly;
+  backends: AgentBackend[];
+  files: BridgeFiles;
+}): Reload {
+  const listeners = new Set<(state: ConfigState) => void>();
+  const reloader = new ConfigReloader({
+    path: o.path,
+    vars: o.vars,
+    started: o.config,
+    registry: o.runtime.registry,
+    backends: o.backends,
+    createBackend: o.agents.backendFor,
+    settingsOf: o.agents.settingsFor,
+    applyLive: (next) => o.runtime.limits.apply(next),
+    log: o.files.log,
+    onChange: (state) => {
+      o.agents.flushWarnings();
+      listeners.forEach((listener) => listener(state));
+    },
   });
+  return { reloader, listeners };
+}
+
+/** The HTTP edge and its server; stopping it closes what createBridge opened, the lock last. */
+function serveHttp(o: {
+  opts: BridgeOptions;
+  runtime: TaskRuntime;
+  backends: AgentBackend[];
+  host: string;
+  port: number;
+  dataDir: string;
+  root: string;
+  config: BridgeConfig;
+  reload: Reload;
+  files: BridgeFiles;
+}): BridgeServer {
+  const { opts, runtime, config, reload, files } = o;
+  return createBridgeServer({
+    dispatcher: runtime.dispatcher,
+    store: runtime.store,
+    backends: o.backends,
+    host: o.host,
+    port: o.port,
+    dataDir: o.dataDir,
+    version: packageVersion(o.root),
+    ...(files.secret ? { token: files.secret } : {}),
+    allowedOrigins: config.allowed_origins,
+    maxBodyBytes: config.max_body_bytes,
+    get maxResponseBytes() {
+      return runtime.limits.maxResponseBytes;
+    },
+    rateLimitPerMinute: config.rate_limit_per_minute,
+    ...(opts.http ? { http: opts.http } : {}),
+    onRefused: (refused) => runtime.audit.refused(refused.reason, refused),
+    ...(opts.onShutdownRequested ? { onShutdownRequested: opts.onShutdownRequested } : {}),
+    log: files.log,
+    configControl: { status: () => reload.reloader.status(), reload: () => reload.reloader.reload() },
+    onStopped: () => {
+      reload.reloader.close();
+      runtime.limits.stop();
+      runtime.audit.close();
+      files.close();
+    },
+  });
+}
+
+function bridgeHandle(o: {
+  server: BridgeServer;
+  config: LoadedConfig;
+  token: string | undefined;
+  url: string;
+  reload: Reload;
+  files: BridgeFiles;
+  start: () => Promise<void>;
+}): Bridge {
+  const { server, reload } = o;
+  return {
+    server,
+    config: o.config,
+    token: o.token,
+    get url() {
+      return server.url || o.url;
+    },
+    reportInternal: (err) => o.files.log.error({ err }, 'unhandled failure (the bridge keeps running)'),
+    reloadConfig: () => reload.reloader.reload(),
+    configStatus: () => reload.reloader.status(),
+    onConfigChange: (listener) => {
+      reload.listeners.add(listener);
+      return () => reload.listeners.delete(listener);
+    },
+    start: o.start,
+    stop: () => server.stop(),
+  };
 }

@@ -13,14 +13,13 @@ import type { AgentBackend, AgentTraits, Turn, TurnOutcome, TurnReporter } from 
 import { promptWithAttachments, writeAttachments } from '../shared/attachment-files.js';
 import {
   destroyPipes,
-  exited,
   pipesClosed,
   spawnChild,
   started,
   StderrTail,
   type AgentChild,
   type ChildExit,
-  type StopResult,
+  type StopOptions,
 } from '../process/child-process.js';
 import type { TreeKill } from '../process/process-tree.js';
 import { stopChildAndDescendants } from '../process/stop-all.js';
@@ -29,6 +28,7 @@ import { SHUTTING_DOWN, STOPPED } from '../shared/outcomes.js';
 import { currentAppExe, envForProgram } from '../process/agent-env.js';
 import { cliCommandLine, type CliCommandLine } from './command-line.js';
 import { nodeWin32Probe, type Win32Probe } from '../process/win32-command.js';
+import { RunStop } from './run-stop.js';
 
 export interface CliBackendOptions {
   /** The agent's configured name. */
@@ -135,108 +135,73 @@ export class CliBackend implements AgentBackend {
       return couldNotStart(program, err);
     }
     try {
-      return await this.spawnAndWait(turn, report, program, line, env, cwd, prompt);
+      return await this.spawnAndWait({ turn, report, program, line, env, cwd, prompt, promptVia });
     } finally {
       if (promptDir !== undefined) await rm(promptDir, { recursive: true, force: true });
     }
   }
 
-  private async spawnAndWait(
-    turn: Turn,
-    report: TurnReporter,
-    program: string,
-    line: CliCommandLine,
-    env: Record<string, string>,
-    cwd: string | undefined,
-    prompt: string,
-  ): Promise<TurnOutcome> {
-    const promptVia = this.options.config.prompt_via;
-    let child: AgentChild;
-    try {
-      const appExe = 'appExe' in this.options ? this.options.appExe : currentAppExe();
-      const childEnv = envForProgram(line.command[0]!, env, appExe);
-      child = spawnChild({
-        command: line.command,
-        windowsVerbatimArguments: line.windowsVerbatimArguments,
-        cwd,
-        env: childEnv,
-      });
-    } catch (err) {
-      return couldNotStart(program, err);
-    }
-    const spawnError = await started(child);
-    if (spawnError !== undefined) return couldNotStart(program, spawnError);
-
+  private async spawnAndWait(run: SpawnRequest): Promise<TurnOutcome> {
+    const spawned = await this.spawn(run);
+    if ('outcome' in spawned) return spawned.outcome;
+    const { child } = spawned;
     const startedAt = Date.now();
-    report.receipt({
-      pid: child.pid,
-      startedAt: new Date(startedAt).toISOString(),
-      executionForm: 'subprocess',
-      promptVia: line.promptFile ? 'file' : promptVia,
-    });
-    // With its pid, the start time that tells this process from a later one with the same pid: a restart
-    // after a kill -9 stops it by the two (recorded-agents.ts). Windows asks PowerShell, so never awaited:
-    // an answer that comes after the exit is dropped (the turn has no process left to record).
-    void processStartOf(child.pid).then((pidStart) => {
-      if (pidStart !== undefined && child.exitCode === null && child.signalCode === null) report.receipt({ pidStart });
-    });
+    reportStarted(run, child, startedAt);
     const stderr = new StderrTail(child.stderr);
     const stdout = collectOutput(child.stdout, this.options.maxOutputBytes ?? 16 * 1024 * 1024);
-    child.stdin.end(promptVia === 'stdin' ? prompt : undefined);
+    child.stdin.end(run.promptVia === 'stdin' ? run.prompt : undefined);
 
-    const stopOptions = {
-      graceMs: this.options.stopGraceMs,
-      ...(this.options.treeKill ? { treeKill: this.options.treeKill } : {}),
-      ...(this.options.exitWaitMs !== undefined ? { exitWaitMs: this.options.exitWaitMs } : {}),
-    };
-    let stopping: Promise<StopResult> | undefined;
-    let stopRequested: () => void = () => undefined;
-    const requested = new Promise<void>((resolve) => (stopRequested = resolve));
-    const stop = (): Promise<StopResult> => {
-      stopRequested();
-      return (stopping ??= stopChildAndDescendants(child, stopOptions));
-    };
-    this.running.set(child, stop);
-    turn.signal.addEventListener('abort', stop, { once: true });
+    const stop = new RunStop(child, this.stopOptions());
+    this.running.set(child, stop.stop);
+    run.turn.signal.addEventListener('abort', stop.stop, { once: true });
     // Aborted or closed while spawning: the listener came too late.
-    if (turn.signal.aborted || this.closed) void stop();
-
-    // Once a stop is under way the wait is bounded by it: a child that survives every kill (taskkill
-    // refused, TerminateProcess denied) must not keep the task `working` forever.
-    const ended = await Promise.race<ChildExit | StopResult>([
-      exited(child),
-      requested.then(() => stopping!).then<ChildExit | StopResult>((r) => (r.exited ? exited(child) : r)),
-    ]);
-    turn.signal.removeEventListener('abort', stop);
+    if (run.turn.signal.aborted || this.closed) void stop.stop();
+    const ended = await stop.ended();
+    run.turn.signal.removeEventListener('abort', stop.stop);
     this.running.delete(child);
-    const stopResult = stopping ? await stopping : undefined;
+    const stopResult = await stop.result();
     if (!('code' in ended)) {
       destroyPipes(child);
-      report.receipt({ durationMs: Date.now() - startedAt, unstopped: ended.problems });
+      run.report.receipt({ durationMs: Date.now() - startedAt, unstopped: ended.problems });
       return {
         kind: 'failed',
         retryable: true,
         reason: `stopped, but process ${child.pid} could not be ended: ${ended.problems.join('; ')}`,
       };
     }
-    const exit = ended;
     await pipesClosed(child, this.options.drainMs ?? 250);
     destroyPipes(child);
     // Whatever the agent left running (a daemon, a grandchild holding stdout) goes with it.
-    this.track(stopChildAndDescendants(child, stopOptions));
-    if (stopResult?.problems.length) report.receipt({ unstopped: stopResult.problems });
+    this.track(stopChildAndDescendants(child, this.stopOptions()));
+    if (stopResult?.problems.length) run.report.receipt({ unstopped: stopResult.problems });
+    reportOutput(run.report, ended, stdout, startedAt);
+    return stop.requestedStop ? STOPPED : verdict(run.program, ended, stderr);
+  }
 
-    if (stdout.truncated()) report.truncated?.({ at: stdout.kept(), droppedBytes: stdout.bytes() - stdout.kept() });
-    report.receipt({
-      ...(exit.code !== null ? { exitCode: exit.code } : {}),
-      ...(exit.signal !== null ? { signal: exit.signal } : {}),
-      durationMs: Date.now() - startedAt,
-      stdoutBytes: stdout.bytes(),
-      ...(stdout.truncated() ? { stdoutTruncated: true } : {}),
-    });
-    const output = stdout.text();
-    if (output !== '') report.text(output);
-    return stopping !== undefined ? STOPPED : verdict(program, exit, stderr);
+  /** The child, started (spawn errors such as ENOENT arrive asynchronously), or why it could not be. */
+  private async spawn(run: SpawnRequest): Promise<{ child: AgentChild } | { outcome: TurnOutcome }> {
+    let child: AgentChild;
+    try {
+      const appExe = 'appExe' in this.options ? this.options.appExe : currentAppExe();
+      child = spawnChild({
+        command: run.line.command,
+        windowsVerbatimArguments: run.line.windowsVerbatimArguments,
+        cwd: run.cwd,
+        env: envForProgram(run.line.command[0]!, run.env, appExe),
+      });
+    } catch (err) {
+      return { outcome: couldNotStart(run.program, err) };
+    }
+    const spawnError = await started(child);
+    return spawnError === undefined ? { child } : { outcome: couldNotStart(run.program, spawnError) };
+  }
+
+  private stopOptions(): StopOptions {
+    return {
+      graceMs: this.options.stopGraceMs,
+      ...(this.options.treeKill ? { treeKill: this.options.treeKill } : {}),
+      ...(this.options.exitWaitMs !== undefined ? { exitWaitMs: this.options.exitWaitMs } : {}),
+    };
   }
 
   private envFor(turn: Turn): Record<string, string> {
@@ -256,6 +221,48 @@ export class CliBackend implements AgentBackend {
     void work.finally(() => this.inFlight.delete(work)).catch(() => undefined);
     return work;
   }
+}
+
+/** What runProcess resolved for one run: the command line, its environment and where it runs. */
+interface SpawnRequest {
+  turn: Turn;
+  report: TurnReporter;
+  /** The configured program, as failures name it. */
+  program: string;
+  line: CliCommandLine;
+  env: Record<string, string>;
+  cwd: string | undefined;
+  prompt: string;
+  promptVia: SubprocessCliAgentConfig['prompt_via'];
+}
+
+function reportStarted(run: SpawnRequest, child: AgentChild, startedAt: number): void {
+  run.report.receipt({
+    pid: child.pid,
+    startedAt: new Date(startedAt).toISOString(),
+    executionForm: 'subprocess',
+    promptVia: run.line.promptFile ? 'file' : run.promptVia,
+  });
+  // With its pid, the start time that tells this process from a later one with the same pid: a restart
+  // after a kill -9 stops it by the two (recorded-agents.ts). Windows asks PowerShell, so never awaited:
+  // an answer that comes after the exit is dropped (the turn has no process left to record).
+  void processStartOf(child.pid).then((pidStart) => {
+    if (pidStart !== undefined && child.exitCode === null && child.signalCode === null)
+      run.report.receipt({ pidStart });
+  });
+}
+
+function reportOutput(report: TurnReporter, exit: ChildExit, stdout: CollectedOutput, startedAt: number): void {
+  if (stdout.truncated()) report.truncated?.({ at: stdout.kept(), droppedBytes: stdout.bytes() - stdout.kept() });
+  report.receipt({
+    ...(exit.code !== null ? { exitCode: exit.code } : {}),
+    ...(exit.signal !== null ? { signal: exit.signal } : {}),
+    durationMs: Date.now() - startedAt,
+    stdoutBytes: stdout.bytes(),
+    ...(stdout.truncated() ? { stdoutTruncated: true } : {}),
+  });
+  const output = stdout.text();
+  if (output !== '') report.text(output);
 }
 
 /** Seed: a non-zero exit is a logic failure (a retry gets the same error); empty output still completes. */
@@ -289,6 +296,8 @@ async function checkCwd(cwd: string | undefined): Promise<string | undefined> {
     ? undefined
     : `working directory ${cwd} does not exist; check the task's cwd or cwd in config`;
 }
+
+type CollectedOutput = ReturnType<typeof collectOutput>;
 
 function collectOutput(stream: Readable, maxBytes: number) {
   const chunks: Buffer[] = [];
