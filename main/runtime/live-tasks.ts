@@ -6,6 +6,7 @@
 import { isTerminal, type Task } from '../domain/task.js';
 import type { EventSink, TaskStore } from '../ports.js';
 import { LiveTask } from './live-task.js';
+import { notStored } from './not-stored.js';
 
 /** The first retry of a failure the store could not keep; each next one waits twice as long, up to the max. */
 export const RETRY_LOSS_MS = 5_000;
@@ -147,6 +148,6 @@ export function durable(store: TaskStore): Promise<void> | undefined {
   let done: { lost?: Error } | undefined;
   let settle: ((lost?: Error) => void) | undefined;
   store.afterCommit((lost) => (settle ? settle(lost) : (done = { ...(lost ? { lost } : {}) })));
-  if (done) return done.lost ? Promise.reject(done.lost) : undefined;
-  return new Promise((resolve, reject) => (settle = (lost) => (lost ? reject(lost) : resolve())));
+  if (done) return done.lost ? Promise.reject(notStored(done.lost)) : undefined;
+  return new Promise((resolve, reject) => (settle = (lost) => (lost ? reject(notStored(lost)) : resolve())));
 }
