@@ -12,6 +12,7 @@ import { AuditLog } from '../audit/audit-log.js';
 import { AuditedTaskStore } from '../audit/audited-store.js';
 import { newBridgeRun, stopEarlierRuns } from '../backends/process/spawn-marks.js';
 import { stopWslOrphans } from '../backends/process/wsl-orphans.js';
+import { removeLeftoverRunDirs } from '../backends/shared/run-temp-dirs.js';
 import { recordedAgentsOf, stopRecordedAgents } from '../backends/process/recorded-agents.js';
 import { installedCliDir } from '../backends/process/agent-env.js';
 import { loadConfig, type LoadedConfig } from '../config/config.js';
@@ -20,7 +21,7 @@ import { ConfigReloader, type ConfigState, type ReloadResult } from './config-re
 /** Where config and data live even when no bridge could be built (the tray's Open config / Open logs). */
 export { defaultDataDir, resolveConfigPath } from '../config/config.js';
 import { createPrivateFile, restrictDataDir } from '../config/data-dir-modes.js';
-import { acquireInstanceLock, ensureDataDir, loadOrCreateToken } from '../config/data-dir.js';
+import { acquireInstanceLock, ensureDataDir, isProcessAlive, loadOrCreateToken } from '../config/data-dir.js';
 import { createLogger, type BridgeLogger } from '../audit/logging.js';
 import type { AgentBackend } from '../ports.js';
 import { Dispatcher } from '../runtime/dispatcher.js';
@@ -251,6 +252,10 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
           { graceMs: 2000 },
         );
         if (process.platform === 'win32' && wslDistros.length > 0) await stopWslOrphans(wslDistros, bridgeRun);
+        // Their attachment and prompt folders too, now that no agent of theirs reads them.
+        const leftovers = removeLeftoverRunDirs(isProcessAlive);
+        if (leftovers.length > 0)
+          log.info({ removed: leftovers.length }, 'removed temp folders left by killed bridges');
         if (orphans > 0 || recorded.stopped.length > 0 || recorded.spared.length > 0)
           log.info(
             { orphans, recordedStopped: recorded.stopped, reusedPidsSpared: recorded.spared },

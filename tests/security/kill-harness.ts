@@ -235,11 +235,19 @@ async function untilNoneOpen(bridge: BridgeProcess): Promise<void> {
   }
 }
 
-/** The real `contactor serve` in its own process; its URL and token come from the discovery file. */
-export async function startBridgeProcess(configPath: string, dataDir: string, home: string): Promise<BridgeProcess> {
+/**
+ * The real `contactor serve` in its own process; its URL and token come from the discovery file.
+ * `env` adds variables (TMPDIR: a test's own temp folder).
+ */
+export async function startBridgeProcess(
+  configPath: string,
+  dataDir: string,
+  home: string,
+  env: Record<string, string> = {},
+): Promise<BridgeProcess> {
   const child = spawn(process.execPath, [...SERVE, configPath], {
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH, HOME: home },
+    env: { PATH: process.env.PATH, HOME: home, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
