@@ -16,6 +16,7 @@ export const BRIDGE_ERROR_REASONS = [
   'queue-full',
   'rate-limited',
   'unauthorized',
+  'not-stored',
 ] as const;
 export type BridgeErrorReason = (typeof BRIDGE_ERROR_REASONS)[number];
 

@@ -370,6 +370,7 @@ export class Dispatcher {
       this.desk.cancelAll(live.id);
     }
     this.clock.clearAll();
+    this.live.close();
   }
 
   private continueTask(req: SendRequest): Promise<Task> | Task {

@@ -3,6 +3,7 @@ import { artifactUpdate, statusUpdate, type StreamEvent, type TaskEvent } from '
 import { agentMessage, canTransition, isSettled, isTerminal, type Task, type TaskState } from '../domain/task.js';
 import type { EventSink, StoredTask, TaskStore } from '../ports.js';
 import type { ArtifactChunk } from './artifact-stream.js';
+import { notStored } from './not-stored.js';
 
 export type StreamListener = (event: StreamEvent) => void;
 
@@ -201,7 +202,7 @@ export class LiveTask {
    */
   lose(err: Error): void {
     if (this.lost) return;
-    this.lost = new Error(`task ${this.task.id} could not be stored: ${err.message}`, { cause: err });
+    this.lost = notStored(err, this.task.id);
     this.frozen = true;
     this.abort.abort();
     const waiters = this.settleWaiters;

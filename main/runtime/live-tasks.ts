@@ -6,6 +6,11 @@
 import { isTerminal, type Task } from '../domain/task.js';
 import type { EventSink, TaskStore } from '../ports.js';
 import { LiveTask } from './live-task.js';
+import { notStored } from './not-stored.js';
+
+/** The first retry of a failure the store could not keep; each next one waits twice as long, up to the max. */
+export const RETRY_LOSS_MS = 5_000;
+export const RETRY_LOSS_MAX_MS = 60_000;
 
 export interface LiveTasksOptions {
   store: TaskStore;
@@ -18,8 +23,10 @@ export interface LiveTasksOptions {
 
 export class LiveTasks {
   private readonly live = new Map<string, LiveTask>();
-  /** Tasks whose failure is being recorded after the store lost one of their changes. */
-  private readonly recordingLoss = new Set<string>();
+  /** Tasks whose failure is being recorded after the store lost one of their changes → tries so far. */
+  private readonly recordingLoss = new Map<string, number>();
+  /** Tasks whose failure could not be stored either (the disk is still full) → the next try. */
+  private readonly retries = new Map<string, NodeJS.Timeout>();
 
   constructor(private readonly opts: LiveTasksOptions) {}
 
@@ -64,22 +71,38 @@ export class LiveTasks {
     return snapshot(live.task);
   }
 
+  /** Stops the retries of failures not yet stored (the next start's recovery settles those tasks). */
+  close(): void {
+    for (const timer of this.retries.values()) clearTimeout(timer);
+    this.retries.clear();
+  }
+
   /**
    * The store lost a change of this task (the group's commit failed; its agent turn is already stopped).
-   * What is stored is its last durable state, which may say "working" for good: record it as failed
-   * (retryable) in a later group. When that is lost too (the disk is still full), the next start's
-   * recovery settles it; one try, so a full disk never turns into a loop.
+   * What is stored is its last durable state, which would say "working" for good: record it as failed
+   * (retryable) in a later group. While the disk stays full that is lost too: it is tried again, less
+   * and less often (RETRY_LOSS_MS up to RETRY_LOSS_MAX_MS), so the task ends as soon as space returns and
+   * a full disk never turns into a busy loop.
    */
   private afterLoss(taskId: string, err: Error): void {
     this.live.delete(taskId);
     this.opts.onLost(taskId);
-    if (this.recordingLoss.delete(taskId)) return;
+    const tries = this.recordingLoss.get(taskId);
+    if (tries !== undefined) {
+      this.recordingLoss.delete(taskId);
+      this.retryLater(taskId, err, tries);
+      return;
+    }
+    this.recordLoss(taskId, err, 0);
+  }
+
+  private recordLoss(taskId: string, err: Error, tries: number): void {
     const cause = err.cause instanceof Error ? err.cause : err;
     const { store } = this.opts;
     try {
       const stored = store.get(taskId);
       if (!stored || isTerminal(stored.task.status.state)) return;
-      this.recordingLoss.add(taskId);
+      this.recordingLoss.set(taskId, tries + 1);
       const live = this.adopt(stored.task, stored.lastSeq);
       live.patchMetadata({ pending: undefined, retryable: true });
       live.setStatus(
@@ -88,9 +111,22 @@ export class LiveTasks {
       );
       store.afterCommit((lost) => lost || this.recordingLoss.delete(taskId));
     } catch {
-      // The store cannot even be read now: the next start's recovery settles the task.
+      // The store cannot even be read now: try again later, as for a lost write.
       this.recordingLoss.delete(taskId);
+      this.retryLater(taskId, err, tries + 1);
     }
+  }
+
+  private retryLater(taskId: string, err: Error, tries: number): void {
+    if (this.retries.has(taskId)) return;
+    const delay = Math.min(RETRY_LOSS_MS * 2 ** Math.max(0, tries - 1), RETRY_LOSS_MAX_MS);
+    const timer = setTimeout(() => {
+      this.retries.delete(taskId);
+      this.recordLoss(taskId, err, tries);
+    }, delay);
+    // A pending retry never keeps the process alive: the next start's recovery settles the task too.
+    timer.unref();
+    this.retries.set(taskId, timer);
   }
 }
 
@@ -112,6 +148,6 @@ export function durable(store: TaskStore): Promise<void> | undefined {
   let done: { lost?: Error } | undefined;
   let settle: ((lost?: Error) => void) | undefined;
   store.afterCommit((lost) => (settle ? settle(lost) : (done = { ...(lost ? { lost } : {}) })));
-  if (done) return done.lost ? Promise.reject(done.lost) : undefined;
-  return new Promise((resolve, reject) => (settle = (lost) => (lost ? reject(lost) : resolve())));
+  if (done) return done.lost ? Promise.reject(notStored(done.lost)) : undefined;
+  return new Promise((resolve, reject) => (settle = (lost) => (lost ? reject(notStored(lost)) : resolve())));
 }

@@ -1,16 +1,24 @@
 /**
  * Opens the task database file and refuses, with a message a person can act on, a file that is not a
  * healthy SQLite database. A broken file is never reset silently: it may hold the only copy of tasks.
+ *
+ * Once SQLite has the file open, nothing else in this process may open it: closing any other fd on the
+ * database drops all of the process's POSIX locks on it (sqlite.org/howtocorrupt.html §2.2). Another
+ * SQLite client (a person's `sqlite3 contactor.db "select …"`, a backup) then believes it is alone,
+ * checkpoints and deletes the WAL the bridge goes on committing into — and a kill -9 loses every task
+ * since. So the files are inspected before SQLite opens them (wal-file.ts) or through SQLite itself.
  */
 import Database from 'better-sqlite3';
-import { closeSync, existsSync, openSync, readSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { migrate } from './migrations.js';
+import { readWal } from './wal-file.js';
 
 export function openDatabase(file: string): Database.Database {
   // SQLite deletes the WAL when the last connection closes cleanly. One left behind means the last run
   // ended without closing (a crash, kill -9): only then is the full check worth reading the whole file
   // (~250 ms at 100,000 tasks); after a clean stop the b-tree roots are checked instead.
   const uncleanStop = existsSync(`${file}-wal`);
+  if (uncleanStop) refuseLosingWal(file);
   let db: Database.Database;
   try {
     db = new Database(file);
@@ -26,7 +34,7 @@ export function openDatabase(file: string): Database.Database {
     // Another bridge process mid-transaction makes us wait this long before SQLITE_BUSY.
     db.pragma('busy_timeout = 5000');
     // The first real read: a file that is not a database fails here with SQLITE_NOTADB.
-    const check = uncleanStop ? String(db.pragma('quick_check', { simple: true })) : damagedRoot(db, file);
+    const check = uncleanStop ? String(db.pragma('quick_check', { simple: true })) : damagedRoot(db);
     if (check !== 'ok') throw brokenFile(file, firstProblem(check));
     db.pragma('journal_mode = WAL');
     // WAL + NORMAL is durable against a process crash: a kill -9 loses nothing committed, because every
@@ -60,28 +68,57 @@ function brokenFile(file: string, detail: string, cause?: unknown): Error {
 
 /**
  * The cheap check after a clean stop: every table and index must start at a b-tree page (SQLite
- * file format §1.6: page type 2, 5, 10 or 13). Reads the schema and one byte per b-tree, from the file
- * itself (the WAL is gone, so the file holds every page). "ok", or what is wrong.
+ * file format §1.6: page type 2, 5, 10 or 13). SQLite's dbstat table reads each root page through
+ * SQLite's own pager (LIMIT 1: the root is the first page it visits) and calls one that is not a
+ * b-tree page "corrupted". "ok", or what is wrong.
  */
-function damagedRoot(db: Database.Database, file: string): string {
+function damagedRoot(db: Database.Database): string {
   const roots = db.prepare('SELECT name, rootpage FROM sqlite_schema WHERE rootpage > 0').all() as {
     name: string;
     rootpage: number;
   }[];
-  const pageSize = db.pragma('page_size', { simple: true }) as number;
-  const fd = openSync(file, 'r');
-  try {
-    const type = Buffer.alloc(1);
-    for (const { name, rootpage } of roots) {
-      // Page 1 starts with the 100-byte file header.
-      const offset = (rootpage - 1) * pageSize + (rootpage === 1 ? 100 : 0);
-      const read = readSync(fd, type, 0, 1, offset);
-      if (read !== 1 || ![2, 5, 10, 13].includes(type[0]!)) return `page ${rootpage} (the root of ${name}) is damaged`;
-    }
-  } finally {
-    closeSync(fd);
+  const rootType = db.prepare('SELECT pagetype FROM dbstat WHERE name = ? LIMIT 1').pluck();
+  for (const { name, rootpage } of roots) {
+    if (rootType.get(name) === 'corrupted') return `page ${rootpage} (the root of ${name}) is damaged`;
   }
   return 'ok';
+}
+
+/**
+ * Refuses the two WALs whose replay SQLite would shorten without a word: an empty database file
+ * beside a WAL that holds commits (SQLite deletes the WAL), and a damaged frame with committed
+ * transactions after it (recovery stops at the damage). Runs before SQLite opens the file.
+ */
+function refuseLosingWal(file: string): void {
+  const wal = `${file}-wal`;
+  const report = readWal(wal);
+  const moveAside =
+    `or move all three aside to begin with an empty database: ` +
+    `mv "${file}" "${file}.broken"; mv "${wal}" "${wal}.broken"; mv "${file}-shm" "${file}-shm.broken" (if it exists).`;
+  if (report.lostCommits > 0) {
+    const where = report.damagedFrame === 0 ? 'its header' : `frame ${report.damagedFrame}`;
+    throw new Error(
+      `The write-ahead log ${wal} of the task database is damaged at ${where}: opening it would silently drop ` +
+        `${report.lostCommits} committed transaction(s) after the damage. Nothing was changed. Stop contactor and ` +
+        `copy ${file}, ${wal} and ${file}-shm somewhere safe. Then either keep what comes before the damage: ` +
+        `sqlite3 "${file}" "PRAGMA wal_checkpoint(TRUNCATE)" (SQLite's own command-line shell), ${moveAside}`,
+    );
+  }
+  if (report.commits > 0 && fileSize(file) === 0) {
+    throw new Error(
+      `The task database ${file} is empty, but its write-ahead log ${wal} holds ${report.commits} committed ` +
+        `transaction(s): opening it would delete that log and start with no tasks. Nothing was changed. Restore ` +
+        `${file} from a backup (the file was truncated or replaced), ${moveAside}`,
+    );
+  }
+}
+
+function fileSize(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0; // missing: SQLite would create it empty
+  }
 }
 
 /** quick_check can list hundreds of damaged pages; the first one says enough. */

@@ -13,6 +13,7 @@ export const REASON_CODES: Record<BridgeErrorReason, number> = {
   'queue-full': -32064,
   'rate-limited': -32065,
   unauthorized: -32066,
+  'not-stored': -32069,
 };
 
 /** google.rpc.ErrorInfo reasons for v1 errors (A2A v1 §9: errors carry an ErrorInfo in `data`). */
@@ -35,6 +36,7 @@ const V1_REASONS: Record<number, string> = {
   [-32064]: 'QUEUE_FULL',
   [-32065]: 'RATE_LIMITED',
   [-32066]: 'UNAUTHORIZED',
+  [-32069]: 'NOT_STORED',
 };
 
 export interface RpcErrorBody {

@@ -12,6 +12,7 @@ import type { StreamEvent, TaskEvent } from '../../main/domain/events.js';
 import type { Task } from '../../main/domain/task.js';
 import type { TaskStore } from '../../main/ports.js';
 import { Dispatcher } from '../../main/runtime/dispatcher.js';
+import { RETRY_LOSS_MS } from '../../main/runtime/live-tasks.js';
 import { EventFeed } from '../../main/runtime/event-feed.js';
 import { AgentRegistry } from '../../main/runtime/registry.js';
 import { DelegatingTaskStore } from '../../main/stores/delegating-store.js';
@@ -354,7 +355,7 @@ describe('when SQLite loses a group commit', () => {
     expect(row.state).toBe('failed');
   });
 
-  it('while the disk stays full, that failure is tried once, then left to the next start: no retry loop', async () => {
+  it('while the disk stays full, that failure is retried less and less often (no busy loop) and stored once space returns', async () => {
     const { store, file } = sabotagedStore();
     const backend = new GatedBackend();
     const dispatcher = dispatcherFor(store, backend);
@@ -368,6 +369,9 @@ describe('when SQLite loses a group commit', () => {
       admin.close();
     };
     setDiskFull(true);
+    // Only the retry timer is faked: the group commits still run on the real event loop.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    cleanups.push(() => vi.useRealTimers());
     const writes = vi.spyOn(store, 'commit');
     backend.finish(0);
     await aFewTurnsOfTheLoop();
@@ -377,10 +381,45 @@ describe('when SQLite loses a group commit', () => {
     expect(writes.mock.calls.length).toBe(tried);
     expect(dispatcher.get(first.id).status.state).toBe('working');
 
-    // The next start settles it.
+    // Each retry while the disk is full tries once, then waits longer: 5 s, 10 s, 20 s …
+    vi.advanceTimersByTime(RETRY_LOSS_MS);
+    await aFewTurnsOfTheLoop();
+    const afterFirstRetry = writes.mock.calls.length;
+    expect(afterFirstRetry).toBeGreaterThan(tried);
+    vi.advanceTimersByTime(RETRY_LOSS_MS);
+    await aFewTurnsOfTheLoop();
+    expect(writes.mock.calls.length).toBe(afterFirstRetry);
+
+    // Space returns: the next retry stores the failure, without a restart.
+    setDiskFull(false);
+    vi.advanceTimersByTime(RETRY_LOSS_MS);
+    await aFewTurnsOfTheLoop();
+    const settled = dispatcher.get(first.id);
+    expect(settled.status.state).toBe('failed');
+    expect(settled.metadata.retryable).toBe(true);
+    expect(JSON.stringify(settled.status.message)).toMatch(/could not store this task's progress/);
+    const reader = new Database(file, { readonly: true });
+    cleanups.push(() => reader.close());
+    expect(reader.prepare('SELECT state FROM tasks WHERE id = ?').pluck().get(first.id)).toBe('failed');
+  });
+
+  it('a failure still unstored at shutdown is left to the next start, which settles it', async () => {
+    const { store, file } = sabotagedStore();
+    const backend = new GatedBackend();
+    const dispatcher = dispatcherFor(store, backend);
+    const first = await sendInConversation(dispatcher, 'first', false);
+    await backend.started(1);
+    await aFewTurnsOfTheLoop();
+    const admin = new Database(file);
+    admin.exec("INSERT INTO disk_full VALUES ('now')");
+    backend.finish(0);
+    await aFewTurnsOfTheLoop();
+    expect(dispatcher.get(first.id).status.state).toBe('working');
+
     dispatcher.shutdown();
     store.close();
-    setDiskFull(false);
+    admin.exec('DELETE FROM disk_full');
+    admin.close();
     const reopened = new SqliteTaskStore({ file });
     cleanups.push(() => reopened.close());
     const restarted = dispatcherFor(reopened, backend);

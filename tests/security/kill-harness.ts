@@ -9,7 +9,7 @@
  * task and never runs again — the fixture agent's run log holds each messageId at most once.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { DiscoverySchema } from '../../main/schema/discovery.js';
@@ -22,6 +22,13 @@ export interface KillRoundsOptions {
   sendsPerRound: number;
   /** Longest pause before the kill, after the sends started (each round picks at random below it). */
   maxKillDelayMs?: number;
+  /**
+   * Before each round's sends, also the clean-restart path: stop (SIGTERM), an outside SQLite client
+   * reads the database (Debian's sqlite3, or better-sqlite3 in a process of its own), start, and the
+   * outside client reads again while the bridge runs. Closing a stray fd on the database once dropped the
+   * bridge's locks at that start, and that second reader deleted the live WAL.
+   */
+  outsideReads?: boolean;
   log?: (line: string) => void;
 }
 
@@ -36,6 +43,8 @@ export interface KillFigures {
   completed: number;
   failedByRestart: number;
   replays: number;
+  /** Outside reads of the database: after each clean stop, and again once the bridge started. */
+  outsideReads: number;
   duplicateRuns: number;
   leakedProcesses: number;
 }
@@ -81,6 +90,7 @@ export async function runKillRounds(opts: KillRoundsOptions): Promise<KillFigure
     completed: 0,
     failedByRestart: 0,
     replays: 0,
+    outsideReads: 0,
     duplicateRuns: 0,
     leakedProcesses: 0,
   };
@@ -91,6 +101,18 @@ export async function runKillRounds(opts: KillRoundsOptions): Promise<KillFigure
     for (let round = 0; round < opts.rounds; round += 1) {
       bridge = await startBridgeProcess(configPath, dataDir, dir);
       if (round > 0) await checkAndReplay(bridge, accepted, sentIds, runLog, figures);
+      if (opts.outsideReads) {
+        await stopBridgeProcess(bridge);
+        const seen = outsideCount(path.join(dataDir, 'contactor.db'));
+        assert.ok(
+          seen >= accepted.size,
+          `an outside reader saw ${seen} tasks, fewer than the ${accepted.size} accepted`,
+        );
+        bridge = await startBridgeProcess(configPath, dataDir, dir);
+        // And while it runs: this reader found the bridge's locks gone and deleted the WAL it wrote into.
+        outsideCount(path.join(dataDir, 'contactor.db'));
+        figures.outsideReads += 2;
+      }
 
       const acceptedBefore = accepted.size;
       let firstAccepted = (): void => undefined;
@@ -235,11 +257,38 @@ async function untilNoneOpen(bridge: BridgeProcess): Promise<void> {
   }
 }
 
-/** The real `contactor serve` in its own process; its URL and token come from the discovery file. */
-export async function startBridgeProcess(configPath: string, dataDir: string, home: string): Promise<BridgeProcess> {
+const SQLITE3 = '/usr/bin/sqlite3';
+
+/** `select count(*) from tasks`, as another program on the machine would read it: in its own process. */
+function outsideCount(db: string): number {
+  const query = 'select count(*) from tasks';
+  const out = existsSync(SQLITE3)
+    ? execFileSync(SQLITE3, [db, query], { encoding: 'utf8' })
+    : execFileSync(
+        process.execPath,
+        [
+          '-e',
+          `const D=require('better-sqlite3');const d=new D(process.argv[1]);console.log(d.prepare(${JSON.stringify(query)}).pluck().get());d.close()`,
+          db,
+        ],
+        { cwd: REPO_ROOT, encoding: 'utf8' },
+      );
+  return Number(out.trim());
+}
+
+/**
+ * The real `contactor serve` in its own process; its URL and token come from the discovery file.
+ * `env` adds variables (TMPDIR: a test's own temp folder).
+ */
+export async function startBridgeProcess(
+  configPath: string,
+  dataDir: string,
+  home: string,
+  env: Record<string, string> = {},
+): Promise<BridgeProcess> {
   const child = spawn(process.execPath, [...SERVE, configPath], {
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH, HOME: home },
+    env: { PATH: process.env.PATH, HOME: home, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

@@ -1,6 +1,8 @@
 /**
  * The long kill -9 soak (opt-in: `npm run soak`). CONTACTOR_SOAK_ROUNDS (default 30) and
- * CONTACTOR_SOAK_SENDS (default 60 per round) set its size. Exits 1 on the first broken promise.
+ * CONTACTOR_SOAK_SENDS (default 60 per round) set its size. Each round also takes the clean-restart
+ * path first (stop, an outside sqlite3 read, start; CONTACTOR_SOAK_OUTSIDE_READS=0 skips it).
+ * Exits 1 on the first broken promise.
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -18,6 +20,7 @@ try {
     rounds,
     sendsPerRound,
     maxKillDelayMs: 1500,
+    outsideReads: process.env.CONTACTOR_SOAK_OUTSIDE_READS !== '0',
     log: (line) => console.log(line),
   });
   console.log(`soak passed: ${JSON.stringify(figures)}`);

@@ -2,12 +2,12 @@
  * A plain CLI only understands text, so the non-text parts of a message become files in a temp dir and
  * the prompt gets a short "Attached files:" list of their paths.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DECISION_CONTRACT, withoutDecisionContract } from '../../domain/decision-contract.js';
 import type { Part } from '../../domain/task.js';
+import { makeRunTempDir } from './run-temp-dirs.js';
 
 export interface AttachmentFiles {
   /** The temp dir to remove after the run; undefined when nothing was written. */
@@ -17,8 +17,9 @@ export interface AttachmentFiles {
 }
 
 /**
- * One run's attachments on disk: a temp folder of its own (never the user's workspace), made with the
- * first file; the run removes it when it ends. CLI agents (writeAttachments) and ACP agents that cannot
+ * One run's attachments on disk: a user-only temp folder of its own (never the user's workspace; see
+ * run-temp-dirs.ts), made with the first file; the run removes it when it ends, the next start after a
+ * crash. CLI agents (writeAttachments) and ACP agents that cannot
  * take a file inline (acp/prompt.ts) both save their files here.
  */
 export class AttachmentDir {
@@ -31,9 +32,9 @@ export class AttachmentDir {
 
   /** Writes the `n`th attachment under a safe form of `name`; returns its path. */
   async write(n: number, name: string | undefined, content: string | Buffer): Promise<string> {
-    this.dir ??= await mkdtemp(join(tmpdir(), 'contactor-attachments-'));
+    this.dir ??= await makeRunTempDir('attachments');
     const path = join(this.dir, `${n}-${safeFileName(name)}`);
-    await writeFile(path, content);
+    await writeFile(path, content, { mode: 0o600 });
     return path;
   }
 

@@ -3,14 +3,13 @@
  * as the last argument), stdout as the one artifact, the exit code as the verdict. What it cannot do is
  * said on its card (seed: "关键不在它有什么，在它缺什么能被告知").
  */
-import { mkdtempSync } from 'node:fs';
 import { rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { SubprocessCliAgentConfig } from '../../schema/config.js';
 import type { AgentBackend, AgentTraits, Turn, TurnOutcome, TurnReporter } from '../../ports.js';
 import { promptWithAttachments, writeAttachments } from '../shared/attachment-files.js';
+import { makeRunTempDirSync } from '../shared/run-temp-dirs.js';
 import {
   destroyPipes,
   pipesClosed,
@@ -127,9 +126,10 @@ export class CliBackend implements AgentBackend {
         platform: this.options.windows?.platform ?? process.platform,
         probe: this.options.windows?.probe ?? nodeWin32Probe,
         // Only a batch file with a multi-line prompt needs one (command-line.ts).
-        promptFilePath: () => join((promptDir = mkdtempSync(join(tmpdir(), 'contactor-prompt-'))), 'prompt.md'),
+        promptFilePath: () => join((promptDir = makeRunTempDirSync('prompt')), 'prompt.md'),
       });
-      if (line.promptFile) await writeFile(line.promptFile.path, line.promptFile.text, 'utf8');
+      if (line.promptFile)
+        await writeFile(line.promptFile.path, line.promptFile.text, { encoding: 'utf8', mode: 0o600 });
     } catch (err) {
       if (promptDir !== undefined) await rm(promptDir, { recursive: true, force: true });
       return couldNotStart(program, err);
