@@ -32,6 +32,7 @@ import { startHistoryPruning, type HistoryPruning } from '../stores/history-prun
 import { SqliteTaskStore } from '../stores/sqlite.js';
 import { responseLimitFor } from '../transport/response-size.js';
 import { agentAssembly, bridgeOwnPaths, wslDistrosOf } from './agents.js';
+import { ProtectedFiles } from '../platform/protected-files.js';
 import { createBridgeServer, type HttpBounds } from './http-server.js';
 
 export interface BridgeOptions {
@@ -138,6 +139,7 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       cliDir: installedCliDir(resourcesDir),
       home: env.HOME || env.USERPROFILE || homedir(),
       excluded: bridgeOwnPaths(dataDir, loaded.path),
+      ownFiles: new ProtectedFiles(bridgeOwnPaths(dataDir, loaded.path)),
       log,
     });
     for (const [name, agent] of Object.entries(config.agents)) {
