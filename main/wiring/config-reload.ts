@@ -82,7 +82,16 @@ export class ConfigReloader {
   /** Watches the file; an edit is applied within a couple of seconds. */
   watch(): void {
     this.stopWatching ??= watchConfigFile(this.opts.path, () => {
-      if (readText(this.opts.path) !== this.text) this.reload();
+      if (readText(this.opts.path) === this.text) return;
+      // Nothing an edit contains may stop the bridge from a timer callback (an uncaught throw there exits).
+      try {
+        this.reload();
+      } catch (err) {
+        this.opts.log.error(
+          { config: this.opts.path, err },
+          'applying the config edit failed — keeping the last good config',
+        );
+      }
     });
   }
 
@@ -101,9 +110,10 @@ export class ConfigReloader {
       if (text === undefined) throw new ConfigError(`${this.opts.path}: the file is gone (moved or deleted)`);
       next = parseConfigText(text, this.opts.path, this.opts.vars);
     } catch (err) {
-      if (!(err instanceof ConfigError)) throw err;
-      this.state = { ...this.state, error: err.message };
-      this.opts.log.error({ config: this.opts.path }, `${err.message} — keeping the last good config`);
+      // Any error, not only the ones the loader foresaw: the last good config stays.
+      const message = err instanceof ConfigError ? err.message : `${this.opts.path}: ${(err as Error).message}`;
+      this.state = { ...this.state, error: message };
+      this.opts.log.error({ config: this.opts.path }, `${message} — keeping the last good config`);
       this.opts.onChange?.(this.status());
       return { ...this.status(), added: [], changed: [], removed: [] };
     }
