@@ -58,7 +58,8 @@ export function cwdConfinement(rules: CwdRules): CwdConfinement {
       } catch (err) {
         throw refuse(cwd, `cannot be reached by the agent (${(err as Error).message})`);
       }
-      if (excluded.some((dir) => pathContains(dir, resolved))) throw refuse(cwd, "lies in the bridge's own data or config");
+      if (excluded.some((dir) => pathContains(dir, resolved)))
+        throw refuse(cwd, "lies in the bridge's own data or config");
       if (!roots.some((root) => pathContains(root, resolved))) throw refuse(cwd, 'is outside the allowed roots');
       return resolved;
     },

@@ -20,6 +20,7 @@ import type { AgentSettings } from '../runtime/registry.js';
 import type { AgentConfig, BridgeConfig } from '../schema/config.js';
 import { deriveAgentToken } from '../transport/caller-tokens.js';
 import type { ProtectedFiles } from '../platform/protected-files.js';
+import type { AgentWrites } from '../platform/agent-writes.js';
 
 type WarnLog = { warn(details: Record<string, unknown>, message: string): void };
 
@@ -42,6 +43,8 @@ export interface AgentAssemblyOptions {
   excluded: string[];
   /** The same, checked by real path and file identity when an ACP agent reads or writes a file. */
   ownFiles: ProtectedFiles;
+  /** Where ACP agents' file writes are noted (the config reload asks who wrote the config last). */
+  agentWrites: AgentWrites;
   log: WarnLog;
 }
 
@@ -80,6 +83,7 @@ export function agentAssembly(opts: AgentAssemblyOptions): AgentAssembly {
       // Without a cwd an agent works in the user's home (its root), not wherever the bridge was started.
       return createBackend(name, agentWithDefaultCwd(agent, home), baseEnv, {
         ownFiles: opts.ownFiles,
+        agentWrites: opts.agentWrites,
         decisionContract: decisionContractOf(agent),
       });
     },
@@ -108,13 +112,19 @@ function createBackend(
   name: string,
   agent: AgentConfig,
   baseEnv: Record<string, string>,
-  options: { ownFiles: ProtectedFiles; decisionContract: boolean },
+  options: { ownFiles: ProtectedFiles; agentWrites: AgentWrites; decisionContract: boolean },
 ): AgentBackend {
   switch (agent.kind) {
     case 'subprocess_cli':
       return new CliBackend({ name, config: agent, baseEnv, decisionContract: options.decisionContract });
     case 'acp':
-      return new AcpBackend({ name, config: agent, baseEnv, ownFiles: options.ownFiles });
+      return new AcpBackend({
+        name,
+        config: agent,
+        baseEnv,
+        ownFiles: options.ownFiles,
+        agentWrites: options.agentWrites,
+      });
     case 'http_api':
       return new HttpApiBackend({ name, config: agent, decisionContract: options.decisionContract });
     case 'a2a':

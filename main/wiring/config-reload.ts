@@ -6,9 +6,11 @@
  * validate changes nothing: the last good config stays and the error (file:line: key) is kept for
  * `status`, `doctor`, the tray and the log. Part of wiring: it constructs backends.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { ConfigError, parseConfigText } from '../config/config.js';
+import { wideningChanges } from '../config/config-widening.js';
 import { watchConfigFile } from '../config/config-watch.js';
+import type { AgentWrites } from '../platform/agent-writes.js';
 import type { AgentBackend } from '../ports.js';
 import type { AgentEntry, AgentRegistry, AgentSettings } from '../runtime/registry.js';
 import type { AgentConfig, BridgeConfig } from '../schema/config.js';
@@ -52,8 +54,11 @@ export interface ConfigReloaderOptions {
   settingsOf(name: string, agent: AgentConfig, config: BridgeConfig): AgentSettings;
   /** Live settings outside the agents (max_delegation_depth, max_concurrent_tasks, history). */
   applyLive(config: BridgeConfig): void;
+  /** The writes the bridge served to agents: an edit whose latest writer is an agent may not widen anything. */
+  agentWrites?: AgentWrites;
   log: {
     info(details: Record<string, unknown>, message: string): void;
+    warn(details: Record<string, unknown>, message: string): void;
     error(details: Record<string, unknown>, message: string): void;
   };
   /** Told after every reload attempt (the tray redraws). */
@@ -117,9 +122,33 @@ export class ConfigReloader {
       this.opts.onChange?.(this.status());
       return { ...this.status(), added: [], changed: [], removed: [] };
     }
+    const widening = wideningChanges(this.current, next);
+    const writer = widening.length > 0 ? this.agentThatWroteLast() : undefined;
+    if (writer !== undefined) {
+      // The file's latest change is an agent's write, served by this bridge: applying it would let an agent
+      // grant itself (or another) a command, an environment or roots the person never gave.
+      const message = `${this.opts.path}: not applied: its latest change was written by agent "${writer}" through the bridge, and it ${widening.join('; ')} — the last good config stays; check the file and save it yourself to apply it`;
+      this.state = { ...this.state, error: message };
+      // The person's save of the very same text must still be read: the watcher compares text.
+      this.text = undefined;
+      this.opts.log.error({ config: this.opts.path, agent: writer, widening }, message);
+      this.opts.onChange?.(this.status());
+      return { ...this.status(), added: [], changed: [], removed: [] };
+    }
+    if (widening.length > 0) this.opts.log.warn({ widening }, `config edit widens: ${widening.join('; ')}`);
     const result = this.apply(next);
     this.opts.onChange?.(this.status());
     return result;
+  }
+
+  /** The agent whose write (served by this bridge) is the config file's latest change, if any. */
+  private agentThatWroteLast(): string | undefined {
+    if (!this.opts.agentWrites) return undefined;
+    try {
+      return this.opts.agentWrites.lastWriter(statSync(this.opts.path, { bigint: true }));
+    } catch {
+      return undefined;
+    }
   }
 
   private apply(next: BridgeConfig): ReloadResult {

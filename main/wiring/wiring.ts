@@ -33,6 +33,7 @@ import { SqliteTaskStore } from '../stores/sqlite.js';
 import { responseLimitFor } from '../transport/response-size.js';
 import { agentAssembly, bridgeOwnPaths, wslDistrosOf } from './agents.js';
 import { ProtectedFiles } from '../platform/protected-files.js';
+import { AgentWrites } from '../platform/agent-writes.js';
 import { createBridgeServer, type HttpBounds } from './http-server.js';
 
 export interface BridgeOptions {
@@ -130,6 +131,7 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
     // Marks every agent of this run, so the next run on this data dir can stop what a crash orphaned.
     const bridgeRun = newBridgeRun(dataDir);
     const wslDistros = wslDistrosOf(config);
+    const agentWrites = new AgentWrites();
     const agents = agentAssembly({
       env,
       secret,
@@ -140,6 +142,7 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       home: env.HOME || env.USERPROFILE || homedir(),
       excluded: bridgeOwnPaths(dataDir, loaded.path),
       ownFiles: new ProtectedFiles(bridgeOwnPaths(dataDir, loaded.path)),
+      agentWrites,
       log,
     });
     for (const [name, agent] of Object.entries(config.agents)) {
@@ -183,6 +186,7 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       backends,
       createBackend: agents.backendFor,
       settingsOf: agents.settingsFor,
+      agentWrites,
       applyLive: (next) => {
         dispatcherOptions.maxDelegationDepth = next.max_delegation_depth;
         dispatcherOptions.maxPageBytes = pageBytesFor(next.max_artifact_bytes);

@@ -17,6 +17,7 @@ import { ABORTED, raceAbort } from './race-abort.js';
 import type { AcpSession } from './session.js';
 import { Workspace } from './workspace.js';
 import type { ProtectedFiles } from '../../platform/protected-files.js';
+import type { AgentWrites } from '../../platform/agent-writes.js';
 import { SHUTTING_DOWN, SHUTTING_DOWN_REASON, STOPPED } from '../shared/outcomes.js';
 import { nodeWin32Probe } from '../process/win32-command.js';
 
@@ -35,6 +36,8 @@ export interface AcpBackendOptions {
   clientVersion?: string;
   /** The bridge's data dir and config: never served through fs/* or terminal/*, whatever the root. */
   ownFiles?: ProtectedFiles;
+  /** Where fs/write_text_file writes are noted: a config edit an agent wrote is not applied (config-reload.ts). */
+  agentWrites?: AgentWrites;
 }
 
 const STOPPED_FOR_CANCEL =
@@ -187,6 +190,7 @@ export class AcpBackend implements AgentBackend {
       config.platform,
       config.distro,
       this.options.ownFiles,
+      this.options.agentWrites && { log: this.options.agentWrites, agent: this.options.name },
     );
   }
 

@@ -13,6 +13,7 @@ import type { AgentPlatform } from './launch.js';
 import { windowsToWsl, wslToWindows } from '../process/wsl-paths.js';
 import { pathContains } from '../../platform/path-containment.js';
 import { ProtectedFiles } from '../../platform/protected-files.js';
+import type { AgentWrites } from '../../platform/agent-writes.js';
 
 const NONE = new ProtectedFiles([]);
 
@@ -26,6 +27,8 @@ export class Workspace {
     private readonly distro: string | undefined,
     /** The bridge's own files: no request may touch them, even inside the root. */
     private readonly own: ProtectedFiles,
+    /** Where the writes served to this agent are noted (whose, for the config reload), if anywhere. */
+    private readonly writes: { log: AgentWrites; agent: string } | undefined,
   ) {}
 
   /**
@@ -37,6 +40,7 @@ export class Workspace {
     platform: AgentPlatform,
     distro: string | undefined,
     own: ProtectedFiles = NONE,
+    writes?: { log: AgentWrites; agent: string },
   ): Promise<Workspace> {
     const linuxDir = platform === 'wsl' && dir.startsWith('/');
     const hostDir = linuxDir ? wslToWindows(dir, distro) : path.resolve(dir);
@@ -50,7 +54,7 @@ export class Workspace {
     if (await own.holdsPath(hostRoot)) {
       throw new Error(`the agent's working directory ${hostDir} lies in the bridge's own data or config; fix "cwd"`);
     }
-    return new Workspace(hostRoot, agentRoot, platform, distro, own);
+    return new Workspace(hostRoot, agentRoot, platform, distro, own, writes);
   }
 
   /** A path the agent sent, as a host path (not yet checked). */
@@ -107,6 +111,7 @@ export class Workspace {
       await this.refuseOwn(agentPath, handle);
       await handle.truncate(0);
       await handle.writeFile(content, 'utf8');
+      this.writes?.log.note(this.writes.agent, await handle.stat({ bigint: true }));
     } finally {
       await handle.close();
     }
