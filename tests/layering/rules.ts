@@ -173,7 +173,11 @@ export const RULES: Record<Layer, Rule> = {
     ],
     node: true,
   },
-  shell: { imports: ['shell', 'wiring', 'server', 'main/schema/ipc.ts', 'domain', 'platform'], packages: ['electron'], node: true },
+  shell: {
+    imports: ['shell', 'wiring', 'server', 'main/schema/ipc.ts', 'domain', 'platform'],
+    packages: ['electron'],
+    node: true,
+  },
   cli: {
     // data-dir: the CLI reads the discovery file and the token the bridge wrote.
     // backends/acp/launch, stdio-stream, client-capabilities and process/child-process, win32-command: `doctor` /
