@@ -127,7 +127,7 @@ export class ConfigReloader {
     if (writer !== undefined) {
       // The file's latest change is an agent's write, served by this bridge: applying it would let an agent
       // grant itself (or another) a command, an environment or roots the person never gave.
-      const message = `${this.opts.path}: not applied: its latest change was written by agent "${writer}" through the bridge, and it ${widening.join('; ')} — the last good config stays; check the file and save it yourself to apply it`;
+      const message = `${this.opts.path}: an edit written by agent "${writer}" through the bridge ${widening.join('; ')} — not applied, the last good config stays; check the file and save it yourself to apply it`;
       this.state = { ...this.state, error: message };
       // The person's save of the very same text must still be read: the watcher compares text.
       this.text = undefined;
