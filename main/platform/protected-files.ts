@@ -31,11 +31,6 @@ export class ProtectedFiles {
     return (await this.realPaths()).some((own) => pathContains(own, realTarget));
   }
 
-  /** Whether a protected folder or file lies in `realDir` (an agent root that would contain the bridge's files). */
-  async insideOf(realDir: string): Promise<boolean> {
-    return (await this.realPaths()).some((own) => pathContains(realDir, own));
-  }
-
   /** Whether the file `stats` describes (from fstat of an open handle, `bigint: true`) is one of the bridge's. */
   async holdsFile(stats: BigIntStats): Promise<boolean> {
     for await (const own of this.identities()) {
