@@ -98,7 +98,14 @@ export function parseConfigText(text: string, file: string, vars: Env): BridgeCo
     const line = err.linePos?.[0]?.line ?? lines.linePos(err.pos[0]).line;
     throw new ConfigError(`${file}${line ? `:${line}` : ''}: invalid YAML: ${err.message.split('\n')[0]}`);
   }
-  const raw: unknown = doc.toJS() ?? {};
+  let raw: unknown;
+  try {
+    raw = doc.toJS() ?? {};
+  } catch (err) {
+    // The yaml library throws a ReferenceError for an alias bomb ("Excessive alias count"), and may throw
+    // others building values; each is a bad config like any other, never a crash.
+    throw new ConfigError(`${file}: invalid YAML: ${(err as Error).message}`);
+  }
   const where = (at: (string | number)[]): string => {
     const line = lineOf(doc, lines, at);
     return `${file}${line ? `:${line}` : ''}`;

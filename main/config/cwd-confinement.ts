@@ -8,9 +8,8 @@
  * exist yet), so a link inside a root cannot lead out of it. A WSL agent's Linux paths cannot be resolved
  * from the host: they are compared as written (normalized), against roots written the same way.
  */
-import { realpathSync } from 'node:fs';
-import path from 'node:path';
 import { BridgeError } from '../domain/errors.js';
+import { isAbsolutePath, pathContains, realPathOf } from '../platform/path-containment.js';
 
 export interface CwdRules {
   agent: string;
@@ -39,7 +38,7 @@ export interface CwdConfinement {
 
 export function cwdConfinement(rules: CwdRules): CwdConfinement {
   const seen = rules.agentPath ?? ((p: string) => p);
-  const real = (p: string): string => resolveReal(seen(p));
+  const real = (p: string): string => realPathOf(seen(p));
   const roots = (rules.allowedCwds?.length ? rules.allowedCwds : [rules.cwd ?? rules.home]).map(real);
   const excluded = rules.excluded.map(real);
   const refuse = (cwd: string, why: string): BridgeError =>
@@ -52,47 +51,17 @@ export function cwdConfinement(rules: CwdRules): CwdConfinement {
     roots,
     excluded,
     confine(cwd) {
-      if (!isAbsoluteAny(cwd)) throw refuse(cwd, 'is not an absolute path');
+      if (!isAbsolutePath(cwd)) throw refuse(cwd, 'is not an absolute path');
       let resolved: string;
       try {
         resolved = real(cwd);
       } catch (err) {
         throw refuse(cwd, `cannot be reached by the agent (${(err as Error).message})`);
       }
-      if (excluded.some((dir) => isInside(resolved, dir))) throw refuse(cwd, "lies in the bridge's own data or config");
-      if (!roots.some((root) => isInside(resolved, root))) throw refuse(cwd, 'is outside the allowed roots');
+      if (excluded.some((dir) => pathContains(dir, resolved)))
+        throw refuse(cwd, "lies in the bridge's own data or config");
+      if (!roots.some((root) => pathContains(root, resolved))) throw refuse(cwd, 'is outside the allowed roots');
       return resolved;
     },
   };
-}
-
-/** Whether `target` is `dir` or below it (both resolved; POSIX-style paths compared as POSIX). */
-export function isInside(target: string, dir: string): boolean {
-  const posix = target.startsWith('/') && dir.startsWith('/');
-  const rel = posix ? path.posix.relative(dir, target) : path.relative(dir, target);
-  const sep = posix ? '/' : path.sep;
-  return (
-    rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !path.isAbsolute(rel) && !/^[A-Za-z]:/.test(rel))
-  );
-}
-
-function isAbsoluteAny(p: string): boolean {
-  return p.startsWith('/') || path.isAbsolute(p) || path.win32.isAbsolute(p);
-}
-
-/**
- * The real path of `p`: its nearest existing ancestor resolved through symlinks, plus the rest as
- * written (normalized). A POSIX path on Windows (a WSL agent's) is only normalized.
- */
-export function resolveReal(p: string): string {
-  if (process.platform === 'win32' && p.startsWith('/')) return path.posix.normalize(p);
-  const missing: string[] = [];
-  for (let probe = path.resolve(p); ; probe = path.dirname(probe)) {
-    try {
-      return path.join(realpathSync(probe), ...missing);
-    } catch {
-      if (path.dirname(probe) === probe) return path.resolve(p);
-      missing.unshift(path.basename(probe));
-    }
-  }
 }

@@ -54,10 +54,25 @@ export async function runTurn(
     );
     return plan.release();
   }
+  // Checked when the task was accepted, and again now: a symlink swapped in while it waited in the queue
+  // (or between turns) must not move it into the bridge's data dir or out of its roots.
+  let cwd = live.task.metadata.cwd;
+  if (cwd !== undefined && agent.settings.confineCwd) {
+    try {
+      cwd = agent.settings.confineCwd(cwd);
+    } catch (err) {
+      settleFailure(
+        live,
+        `not started: its working directory changed since it was accepted: ${(err as Error).message}`,
+        false,
+      );
+      return plan.release();
+    }
+  }
   if (!live.setStatus('working')) return plan.release();
   agent.active += 1;
   try {
-    await runStartedTurn(plan, desk, onDecision);
+    await runStartedTurn(plan, desk, onDecision, cwd);
   } finally {
     agent.active -= 1;
   }
@@ -67,6 +82,8 @@ async function runStartedTurn(
   plan: TurnPlan,
   desk: PermissionDesk,
   onDecision: (live: LiveTask) => void,
+  /** The task's cwd as it resolves now (the check at start), if it names one. */
+  cwd: string | undefined,
 ): Promise<void> {
   const { live, agent } = plan;
 
@@ -146,7 +163,7 @@ async function runStartedTurn(
     followUp: plan.followUp,
     ...(plan.cold ? { cold: plan.cold } : {}),
     ...(plan.reattach ? { reattach: plan.reattach } : {}),
-    ...(live.task.metadata.cwd ? { cwd: live.task.metadata.cwd } : {}),
+    ...(cwd ? { cwd } : {}),
     signal: turnAbort.signal,
   };
 

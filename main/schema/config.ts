@@ -31,15 +31,28 @@ const ApprovalRuleSchema = z
   .strict();
 export type ApprovalRule = z.infer<typeof ApprovalRuleSchema>;
 
+/**
+ * A folder in the config: absolute, because a relative one would resolve against wherever the bridge was
+ * started (a shell, the desktop app, autostart), so an agent's root would move with it. A Linux path
+ * (`/home/...`, a WSL agent's too), a drive path (`C:\...`) or a share (`\\server\share\...`).
+ */
+const AbsoluteFolder = z
+  .string()
+  .min(1)
+  .refine(
+    (p) => /^(\/|[A-Za-z]:[\\/]|\\\\)/.test(p),
+    'must be an absolute path (relative paths are refused: they would depend on the folder the bridge was started in); write it in full, e.g. /home/me/project or C:\\Users\\me\\project, or use ${HOME}/project',
+  );
+
 /** Keys every agent kind shares. */
 const CommonAgentShape = {
   description: z.string().optional(),
-  cwd: z.string().optional(),
+  cwd: AbsoluteFolder.optional(),
   /**
    * Where a task may ask the agent to run (its `cwd`): these folders and below. Default: the agent's
    * `cwd` and below, else the user's home. The bridge's data dir and config are never allowed.
    */
-  allowed_cwds: z.array(z.string().min(1)).optional(),
+  allowed_cwds: z.array(AbsoluteFolder).optional(),
   env: EnvSchema.default({}),
   /** Let the agent see `user:password@` in the inherited proxy variables (stripped by default). */
   pass_proxy_credentials: z.boolean().default(false),

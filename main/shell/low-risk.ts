@@ -17,6 +17,7 @@
  */
 import path from 'node:path';
 import { commandOf, type ToolCallSummary } from '../domain/pending.js';
+import { isWindowsStyle, pathContains } from '../platform/path-containment.js';
 
 export interface RiskContext {
   /** The task's workspace; without one, nothing that reads a path is one-click. */
@@ -366,27 +367,22 @@ function pathsAreSafe(paths: readonly string[], recursive: boolean, context: Ris
   const workspace = context.workspace;
   if (!workspace) return false;
   const p = styleOf(workspace);
-  const key = (s: string): string => (p === path.win32 ? s.toLowerCase() : s);
-  const inside = (child: string, parent: string): boolean => {
-    const rel = p.relative(key(parent), key(child));
-    return rel === '' || (!rel.startsWith('..') && !p.isAbsolute(rel));
-  };
   const root = p.resolve(workspace);
   const protectedDirs = (context.protectedDirs ?? []).map((d) => p.resolve(d));
   return paths.every((arg) => {
     if (arg.startsWith('-')) return false;
     const target = p.resolve(root, arg);
-    if (!inside(target, root)) return false;
-    if (protectedDirs.some((d) => inside(target, d))) return false;
+    if (!pathContains(root, target)) return false;
+    if (protectedDirs.some((d) => pathContains(d, target))) return false;
     // A recursive read of a folder that holds a protected one would read it too.
-    if (recursive && protectedDirs.some((d) => inside(d, target))) return false;
+    if (recursive && protectedDirs.some((d) => pathContains(target, d))) return false;
     // Credential folders by name, wherever the workspace is.
     const segments = p.relative(root, target).split(/[\\/]+/);
     return !segments.some((s) => CREDENTIAL_DIRS.includes(s) || CREDENTIAL_FILES.includes(s));
   });
 }
 
-/** Windows paths (`C:\…`, `\\server\…`) are compared as Windows does; everything else as POSIX. */
+/** Windows paths (`C:\…`, `\\server\…`) are resolved as Windows does; everything else as POSIX. */
 function styleOf(anyPath: string): typeof path.posix {
-  return /^([A-Za-z]:[\\/]|\\\\)/.test(anyPath) ? path.win32 : path.posix;
+  return isWindowsStyle(anyPath) ? path.win32 : path.posix;
 }

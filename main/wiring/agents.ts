@@ -19,6 +19,8 @@ import type { AgentBackend } from '../ports.js';
 import type { AgentSettings } from '../runtime/registry.js';
 import type { AgentConfig, BridgeConfig } from '../schema/config.js';
 import { deriveAgentToken } from '../transport/caller-tokens.js';
+import type { ProtectedFiles } from '../platform/protected-files.js';
+import type { AgentWrites } from '../platform/agent-writes.js';
 
 type WarnLog = { warn(details: Record<string, unknown>, message: string): void };
 
@@ -39,6 +41,10 @@ export interface AgentAssemblyOptions {
   home: string;
   /** What no agent may work in or reach (bridgeOwnPaths). */
   excluded: string[];
+  /** The same, checked by real path and file identity when an ACP agent reads or writes a file. */
+  ownFiles: ProtectedFiles;
+  /** Where ACP agents' file writes are noted (the config reload asks who wrote the config last). */
+  agentWrites: AgentWrites;
   log: WarnLog;
 }
 
@@ -76,7 +82,8 @@ export function agentAssembly(opts: AgentAssemblyOptions): AgentAssembly {
       );
       // Without a cwd an agent works in the user's home (its root), not wherever the bridge was started.
       return createBackend(name, agentWithDefaultCwd(agent, home), baseEnv, {
-        excludedDirs: excluded,
+        ownFiles: opts.ownFiles,
+        agentWrites: opts.agentWrites,
         decisionContract: decisionContractOf(agent),
       });
     },
@@ -105,13 +112,19 @@ function createBackend(
   name: string,
   agent: AgentConfig,
   baseEnv: Record<string, string>,
-  options: { excludedDirs: string[]; decisionContract: boolean },
+  options: { ownFiles: ProtectedFiles; agentWrites: AgentWrites; decisionContract: boolean },
 ): AgentBackend {
   switch (agent.kind) {
     case 'subprocess_cli':
       return new CliBackend({ name, config: agent, baseEnv, decisionContract: options.decisionContract });
     case 'acp':
-      return new AcpBackend({ name, config: agent, baseEnv, excludedDirs: options.excludedDirs });
+      return new AcpBackend({
+        name,
+        config: agent,
+        baseEnv,
+        ownFiles: options.ownFiles,
+        agentWrites: options.agentWrites,
+      });
     case 'http_api':
       return new HttpApiBackend({ name, config: agent, decisionContract: options.decisionContract });
     case 'a2a':
@@ -130,11 +143,12 @@ export function wslDistrosOf(config: BridgeConfig): (string | undefined)[] {
 
 /**
  * What no agent may use as its working directory or reach through ACP fs/*: the data dir (token,
- * database, logs) and the config file, with its folder when that is contactor's own (the default place).
+ * database, logs), the config file (followed to its target when it is a symlink) and its folder when that
+ * is contactor's own (the default place).
  */
 export function bridgeOwnPaths(dataDir: string, configPath: string): string[] {
   const configDir = path.dirname(configPath);
-  return [dataDir, path.basename(configDir) === 'contactor' ? configDir : configPath];
+  return [dataDir, configPath, ...(path.basename(configDir) === 'contactor' ? [configDir] : [])];
 }
 
 /** Said once per load (start or reload): what agents do not get, and what every user on the machine can see. */

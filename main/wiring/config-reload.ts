@@ -6,9 +6,11 @@
  * validate changes nothing: the last good config stays and the error (file:line: key) is kept for
  * `status`, `doctor`, the tray and the log. Part of wiring: it constructs backends.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { ConfigError, parseConfigText } from '../config/config.js';
+import { wideningChanges } from '../config/config-widening.js';
 import { watchConfigFile } from '../config/config-watch.js';
+import type { AgentWrites } from '../platform/agent-writes.js';
 import type { AgentBackend } from '../ports.js';
 import type { AgentEntry, AgentRegistry, AgentSettings } from '../runtime/registry.js';
 import type { AgentConfig, BridgeConfig } from '../schema/config.js';
@@ -52,8 +54,11 @@ export interface ConfigReloaderOptions {
   settingsOf(name: string, agent: AgentConfig, config: BridgeConfig): AgentSettings;
   /** Live settings outside the agents (max_delegation_depth, max_concurrent_tasks, history). */
   applyLive(config: BridgeConfig): void;
+  /** The writes the bridge served to agents: an edit whose latest writer is an agent may not widen anything. */
+  agentWrites?: AgentWrites;
   log: {
     info(details: Record<string, unknown>, message: string): void;
+    warn(details: Record<string, unknown>, message: string): void;
     error(details: Record<string, unknown>, message: string): void;
   };
   /** Told after every reload attempt (the tray redraws). */
@@ -82,7 +87,16 @@ export class ConfigReloader {
   /** Watches the file; an edit is applied within a couple of seconds. */
   watch(): void {
     this.stopWatching ??= watchConfigFile(this.opts.path, () => {
-      if (readText(this.opts.path) !== this.text) this.reload();
+      if (readText(this.opts.path) === this.text) return;
+      // Nothing an edit contains may stop the bridge from a timer callback (an uncaught throw there exits).
+      try {
+        this.reload();
+      } catch (err) {
+        this.opts.log.error(
+          { config: this.opts.path, err },
+          'applying the config edit failed — keeping the last good config',
+        );
+      }
     });
   }
 
@@ -101,15 +115,40 @@ export class ConfigReloader {
       if (text === undefined) throw new ConfigError(`${this.opts.path}: the file is gone (moved or deleted)`);
       next = parseConfigText(text, this.opts.path, this.opts.vars);
     } catch (err) {
-      if (!(err instanceof ConfigError)) throw err;
-      this.state = { ...this.state, error: err.message };
-      this.opts.log.error({ config: this.opts.path }, `${err.message} — keeping the last good config`);
+      // Any error, not only the ones the loader foresaw: the last good config stays.
+      const message = err instanceof ConfigError ? err.message : `${this.opts.path}: ${(err as Error).message}`;
+      this.state = { ...this.state, error: message };
+      this.opts.log.error({ config: this.opts.path }, `${message} — keeping the last good config`);
       this.opts.onChange?.(this.status());
       return { ...this.status(), added: [], changed: [], removed: [] };
     }
+    const widening = wideningChanges(this.current, next);
+    const writer = widening.length > 0 ? this.agentThatWroteLast() : undefined;
+    if (writer !== undefined) {
+      // The file's latest change is an agent's write, served by this bridge: applying it would let an agent
+      // grant itself (or another) a command, an environment or roots the person never gave.
+      const message = `${this.opts.path}: an edit written by agent "${writer}" through the bridge ${widening.join('; ')} — not applied, the last good config stays; check the file and save it yourself to apply it`;
+      this.state = { ...this.state, error: message };
+      // The person's save of the very same text must still be read: the watcher compares text.
+      this.text = undefined;
+      this.opts.log.error({ config: this.opts.path, agent: writer, widening }, message);
+      this.opts.onChange?.(this.status());
+      return { ...this.status(), added: [], changed: [], removed: [] };
+    }
+    if (widening.length > 0) this.opts.log.warn({ widening }, `config edit widens: ${widening.join('; ')}`);
     const result = this.apply(next);
     this.opts.onChange?.(this.status());
     return result;
+  }
+
+  /** The agent whose write (served by this bridge) is the config file's latest change, if any. */
+  private agentThatWroteLast(): string | undefined {
+    if (!this.opts.agentWrites) return undefined;
+    try {
+      return this.opts.agentWrites.lastWriter(statSync(this.opts.path, { bigint: true }));
+    } catch {
+      return undefined;
+    }
   }
 
   private apply(next: BridgeConfig): ReloadResult {

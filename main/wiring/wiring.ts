@@ -23,6 +23,8 @@ import { stopLeftoverAgents } from './leftover-agents.js';
 import { bridgeUrl, listenPort, requireTokenPolicy } from './listen-address.js';
 import { packageRoot, packageVersion } from './package-info.js';
 import { createTaskRuntime, type TaskRuntime } from './task-runtime.js';
+import { AgentWrites } from '../platform/agent-writes.js';
+import { ProtectedFiles } from '../platform/protected-files.js';
 
 /** Where config and data live even when no bridge could be built (the tray's Open config / Open logs). */
 export { defaultDataDir, resolveConfigPath } from '../config/config.js';
@@ -80,6 +82,8 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
     const runtime = createTaskRuntime({ config, dataDir, secrets: () => bridgeSecrets, log });
     // Marks every agent of this run, so the next run on this data dir can stop what a crash orphaned.
     const bridgeRun = newBridgeRun(dataDir);
+    // The writes the bridge served to its agents: a reload whose file an agent wrote may not widen anything.
+    const agentWrites = new AgentWrites();
     const agents = agentAssembly({
       env,
       secret,
@@ -89,11 +93,22 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       cliDir: installedCliDir(resourcesDir),
       home: env.HOME || env.USERPROFILE || homedir(),
       excluded: bridgeOwnPaths(dataDir, loaded.path),
+      ownFiles: new ProtectedFiles(bridgeOwnPaths(dataDir, loaded.path)),
+      agentWrites,
       log,
     });
     const backends = registerAgents(agents, config, runtime.registry);
     const configVars = { CONTACTOR_NODE: process.execPath, CONTACTOR_RESOURCES: resourcesDir, ...env };
-    const reload = createReloader({ path: loaded.path, vars: configVars, config, runtime, agents, backends, files });
+    const reload = createReloader({
+      path: loaded.path,
+      vars: configVars,
+      config,
+      runtime,
+      agents,
+      backends,
+      files,
+      agentWrites,
+    });
     const server = serveHttp({ opts, runtime, backends, host, port, dataDir, root, config, reload, files });
     const start = async (): Promise<void> => {
       await stopLeftoverAgents({ bridgeRun, store: runtime.sqlite, wslDistros: wslDistrosOf(config), log });
@@ -135,6 +150,7 @@ function createReloader(o: {
   agents: AgentAssembly;
   backends: AgentBackend[];
   files: BridgeFiles;
+  agentWrites: AgentWrites;
 }): Reload {
   const listeners = new Set<(state: ConfigState) => void>();
   const reloader = new ConfigReloader({
@@ -145,6 +161,7 @@ function createReloader(o: {
     backends: o.backends,
     createBackend: o.agents.backendFor,
     settingsOf: o.agents.settingsFor,
+    agentWrites: o.agentWrites,
     applyLive: (next) => o.runtime.limits.apply(next),
     log: o.files.log,
     onChange: (state) => {

@@ -137,6 +137,33 @@ describe('config hot reload', () => {
     expect((await cli('send', 'extra', 'still here')).stdout).toBe('still here\n');
   });
 
+  it('an alias bomb saved over the file keeps the bridge running on its last good config, naming the file', async () => {
+    writeConfig({ greeter: echoArgs, extra: echoStdin });
+    expect((await cli('reload')).code).toBe(0);
+    // "Billion laughs": each level repeats the one before nine times; the yaml library refuses to expand it
+    // with a ReferenceError ("Excessive alias count"), which once escaped the watcher and ended the process.
+    const levels = ['  l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
+    for (let i = 1; i < 9; i += 1)
+      levels.push(
+        `  l${i}: &l${i} [${Array(9)
+          .fill(`*l${i - 1}`)
+          .join(', ')}]`,
+      );
+    writeFileSync(cfg, `${readFileSync(cfg, 'utf8')}bomb:\n${levels.join('\n')}\n`);
+
+    const status = await eventually(
+      () => cli('status'),
+      (run) => run.stdout.includes('NOT in use'),
+      'the watcher to report the bomb',
+    );
+    expect(status.stdout).toContain(`${cfg}: invalid YAML: Excessive alias count`);
+    expect((await cli('send', 'extra', 'still here')).stdout).toBe('still here\n');
+    // Read at start (here by `config check`, as by `up`), the same file is named, not a bare ReferenceError.
+    const check = await cli('config', 'check');
+    expect(check.code).toBe(2);
+    expect(check.stderr).toContain(`${cfg}: invalid YAML: Excessive alias count`);
+  });
+
   it('host, port and data_dir edits say they need a restart; the rest applies', async () => {
     writeConfig(
       { greeter: echoArgs, extra: echoStdin },

@@ -73,6 +73,27 @@ describe('bad config gives a clear error', () => {
     expect(errorOf(() => load(tab)).message).toMatch(new RegExp(`^${escape(tab)}:3: invalid YAML`));
   });
 
+  it('refuses a relative cwd or allowed_cwds entry with its line, saying it must be absolute', () => {
+    // Resolved against the bridge's own working directory, `cwd: project` would move with wherever it started.
+    const cwd = write('cwd.yaml', 'agents:\n  a:\n    kind: subprocess_cli\n    command: [x]\n    cwd: project\n');
+    expect(errorOf(() => load(cwd)).message).toMatch(
+      new RegExp(`^${escape(cwd)}:5: agents\\.a\\.cwd: must be an absolute path`),
+    );
+    const roots = write(
+      'roots.yaml',
+      'agents:\n  a:\n    kind: subprocess_cli\n    command: [x]\n    allowed_cwds:\n      - /srv/ok\n      - ./work\n',
+    );
+    expect(errorOf(() => load(roots)).message).toMatch(
+      new RegExp(`^${escape(roots)}:7: agents\\.a\\.allowed_cwds\\.1: must be an absolute path`),
+    );
+    // Absolute in every form an agent's platform uses: Linux, a drive, a share.
+    const ok = write(
+      'ok.yaml',
+      'agents:\n  a:\n    kind: subprocess_cli\n    command: [x]\n    cwd: /srv/ok\n    allowed_cwds: [/srv/ok, "C:\\\\work", "\\\\\\\\nas\\\\share"]\n',
+    );
+    expect(load(ok).config.agents.a!.allowed_cwds).toEqual(['/srv/ok', 'C:\\work', '\\\\nas\\share']);
+  });
+
   it('refuses a duplicate key with its line', () => {
     const file = write('dup.yaml', 'port: 1\nhost: 127.0.0.1\nport: 2\n');
     expect(errorOf(() => load(file)).message).toMatch(new RegExp(`^${escape(file)}:3: invalid YAML`));

@@ -28,6 +28,7 @@ export type Layer =
   | 'data-dir'
   | 'logging'
   | 'audit'
+  | 'platform'
   | 'preload'
   | 'renderer';
 
@@ -57,6 +58,9 @@ export const PLACES: Record<string, Layer> = {
   // every layer that logs).
   'main/audit/': 'audit',
   'main/audit/logging.ts': 'logging',
+  // platform/: path containment and the bridge's own files by real path and identity — plain node:, below every
+  // layer that touches files, so every security check asks the same question the same way.
+  'main/platform/': 'platform',
 };
 
 /** The folders scanned: every TypeScript file under them must have a place above. */
@@ -118,7 +122,7 @@ export const RULES: Record<Layer, Rule> = {
   domain: { imports: ['domain'], node: false, globals: { ecmascript: true, plus: [] } },
   ports: { imports: [], typeImports: ['domain'], node: false, globals: { ecmascript: true, plus: [] } },
   schema: { imports: ['schema', 'domain'], packages: ['zod'], node: false, globals: { ecmascript: true, plus: [] } },
-  config: { imports: ['schema', 'domain'], packages: ['yaml'], node: true },
+  config: { imports: ['schema', 'domain', 'platform'], packages: ['yaml'], node: true },
   runtime: {
     imports: ['runtime', 'ports', 'domain'],
     node: false,
@@ -126,7 +130,7 @@ export const RULES: Record<Layer, Rule> = {
   },
   backends: {
     // transport/a2a-v1-convert.ts: the v1 wire ⇄ task mapping, pure code; the a2a kind reads v1 peers with it.
-    imports: ['backends', 'ports', 'domain', 'schema', 'main/transport/a2a-v1-convert.ts'],
+    imports: ['backends', 'ports', 'domain', 'schema', 'platform', 'main/transport/a2a-v1-convert.ts'],
     // eventsource-parser: the SSE replies of the http_api and a2a kinds. @a2a-js/sdk: the a2a kind's client.
     packages: [
       '@agentclientprotocol/sdk',
@@ -135,9 +139,9 @@ export const RULES: Record<Layer, Rule> = {
     ],
     node: true,
   },
-  stores: { imports: ['stores', 'ports', 'domain', 'schema'], packages: ['better-sqlite3'], node: true },
+  stores: { imports: ['stores', 'ports', 'domain', 'schema', 'platform'], packages: ['better-sqlite3'], node: true },
   transport: {
-    imports: ['transport', 'domain', 'schema'],
+    imports: ['transport', 'domain', 'schema', 'platform'],
     typeImports: ['runtime', 'ports'],
     packages: [
       { name: 'koa', only: ['main/transport/http.ts'] },
@@ -149,7 +153,7 @@ export const RULES: Record<Layer, Rule> = {
     node: true,
   },
   // data-dir: the discovery file the server publishes (CONTRACT.md "Files and places").
-  server: { imports: ['runtime', 'transport', 'ports', 'domain', 'data-dir'], node: true },
+  server: { imports: ['runtime', 'transport', 'ports', 'domain', 'data-dir', 'platform'], node: true },
   wiring: {
     imports: [
       'domain',
@@ -165,10 +169,15 @@ export const RULES: Record<Layer, Rule> = {
       'data-dir',
       'logging',
       'audit',
+      'platform',
     ],
     node: true,
   },
-  shell: { imports: ['shell', 'wiring', 'server', 'main/schema/ipc.ts', 'domain'], packages: ['electron'], node: true },
+  shell: {
+    imports: ['shell', 'wiring', 'server', 'main/schema/ipc.ts', 'domain', 'platform'],
+    packages: ['electron'],
+    node: true,
+  },
   cli: {
     // data-dir: the CLI reads the discovery file and the token the bridge wrote.
     // backends/acp/launch, stdio-stream, client-capabilities and process/child-process, win32-command: `doctor` /
@@ -182,6 +191,7 @@ export const RULES: Record<Layer, Rule> = {
       'config',
       'data-dir',
       'wiring',
+      'platform',
       'main/backends/acp/launch.ts',
       'main/backends/process/child-process.ts',
       'main/backends/process/win32-command.ts',
@@ -200,11 +210,12 @@ export const RULES: Record<Layer, Rule> = {
     typePackages: ['zod', '@agentclientprotocol/sdk'],
     node: true,
   },
-  'data-dir': { imports: [], typeImports: ['schema'], node: true },
+  'data-dir': { imports: ['platform'], typeImports: ['schema'], node: true },
+  platform: { imports: ['platform'], node: true },
   logging: { imports: ['domain'], packages: ['pino'], node: true },
   // stores/delegating-store.ts: the audited store is a delegating store that adds the creation witness.
   audit: {
-    imports: ['audit', 'logging', 'ports', 'domain', 'schema', 'main/stores/delegating-store.ts'],
+    imports: ['audit', 'logging', 'ports', 'domain', 'schema', 'platform', 'main/stores/delegating-store.ts'],
     node: true,
   },
   // The sandboxed preload's `require` knows electron, events, timers and url only (Electron's sandbox.md), and

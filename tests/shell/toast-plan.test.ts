@@ -17,6 +17,8 @@ describe('isLowRisk (issue 14 item 2: flags per program, paths inside the worksp
     'head -n 20 a.txt', 'head -n20 a.txt', 'tail -5 log.txt', 'rg TODO src', 'rg -n TODO', 'rg -e TODO src',
     'rg --max-count=3 TODO src', 'grep -rn foo src', 'grep -e x a.txt', 'find . -name x.ts', 'find src -type f -maxdepth 2',
     'stat a.txt', 'file logo.png', 'du -sh .', 'df -h .', 'uname -a', 'whoami', 'which node', 'cat /home/me/app/a.txt',
+    // A name that starts with two dots lies inside (platform/path-containment.ts), unlike `..` itself.
+    'cat ..notes.md', 'ls ..cache',
   ])('one-click for %s in the workspace', (command) => expect(isLowRisk(run(command), ctx)).toBe(true)); // prettier-ignore
 
   it.each([

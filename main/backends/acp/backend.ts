@@ -16,6 +16,8 @@ import { runPromptTurn } from './prompt-turn.js';
 import { ABORTED, raceAbort } from './race-abort.js';
 import type { AcpSession } from './session.js';
 import { Workspace } from './workspace.js';
+import type { ProtectedFiles } from '../../platform/protected-files.js';
+import type { AgentWrites } from '../../platform/agent-writes.js';
 import { SHUTTING_DOWN, SHUTTING_DOWN_REASON, STOPPED } from '../shared/outcomes.js';
 import { nodeWin32Probe } from '../process/win32-command.js';
 
@@ -33,7 +35,9 @@ export interface AcpBackendOptions {
   /** Reported to the agent in `clientInfo`. */
   clientVersion?: string;
   /** The bridge's data dir and config: never served through fs/* or terminal/*, whatever the root. */
-  excludedDirs?: string[];
+  ownFiles?: ProtectedFiles;
+  /** Where fs/write_text_file writes are noted: a config edit an agent wrote is not applied (config-reload.ts). */
+  agentWrites?: AgentWrites;
 }
 
 const STOPPED_FOR_CANCEL =
@@ -185,7 +189,8 @@ export class AcpBackend implements AgentBackend {
       cwd ?? config.cwd ?? process.cwd(),
       config.platform,
       config.distro,
-      this.options.excludedDirs,
+      this.options.ownFiles,
+      this.options.agentWrites && { log: this.options.agentWrites, agent: this.options.name },
     );
   }
 

@@ -5,7 +5,6 @@
  * serve (an unregistered method answers -32601). Every path is confined to the session's workspace.
  */
 import { methods, RequestError, type ClientApp, type ClientCapabilities } from '@agentclientprotocol/sdk';
-import { readFile, writeFile } from 'node:fs/promises';
 import type { LaunchPlan } from './launch.js';
 import type { AcpSession } from './session.js';
 
@@ -41,14 +40,13 @@ export function registerClientCapabilities(app: ClientApp, flags: CapabilityFlag
   };
   if (flags.fs_read) {
     app.onRequest(methods.client.fs.readTextFile, async ({ params }) => {
-      const file = await session(params.sessionId).workspace.existing(params.path);
-      return { content: sliceLines(await readFile(file, 'utf8'), params.line, params.limit) };
+      const text = await session(params.sessionId).workspace.readText(params.path);
+      return { content: sliceLines(text, params.line, params.limit) };
     });
   }
   if (flags.fs_write) {
     app.onRequest(methods.client.fs.writeTextFile, async ({ params }) => {
-      const file = await session(params.sessionId).workspace.writable(params.path);
-      await writeFile(file, params.content, 'utf8');
+      await session(params.sessionId).workspace.writeText(params.path, params.content);
       return {};
     });
   }

@@ -1,13 +1,21 @@
 /**
  * A session's workspace root: the one directory tree an agent's fs/* and terminal/* requests may touch.
  * The root is held as a real path on the host; an agent's path is translated to the host (WSL agents
- * speak Linux paths), resolved through symlinks, and refused unless it stays inside the root.
+ * speak Linux paths), resolved through symlinks, and refused unless it stays inside the root and is none
+ * of the bridge's own files (platform/protected-files.ts: by real path, and by file identity once open,
+ * so a hard link or a symlink swapped in after the path check still leads nowhere).
  */
 import { RequestError } from '@agentclientprotocol/sdk';
-import { lstat, mkdir, realpath } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, mkdir, open, realpath, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { AgentPlatform } from './launch.js';
 import { windowsToWsl, wslToWindows } from '../process/wsl-paths.js';
+import { pathContains } from '../../platform/path-containment.js';
+import { ProtectedFiles } from '../../platform/protected-files.js';
+import type { AgentWrites } from '../../platform/agent-writes.js';
+
+const NONE = new ProtectedFiles([]);
 
 export class Workspace {
   private constructor(
@@ -17,8 +25,10 @@ export class Workspace {
     readonly agentRoot: string,
     private readonly platform: AgentPlatform,
     private readonly distro: string | undefined,
-    /** Real host paths no request may touch, even inside the root. */
-    private readonly excluded: readonly string[],
+    /** The bridge's own files: no request may touch them, even inside the root. */
+    private readonly own: ProtectedFiles,
+    /** Where the writes served to this agent are noted (whose, for the config reload), if anywhere. */
+    private readonly writes: { log: AgentWrites; agent: string } | undefined,
   ) {}
 
   /**
@@ -29,7 +39,8 @@ export class Workspace {
     dir: string,
     platform: AgentPlatform,
     distro: string | undefined,
-    excluded: readonly string[] = [],
+    own: ProtectedFiles = NONE,
+    writes?: { log: AgentWrites; agent: string },
   ): Promise<Workspace> {
     const linuxDir = platform === 'wsl' && dir.startsWith('/');
     const hostDir = linuxDir ? wslToWindows(dir, distro) : path.resolve(dir);
@@ -40,11 +51,10 @@ export class Workspace {
       throw new Error(`the agent's working directory ${hostDir} does not exist; fix "cwd" in its config`);
     }
     const agentRoot = platform === 'wsl' ? (linuxDir ? dir : windowsToWsl(hostRoot, distro)) : hostRoot;
-    const realExcluded = await Promise.all(excluded.map((p) => realpath(p).catch(() => path.resolve(p))));
-    if (realExcluded.some((p) => within(p, hostRoot))) {
+    if (await own.holdsPath(hostRoot)) {
       throw new Error(`the agent's working directory ${hostDir} lies in the bridge's own data or config; fix "cwd"`);
     }
-    return new Workspace(hostRoot, agentRoot, platform, distro, realExcluded);
+    return new Workspace(hostRoot, agentRoot, platform, distro, own, writes);
   }
 
   /** A path the agent sent, as a host path (not yet checked). */
@@ -72,10 +82,45 @@ export class Workspace {
     try {
       real = await realpath(host);
     } catch {
-      this.check(agentPath, host);
+      await this.check(agentPath, host);
       throw RequestError.resourceNotFound(agentPath);
     }
     return this.check(agentPath, real);
+  }
+
+  /** fs/read_text_file: the text of a file inside the root that is none of the bridge's own. */
+  async readText(agentPath: string): Promise<string> {
+    const handle = await open(await this.existing(agentPath), 'r');
+    try {
+      await this.refuseOwn(agentPath, handle);
+      return await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /**
+   * fs/write_text_file. Opened without truncating, checked by identity, then replaced: a path that
+   * passed the check but reaches one of the bridge's files by the time it is opened changes nothing.
+   */
+  async writeText(agentPath: string, content: string): Promise<void> {
+    // O_NOFOLLOW (POSIX): the target is a real path, so a symlink there now was swapped in after the check.
+    const flags = constants.O_WRONLY | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
+    const handle = await open(await this.writable(agentPath), flags, 0o666);
+    try {
+      await this.refuseOwn(agentPath, handle);
+      await handle.truncate(0);
+      await handle.writeFile(content, 'utf8');
+      this.writes?.log.note(this.writes.agent, await handle.stat({ bigint: true }));
+    } finally {
+      await handle.close();
+    }
+  }
+
+  private async refuseOwn(agentPath: string, handle: FileHandle): Promise<void> {
+    if (await this.own.holdsFile(await handle.stat({ bigint: true }))) {
+      throw outside(agentPath, this.agentRoot, "it is one of the bridge's own files (a link to its data or config)");
+    }
   }
 
   /**
@@ -90,7 +135,7 @@ export class Workspace {
     for (;;) {
       try {
         const real = await realpath(probe);
-        const target = this.check(agentPath, path.join(real, ...missing));
+        const target = await this.check(agentPath, path.join(real, ...missing));
         await mkdir(path.dirname(target), { recursive: true });
         return target;
       } catch (err) {
@@ -108,19 +153,15 @@ export class Workspace {
     }
   }
 
-  private check(agentPath: string, hostPath: string): string {
-    if (!within(this.hostRoot, hostPath)) throw outside(agentPath, this.agentRoot, 'it resolves outside the workspace');
-    if (this.excluded.some((dir) => within(dir, hostPath))) {
+  private async check(agentPath: string, hostPath: string): Promise<string> {
+    if (!pathContains(this.hostRoot, hostPath)) {
+      throw outside(agentPath, this.agentRoot, 'it resolves outside the workspace');
+    }
+    if (await this.own.holdsPath(hostPath)) {
       throw outside(agentPath, this.agentRoot, "it is in the bridge's own data or config");
     }
     return hostPath;
   }
-}
-
-/** Whether `hostPath` is `dir` or below it. */
-function within(dir: string, hostPath: string): boolean {
-  const rel = path.relative(dir, hostPath);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
 function outside(agentPath: string, root: string, why: string): RequestError {

@@ -1,0 +1,61 @@
+/**
+ * The bridge's own files (config file, data dir: token, database, logs, audit log), recognised however an
+ * agent names them. A folder check on the path as written is not enough: the config file may be a symlink
+ * into the agent's workspace (GNU stow, dotfile managers), and a hard link in the workspace is the token
+ * file under another name. So a path is the bridge's when its real path lies in a protected folder or is a
+ * protected file's real path, and an open file is the bridge's when its identity (device + file number) is
+ * one of theirs: st_dev/st_ino on POSIX, the volume serial number and file index on Windows (libuv fills
+ * `dev`/`ino` from them), which a hard link shares. Real paths are taken at each check, so a link re-pointed
+ * after start is followed.
+ */
+import type { BigIntStats } from 'node:fs';
+import { lstat, readdir, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { pathContains } from './path-containment.js';
+
+/** Entries looked at below a protected folder: the data dir holds a few dozen files; a bound keeps a check cheap. */
+const MAX_ENTRIES = 2000;
+const MAX_DEPTH = 4;
+
+export class ProtectedFiles {
+  /** `paths`: the bridge's folders and files, as configured (symlinks allowed). */
+  constructor(readonly paths: readonly string[]) {}
+
+  /** The protected paths as real paths, now (a missing one as written, resolved). */
+  async realPaths(): Promise<string[]> {
+    return Promise.all(this.paths.map((p) => realpath(p).catch(() => path.resolve(p))));
+  }
+
+  /** Whether a real path lies in (or is) one of the bridge's folders or files. */
+  async holdsPath(realTarget: string): Promise<boolean> {
+    return (await this.realPaths()).some((own) => pathContains(own, realTarget));
+  }
+
+  /** Whether the file `stats` describes (from fstat of an open handle, `bigint: true`) is one of the bridge's. */
+  async holdsFile(stats: BigIntStats): Promise<boolean> {
+    for await (const own of this.identities()) {
+      if (own.dev === stats.dev && own.ino === stats.ino) return true;
+    }
+    return false;
+  }
+
+  private async *identities(): AsyncGenerator<BigIntStats> {
+    let budget = MAX_ENTRIES;
+    const walk = async function* (dir: string, depth: number): AsyncGenerator<BigIntStats> {
+      const names = await readdir(dir).catch(() => [] as string[]);
+      for (const name of names) {
+        if ((budget -= 1) < 0) return;
+        const entry = path.join(dir, name);
+        const info = await lstat(entry, { bigint: true }).catch(() => undefined);
+        if (info?.isFile()) yield info;
+        else if (info?.isDirectory() && depth < MAX_DEPTH) yield* walk(entry, depth + 1);
+      }
+    };
+    for (const own of this.paths) {
+      // The protected path itself is followed (the config file may be a symlink); entries below are not.
+      const info = await stat(own, { bigint: true }).catch(() => undefined);
+      if (info?.isFile()) yield info;
+      else if (info?.isDirectory()) yield* walk(own, 1);
+    }
+  }
+}
