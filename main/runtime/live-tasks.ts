@@ -6,6 +6,7 @@
 import { isTerminal, type Task } from '../domain/task.js';
 import type { EventSink, TaskStore } from '../ports.js';
 import { LiveTask } from './live-task.js';
+import { Scrubber } from './scrubber.js';
 
 export interface LiveTasksOptions {
   store: TaskStore;
@@ -14,6 +15,8 @@ export interface LiveTasksOptions {
   onLost: (taskId: string) => void;
   /** Applied to every status text the bridge writes (failure reasons, warnings): see domain/redaction.ts. */
   redact?: (text: string) => string;
+  /** The bridge's tokens, removed from everything a task holds (runtime/scrubber.ts). */
+  secrets?: () => readonly string[];
 }
 
 export class LiveTasks {
@@ -21,7 +24,11 @@ export class LiveTasks {
   /** Tasks whose failure is being recorded after the store lost one of their changes. */
   private readonly recordingLoss = new Set<string>();
 
-  constructor(private readonly opts: LiveTasksOptions) {}
+  private readonly scrub: Scrubber;
+
+  constructor(private readonly opts: LiveTasksOptions) {
+    this.scrub = new Scrubber(opts.secrets, opts.redact);
+  }
 
   get(taskId: string): LiveTask | undefined {
     return this.live.get(taskId);
@@ -38,7 +45,7 @@ export class LiveTasks {
       this.opts.store,
       this.opts.sinks,
       (err) => this.afterLoss(task.id, err),
-      this.opts.redact,
+      this.scrub,
     );
     this.live.set(task.id, live);
     live.listen((event) => {
