@@ -117,8 +117,7 @@ export const CREDENTIAL_PATTERNS: readonly CredentialPattern[] = [
   {
     // key=value, JSON, YAML, URLs' query strings, shell exports (GH_TOKEN=, NPM_TOKEN=: no word boundary).
     name: '`password=`, `secret=`, `client_secret=`, `api_key=`, `token=` values (also `"token": "..."`, `GH_TOKEN=`)',
-    pattern:
-      /((?:password|passwd|pwd|secret|api[_-]?key|token)["']?\s*[:=]\s*["']?)[^\s"'&,;}]{3,}/gi,
+    pattern: /((?:password|passwd|pwd|secret|api[_-]?key|token)["']?\s*[:=]\s*["']?)[^\s"'&,;}]{3,}/gi,
     sample: 'export GH_TOKEN=abc123def; {"token":"t0ps3cr3t"}; client_secret=cs-9876; ?token=qs123&x=1',
     secrets: ['abc123def', 't0ps3cr3t', 'cs-9876', 'qs123'],
   },

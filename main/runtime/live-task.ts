@@ -68,7 +68,8 @@ export class LiveTask {
   setStatus(state: TaskState, text?: string, eventMetadata?: Record<string, unknown>): boolean {
     if (this.frozen || !canTransition(this.state, state)) return false;
     const timestamp = new Date().toISOString();
-    const message = text === undefined ? undefined : agentMessage(crypto.randomUUID(), this.scrub.statusText(text), this.ids());
+    const message =
+      text === undefined ? undefined : agentMessage(crypto.randomUUID(), this.scrub.statusText(text), this.ids());
     this.task.status = { state, timestamp, ...(message ? { message } : {}) };
     const final = isSettled(state);
     const event = statusUpdate(this.task, this.seq + 1, this.task.status, final, this.scrub.value(eventMetadata));

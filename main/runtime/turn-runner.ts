@@ -101,7 +101,10 @@ async function runStartedTurn(
       if (kept.kind !== 'text') {
         const bytes = partBytes(kept);
         if (!budget.admit(bytes)) {
-          kept = droppedNote(reported, `${bytes} bytes would pass the task's ${budget.maxBytesPerTask}-byte artifact cap`);
+          kept = droppedNote(
+            reported,
+            `${bytes} bytes would pass the task's ${budget.maxBytesPerTask}-byte artifact cap`,
+          );
         }
       }
       if (kept.kind === 'text') {

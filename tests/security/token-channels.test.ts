@@ -46,7 +46,10 @@ function leaks(channel: string, text: string, tokens: string[]): string[] {
 }
 
 /** Reads the `/events` feed as raw text until `until` holds for what has arrived. */
-async function readFeed(url: string, token: string): Promise<{ until(done: (text: string) => boolean): Promise<string>; close(): void }> {
+async function readFeed(
+  url: string,
+  token: string,
+): Promise<{ until(done: (text: string) => boolean): Promise<string>; close(): void }> {
   const abort = new AbortController();
   const res = await fetch(`${url}/events`, {
     headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
@@ -119,7 +122,9 @@ describe("the bridge's tokens reach no reader through any channel", () => {
     expect(cut.result.status.state).toBe('completed');
     expect(cut.result.metadata.truncated).toMatchObject({ at: CAP });
 
-    const events = await feed.until((text) => text.split(cut.result.id as string).length > 3 && text.includes('"completed"'));
+    const events = await feed.until(
+      (text) => text.split(cut.result.id as string).length > 3 && text.includes('"completed"'),
+    );
     feed.close();
     const replay = await openStream(
       tb.url,
