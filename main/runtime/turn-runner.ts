@@ -82,6 +82,13 @@ async function runStartedTurn(
   const artifactId = turnNumber === 1 ? `${live.id}-reply` : `${live.id}-reply-${turnNumber}`;
   const stream = new ArtifactStream((chunk) => live.appendArtifact(chunk, artifactId));
   const tokens = new SecretFilter(plan.secrets ?? []);
+  // Thoughts stream in pieces like the reply (ACP agent_thought_chunk): a token split across two pieces
+  // is whole to nobody downstream, so their text passes a filter of its own.
+  const thoughts = new SecretFilter(plan.secrets ?? []);
+  const endThought = (): void => {
+    const rest = thoughts.end();
+    if (rest !== '') live.announce({ event: 'progress', progress: { kind: 'thought', text: rest } });
+  };
   const budget = new ArtifactBudget(agent.settings.maxArtifactBytes ?? DEFAULT_MAX_ARTIFACT_BYTES, live.task);
   let firstOutputAt: string | undefined;
   let backendCut: { at: number; droppedBytes: number } | undefined;
@@ -116,6 +123,12 @@ async function runStartedTurn(
       stream.pushPart(kept);
     },
     progress(note) {
+      if (note.kind === 'thought') {
+        const text = thoughts.push(note.text);
+        if (text !== '') live.announce({ event: 'progress', progress: { ...note, text } });
+        return;
+      }
+      endThought();
       live.announce({ event: 'progress', progress: note });
     },
     receipt(facts) {
@@ -175,6 +188,7 @@ async function runStartedTurn(
     // for it, so it is withdrawn and the turn's outcome settles the task.
     desk.withdrawAll(live);
   }
+  endThought();
   if (firstOutputAt) reporter.receipt({ firstOutputAt });
   // What the token filter still holds counts against the cap like the rest, before the cut is recorded.
   stream.push(budget.take(tokens.end()));

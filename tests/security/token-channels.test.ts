@@ -143,6 +143,10 @@ describe("the bridge's tokens reach no reader through any channel", () => {
     const progress = JSON.stringify(streamed.frames.map((f) => f.data.result.metadata ?? null));
     expect(progress).toContain(`thinking about ${REDACTED} ${REDACTED}`);
     expect(progress).toContain(`send ${REDACTED} ${REDACTED} home`);
+    const thoughts = streamed.frames.map((f) => f.data.result.metadata?.progress).filter((p) => p?.kind === 'thought');
+    expect(thoughts.map((t) => t.text).join('')).toBe(
+      `thinking about ${REDACTED} ${REDACTED} and then ${REDACTED} again`,
+    );
     expect(progress).toContain(`read ${REDACTED} ${REDACTED}`);
     expect(progress).toContain(`/tmp/${REDACTED}/${REDACTED}.txt`);
     const parts = task.artifacts[0].parts;
