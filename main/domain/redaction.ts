@@ -115,11 +115,19 @@ export const CREDENTIAL_PATTERNS: readonly CredentialPattern[] = [
     secrets: ['abcdefghijklmnop0123'],
   },
   {
-    // key=value, JSON, YAML, URLs' query strings, shell exports (GH_TOKEN=, NPM_TOKEN=: no word boundary).
-    name: '`password=`, `secret=`, `client_secret=`, `api_key=`, `token=` values (also `"token": "..."`, `GH_TOKEN=`)',
-    pattern: /((?:password|passwd|pwd|secret|api[_-]?key|token)["']?\s*[:=]\s*["']?)[^\s"'&,;}]{3,}/gi,
-    sample: 'export GH_TOKEN=abc123def; {"token":"t0ps3cr3t"}; client_secret=cs-9876; ?token=qs123&x=1',
-    secrets: ['abc123def', 't0ps3cr3t', 'cs-9876', 'qs123'],
+    // key=value, JSON, YAML, URLs' query strings (client_secret= too: no word boundary before the name).
+    name: '`password=`, `secret=`, `client_secret=`, `api_key=` values',
+    pattern: /((?:password|passwd|pwd|secret|api[_-]?key)["']?\s*[:=]\s*["']?)[^\s"'&,;}]{3,}/gi,
+    sample: 'db password=hunter22; {"client_secret": "cs-9876"}; api-key: k3y',
+    secrets: ['hunter22', 'cs-9876', 'k3y'],
+  },
+  {
+    // GH_TOKEN=, NPM_TOKEN=, access_token=: no word boundary before the name. A value of 8 or more
+    // credential characters with a digit, so prose ("without a token: set ...") stays readable.
+    name: '`token=` values (also `"token": "..."`, `GH_TOKEN=`, `?access_token=`)',
+    pattern: /(token["']?\s*[:=]\s*["']?)(?=[^\s"'&,;}]*\d)[A-Za-z0-9._~+/=-]{8,}/gi,
+    sample: 'export GH_TOKEN=abc123def; {"token":"t0ps3cr3t"}; GET /x?access_token=qs123456&x=1',
+    secrets: ['abc123def', 't0ps3cr3t', 'qs123456'],
   },
   {
     // The userinfo ends at the last `@` before the host (WHATWG URL), so `p@ss` and `p/ss` go whole.

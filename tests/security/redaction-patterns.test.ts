@@ -40,6 +40,8 @@ describe('the credential patterns', () => {
       'a basic understanding of the code',
       'see https://example.com/path?page=2 and http://proxy.example:8080/',
       'the task skipped 16 steps; sk-short',
+      'refusing to listen on 0.0.0.0 without a token: set require_token: true, or bind 127.0.0.1',
+      'a new token: rotate it with `contactor token rotate`',
     ]) {
       expect(redact(text)).toBe(text);
     }
