@@ -7,12 +7,12 @@
  * pending/list while it waits, the audit log — and no 8-character piece of either token may appear.
  * They are all fed by one choke point (runtime/scrubber.ts via LiveTask), which this proves by attack.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REDACTED } from '../../main/domain/redaction.js';
 import { deriveAgentToken } from '../../main/transport/caller-tokens.js';
-import { startTestBridge, tempDir, type TestBridge } from '../helpers/bridge.js';
+import { REPO_ROOT, startTestBridge, tempDir, type TestBridge } from '../helpers/bridge.js';
 import { openStream } from '../integration/streaming-client.js';
 import { SECURITY_FIXTURES } from './attack-agents.js';
 
@@ -171,5 +171,18 @@ describe("the bridge's tokens reach no reader through any channel", () => {
       audit,
     };
     expect(Object.entries(channels).flatMap(([name, text]) => leaks(name, text, tokens))).toEqual([]);
+  });
+});
+
+describe('the choke point holds by construction', () => {
+  it('only LiveTask makes task events and writes task changes (the store and its decorator aside)', () => {
+    const main = path.join(REPO_ROOT, 'main');
+    const files = readdirSync(main, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    const makers = files.filter((file) => {
+      const rel = file.split(path.sep).join('/');
+      if (rel.startsWith('stores/') || rel === 'domain/events.ts' || rel === 'audit/audited-store.ts') return false;
+      return /\b(statusUpdate|artifactUpdate)\(|\.commit\(/.test(readFileSync(path.join(main, file), 'utf8'));
+    });
+    expect(makers.map((f) => f.split(path.sep).join('/'))).toEqual(['runtime/live-task.ts']);
   });
 });
