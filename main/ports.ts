@@ -86,7 +86,11 @@ export interface TurnReporter {
    * of what it cannot pass on.
    */
   content(part: Part): void;
-  /** Progress worth showing a watcher: a tool call, a plan, a thought. Never part of the result. */
+  /**
+   * Progress worth showing a watcher: a tool call, a plan, a thought. Never part of the result. Notes of
+   * kind `thought` are streamed text: the runtime reads consecutive ones as one text (a token split
+   * across them is still found).
+   */
   progress(note: { kind: string; text: string; data?: unknown }): void;
   /** Facts the backend actually observed (pid, sessionId, ...), merged into `metadata.receipt`. */
   receipt(facts: Record<string, unknown>): void;

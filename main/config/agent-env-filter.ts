@@ -36,7 +36,32 @@ export function filterAgentEnv(
   return { env, strippedProxyCredentials: stripped };
 }
 
-/** `scheme://user:pass@host:port/...` (or without a scheme) with the `user:pass@` part removed. */
+/**
+ * `scheme://user:pass@host:port/...` (or without a scheme) with the `user:pass@` part removed, read as
+ * a URL is (WHATWG URL): surrounding spaces do not count and the userinfo ends at the authority's *last*
+ * `@`, so `http://bob:p@ss@proxy` keeps no `ss@`. A value no URL parser takes (`/` typed into a password,
+ * no scheme) loses everything up to its last `@`: whatever else a client makes of it, no password passes.
+ */
 export function withoutCredentials(proxy: string): string {
-  return proxy.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^@/\s]*@/i, (_m, scheme: string | undefined) => scheme ?? '');
+  const value = proxy.trim();
+  if (!value.includes('@')) return proxy;
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(value)?.[0] ?? '';
+  const url = parsedUrl(value);
+  if (url && url.host !== '' && scheme !== '') {
+    if (url.username === '' && url.password === '') return value;
+    // The authority ends at the first `/`, `?` or `#` (or `\` for http/https) after the scheme.
+    const rest = value.slice(scheme.length);
+    const end = rest.search(/[/?#\\]/);
+    const authority = end < 0 ? rest : rest.slice(0, end);
+    return scheme + rest.slice(authority.lastIndexOf('@') + 1);
+  }
+  return scheme + value.slice(scheme.length).slice(value.slice(scheme.length).lastIndexOf('@') + 1);
+}
+
+function parsedUrl(value: string): URL | undefined {
+  try {
+    return new URL(value);
+  } catch {
+    return undefined;
+  }
 }

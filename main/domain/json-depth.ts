@@ -19,6 +19,13 @@ export function exceedsDepth(value: unknown, max: number = MAX_JSON_DEPTH): bool
   return false;
 }
 
+/**
+ * How deep a value an agent reports may nest, as stored: the deepest place one is served (a data part in
+ * a v1 `tasks/list` answer: response, result, tasks, task, artifacts, artifact, parts, part) sits 8 levels
+ * down, so the whole answer stays within what a request may nest.
+ */
+export const AGENT_VALUE_DEPTH = MAX_JSON_DEPTH - 8;
+
 export const TOO_DEEP = `[nested deeper than ${MAX_JSON_DEPTH} levels: removed]`;
 
 /** `value` with everything below `max` levels replaced by a marker string (the value itself if shallow). */

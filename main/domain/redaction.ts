@@ -1,33 +1,151 @@
-import type { Part } from './task.js';
-
 /**
  * Credential-shaped strings, removed from every text the bridge writes itself: its log, the audit log,
  * error messages, and a task's status texts (failure reasons built from an agent's stderr, warnings).
- * The bridge's own tokens are removed from everything, agents' replies included (issue 16 item 5).
+ * The bridge's own tokens are removed from everything, agents' replies included (runtime/scrubber.ts:
+ * the one place they are taken out of what a task holds).
  * Redact a whole text before cutting a preview from it: a cut can split a secret past recognition.
  */
-const CREDENTIAL_PATTERNS: RegExp[] = [
-  /\b(?:sk|pk|rk)-[A-Za-z0-9_-]{16,}\b/g, // OpenAI / Anthropic-style API keys
-  /\bgithub_pat_[A-Za-z0-9_]{20,}/g, // GitHub fine-grained tokens
-  /\bgh[pousr]_[A-Za-z0-9]{20,}\b/g, // GitHub tokens
-  /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, // Slack tokens
-  /\bxapp-[0-9]-[A-Za-z0-9-]{10,}/g, // Slack app-level tokens
-  /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/_-]+/g, // Slack webhooks
-  /\bAKIA[0-9A-Z]{16}\b/g, // AWS access key ids
-  // AWS secret access keys: 40 characters of base64 after the name they are always given.
-  /((?:aws_secret_access_key|aws_secret_key|secretaccesskey)["']?\s*[:=]\s*["']?)[A-Za-z0-9/+=]{40}/gi,
-  /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g, // JWTs (an unsigned one too)
-  /(bearer\s+)[A-Za-z0-9._~+/=-]{16,}/gi, // Authorization values
-  // password=..., secret: ..., api_key=..., token=... (key=value, JSON, YAML, URLs' query strings)
-  /((?:password|passwd|pwd|secret|client_secret|api[_-]?key|access[_-]?token|auth[_-]?token)["']?\s*[:=]\s*["']?)[^\s"'&,;}]{3,}/gi,
-  // URL credentials: scheme://user:password@host
-  /(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s/@]+(?=@)/gi,
-  // PEM private keys, also when the END line never came (a cut stderr tail).
-  /-----BEGIN [A-Z ]*PRIVATE KEY-----(?:[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----|[\s\S]*$)/g,
+export interface CredentialPattern {
+  /** What it finds, as SECURITY.md lists it. */
+  name: string;
+  /** Global. A first capture group is a prefix kept in front of the marker (`password=[REDACTED]`). */
+  pattern: RegExp;
+  /** One text it must redact; the test runs every sample, so no pattern goes untested. */
+  sample: string;
+  /** The parts of `sample` that must be gone afterwards. */
+  secrets: readonly string[];
+}
+
+export const CREDENTIAL_PATTERNS: readonly CredentialPattern[] = [
+  {
+    name: 'OpenAI / Anthropic / Langfuse-style keys (`sk-`, `pk-`, `rk-`)',
+    pattern: /\b(?:sk|pk|rk)-[A-Za-z0-9_-]{16,}\b/g,
+    sample: 'key pk-lf-0a1b2c3d4e5f6a7b8c9d end',
+    secrets: ['0a1b2c3d4e5f6a7b8c9d'],
+  },
+  {
+    name: 'Stripe secret and restricted keys (`sk_live_`, `sk_test_`, `rk_live_`)',
+    pattern: /\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}\b/g,
+    sample: 'stripe sk_live_51H8abcdefghijklmnopqrstuv end',
+    secrets: ['51H8abcdefghijklmnopqrstuv'],
+  },
+  {
+    name: 'GitHub fine-grained tokens (`github_pat_`)',
+    pattern: /\bgithub_pat_[A-Za-z0-9_]{20,}/g,
+    sample: 't github_pat_11ABCDEFG0123456789_abcdefghij z',
+    secrets: ['11ABCDEFG0123456789_abcdefghij'],
+  },
+  {
+    name: 'GitHub tokens (`ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_`)',
+    pattern: /\bgh[pousr]_[A-Za-z0-9]{20,}\b/g,
+    sample: 'token ghp_abcdefghijklmnopqrstuvwx0123',
+    secrets: ['abcdefghijklmnopqrstuvwx0123'],
+  },
+  {
+    name: 'GitLab personal access tokens (`glpat-`)',
+    pattern: /\bglpat-[A-Za-z0-9_-]{20,}/g,
+    sample: 'gitlab glpat-xYz123AbC456dEf789gHi0 ok',
+    secrets: ['xYz123AbC456dEf789gHi0'],
+  },
+  {
+    name: 'npm tokens (`npm_`)',
+    pattern: /\bnpm_[A-Za-z0-9]{36}\b/g,
+    sample: '//registry.npmjs.org/:_authToken npm_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789',
+    secrets: ['aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789'],
+  },
+  {
+    name: 'Hugging Face tokens (`hf_`)',
+    pattern: /\bhf_[A-Za-z0-9]{30,}\b/g,
+    sample: 'hub hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456 ok',
+    secrets: ['AbCdEfGhIjKlMnOpQrStUvWxYz0123456'],
+  },
+  {
+    name: 'Google API keys (`AIza`)',
+    pattern: /\bAIza[0-9A-Za-z_-]{35}/g,
+    sample: 'maps AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q ok',
+    secrets: ['SyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q'],
+  },
+  {
+    name: 'Slack tokens (`xoxb-`, `xoxp-`, ...)',
+    pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g,
+    sample: 'slack xoxb-123456789012-abcdefghijkl',
+    secrets: ['123456789012-abcdefghijkl'],
+  },
+  {
+    name: 'Slack app-level tokens (`xapp-`)',
+    pattern: /\bxapp-[0-9]-[A-Za-z0-9-]{10,}/g,
+    sample: 'xapp-1-A0123456789-abcdef',
+    secrets: ['A0123456789-abcdef'],
+  },
+  {
+    name: 'Slack webhooks',
+    pattern: /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/_-]+/g,
+    sample: 'post to https://hooks.slack.com/services/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 now',
+    secrets: ['T0AAAAAAA/B0BBBBBBB/xYzXyZxYzXyZxYzXyZxYzXyZ'],
+  },
+  {
+    name: 'AWS access key ids (`AKIA`)',
+    pattern: /\bAKIA[0-9A-Z]{16}\b/g,
+    sample: 'id AKIAIOSFODNN7EXAMPLE ok',
+    secrets: ['IOSFODNN7EXAMPLE'],
+  },
+  {
+    // 40 characters of base64 after the name they are always given.
+    name: 'AWS secret access keys (after their name)',
+    pattern: /((?:aws_secret_access_key|aws_secret_key|secretaccesskey)["']?\s*[:=]\s*["']?)[A-Za-z0-9/+=]{40}/gi,
+    sample: '"AWS_SECRET_ACCESS_KEY": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"',
+    secrets: ['wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY'],
+  },
+  {
+    name: 'JWTs (an unsigned one too)',
+    pattern: /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g,
+    sample: 'jwt eyJhbGciOiJub25lIn0.eyJzdWIiOiIxMjM0In0.',
+    secrets: ['eyJzdWIiOiIxMjM0In0'],
+  },
+  {
+    name: '`Authorization: Basic` / `Bearer` / `Token` values',
+    pattern: /((?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:basic|bearer|token|digest)\s+)[^\s"',;]{4,}/gi,
+    sample: 'Authorization: Basic Ym9iOmh1bnRlcjI=',
+    secrets: ['Ym9iOmh1bnRlcjI='],
+  },
+  {
+    name: 'Bearer values anywhere',
+    pattern: /(bearer\s+)[A-Za-z0-9._~+/=-]{16,}/gi,
+    sample: 'curl -H "x: bearer abcdefghijklmnop0123"',
+    secrets: ['abcdefghijklmnop0123'],
+  },
+  {
+    // key=value, JSON, YAML, URLs' query strings (client_secret= too: no word boundary before the name).
+    name: '`password=`, `secret=`, `client_secret=`, `api_key=` values',
+    pattern: /((?:password|passwd|pwd|secret|api[_-]?key)["']?\s*[:=]\s*["']?)[^\s"'&,;}]{3,}/gi,
+    sample: 'db password=hunter22; {"client_secret": "cs-9876"}; api-key: k3y',
+    secrets: ['hunter22', 'cs-9876', 'k3y'],
+  },
+  {
+    // GH_TOKEN=, NPM_TOKEN=, access_token=: no word boundary before the name. A value of 8 or more
+    // credential characters with a digit, so prose ("without a token: set ...") stays readable.
+    name: '`token=` values (also `"token": "..."`, `GH_TOKEN=`, `?access_token=`)',
+    pattern: /(token["']?\s*[:=]\s*["']?)(?=[^\s"'&,;}]*\d)[A-Za-z0-9._~+/=-]{8,}/gi,
+    sample: 'export GH_TOKEN=abc123def; {"token":"t0ps3cr3t"}; GET /x?access_token=qs123456&x=1',
+    secrets: ['abc123def', 't0ps3cr3t', 'qs123456'],
+  },
+  {
+    // The userinfo ends at the last `@` before the host (WHATWG URL), so `p@ss` and `p/ss` go whole.
+    name: 'URL credentials (`scheme://user:password@host`)',
+    pattern: /(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s]*[^\s@](?=@[^\s@]*(?:\s|$))/gi,
+    sample: 'proxy http://bob:p@ss/w0rd@proxy.example:8080 up',
+    secrets: ['p@ss/w0rd'],
+  },
+  {
+    name: 'PEM private keys (also when the END line never came: a cut stderr tail)',
+    pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----(?:[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----|[\s\S]*$)/g,
+    sample: '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA (cut here',
+    secrets: ['b3BlbnNzaC1rZXktdjEAAAAA'],
+  },
 ];
 
 /** One pass that says whether any pattern could match: most strings have no credential at all. */
-const ANY_CREDENTIAL = new RegExp(CREDENTIAL_PATTERNS.map((p) => `(?:${p.source})`).join('|'), 'i');
+const ANY_CREDENTIAL = new RegExp(CREDENTIAL_PATTERNS.map((p) => `(?:${p.pattern.source})`).join('|'), 'i');
 
 export const REDACTED = '[REDACTED]';
 
@@ -35,7 +153,7 @@ export const REDACTED = '[REDACTED]';
 export function redact(text: string, secrets: readonly string[] = []): string {
   let out = removeSecrets(text, secrets);
   if (!ANY_CREDENTIAL.test(out)) return out;
-  for (const pattern of CREDENTIAL_PATTERNS) {
+  for (const { pattern } of CREDENTIAL_PATTERNS) {
     out = out.replace(pattern, (match, prefix: unknown) =>
       typeof prefix === 'string' && match.startsWith(prefix) ? `${prefix}${REDACTED}` : REDACTED,
     );
@@ -48,39 +166,6 @@ export function removeSecrets(text: string, secrets: readonly string[]): string 
   let out = text;
   for (const secret of secrets) if (secret && out.includes(secret)) out = out.split(secret).join(REDACTED);
   return out;
-}
-
-/**
- * A whole part an agent reported (a text resource, JSON data, a file's link and name) without `secrets`,
- * like its streamed text. A file's bytes are passed on as they are: a binary is not text to edit.
- */
-export function removeSecretsFromPart(part: Part, secrets: readonly string[]): Part {
-  const clean = (text: string): string => removeSecrets(text, secrets);
-  switch (part.kind) {
-    case 'text':
-      return { ...part, text: clean(part.text) };
-    case 'data': {
-      // Tokens are base64url, never escaped in JSON, so they are found (and replaced) in its text.
-      const json = JSON.stringify(part.data);
-      const cleaned = clean(json);
-      return cleaned === json ? part : { ...part, data: JSON.parse(cleaned) as Record<string, unknown> };
-    }
-    case 'file': {
-      const { uri, name } = part.file;
-      return {
-        ...part,
-        file: {
-          ...part.file,
-          ...(uri !== undefined ? { uri: clean(uri) } : {}),
-          ...(name !== undefined ? { name: clean(name) } : {}),
-        },
-      };
-    }
-    default: {
-      const never: never = part;
-      return never;
-    }
-  }
 }
 
 /**

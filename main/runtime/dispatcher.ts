@@ -73,6 +73,7 @@ export class Dispatcher {
         this.clock.clear(taskId);
       },
       redact: (text) => redact(text, opts.secrets?.() ?? []),
+      ...(opts.secrets ? { secrets: opts.secrets } : {}),
     });
     this.turns = new TurnScheduler({
       store: opts.store,

@@ -1,9 +1,9 @@
-import { capDepth, MAX_JSON_DEPTH } from '../domain/json-depth.js';
 import { artifactUpdate, statusUpdate, type StreamEvent, type TaskEvent } from '../domain/events.js';
 import { agentMessage, canTransition, isSettled, isTerminal, type Task, type TaskState } from '../domain/task.js';
 import type { EventSink, StoredTask, TaskStore } from '../ports.js';
 import type { ArtifactChunk } from './artifact-stream.js';
 import { notStored } from './not-stored.js';
+import { Scrubber } from './scrubber.js';
 
 export type StreamListener = (event: StreamEvent) => void;
 
@@ -14,6 +14,9 @@ export type StreamListener = (event: StreamEvent) => void;
  * so a subscriber never sees an event the store could lose. `task` is ahead of the store meanwhile:
  * readers check `unstored` and flush first. Terminal states are final: a late change after one is
  * ignored, never re-settles.
+ *
+ * It is also the one choke point for what agents report (runtime/scrubber.ts): every text, value and part
+ * that enters the task or one of its events passes the scrubber here, whichever channel later serves it.
  */
 export class LiveTask {
   task: Task;
@@ -35,8 +38,8 @@ export class LiveTask {
     private readonly store: TaskStore,
     private readonly sinks: readonly EventSink[],
     private readonly onLost: (err: Error) => void,
-    /** Credentials out of the texts the bridge writes itself (issue 16 item 5); none when absent. */
-    private readonly redact: (text: string) => string = (text) => text,
+    /** The bridge's tokens out of everything, credentials out of status texts; nothing when absent. */
+    private readonly scrub: Scrubber = new Scrubber(),
   ) {
     this.task = stored.task;
     this.seq = stored.lastSeq;
@@ -66,10 +69,11 @@ export class LiveTask {
   setStatus(state: TaskState, text?: string, eventMetadata?: Record<string, unknown>): boolean {
     if (this.frozen || !canTransition(this.state, state)) return false;
     const timestamp = new Date().toISOString();
-    const message = text === undefined ? undefined : agentMessage(crypto.randomUUID(), this.redact(text), this.ids());
+    const message =
+      text === undefined ? undefined : agentMessage(crypto.randomUUID(), this.scrub.statusText(text), this.ids());
     this.task.status = { state, timestamp, ...(message ? { message } : {}) };
     const final = isSettled(state);
-    const event = statusUpdate(this.task, this.seq + 1, this.task.status, final, eventMetadata);
+    const event = statusUpdate(this.task, this.seq + 1, this.task.status, final, this.scrub.value(eventMetadata));
     this.record(event, true);
     return true;
   }
@@ -85,7 +89,7 @@ export class LiveTask {
   /** Emits an event on the stream without changing state (e.g. a reminder that a question is waiting). */
   announce(eventMetadata: Record<string, unknown>): void {
     if (this.frozen) return;
-    const event = statusUpdate(this.task, this.seq + 1, this.task.status, false, eventMetadata);
+    const event = statusUpdate(this.task, this.seq + 1, this.task.status, false, this.scrub.value(eventMetadata));
     this.record(event, false);
   }
 
@@ -101,10 +105,10 @@ export class LiveTask {
 
   /** Stores facts in metadata; they are saved with the next status change (or `saveSnapshot`). */
   patchMetadata(patch: Record<string, unknown>): void {
-    // What agents report (a tool call's rawInput in a question, a peer's metadata) is cut at the depth
-    // the edge accepts, so no reader's parser meets what a request could not send.
-    for (const [key, value] of Object.entries(patch)) this.task.metadata[key] = capDepth(value, MAX_JSON_DEPTH - 4);
-    if (typeof patch.warning === 'string') this.task.metadata.warning = this.redact(patch.warning);
+    // What agents report (a tool call in a question, a peer's metadata) is cut at the depth the edge
+    // accepts, so no reader's parser meets what a request could not send, and loses the bridge's tokens.
+    for (const [key, value] of Object.entries(patch)) this.task.metadata[key] = this.scrub.value(value);
+    if (typeof patch.warning === 'string') this.task.metadata.warning = this.scrub.statusText(patch.warning);
   }
 
   /**
@@ -118,7 +122,8 @@ export class LiveTask {
       artifact = { artifactId, name: 'reply', parts: [] };
       this.task.artifacts.push(artifact);
     }
-    for (const part of chunk.parts) {
+    const parts = chunk.parts.map((part) => this.scrub.part(part));
+    for (const part of parts) {
       // The empty text of a bare `lastChunk` marker adds nothing to what is kept.
       if (part.kind === 'text' && part.text === '' && artifact.parts.length > 0) continue;
       const last = artifact.parts.at(-1);
@@ -128,7 +133,7 @@ export class LiveTask {
     const event = artifactUpdate(
       this.task,
       this.seq + 1,
-      { artifactId, name: 'reply', parts: chunk.parts },
+      { artifactId, name: 'reply', parts },
       { append: chunk.append, lastChunk: chunk.lastChunk },
     );
     this.record(event, false);

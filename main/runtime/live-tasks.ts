@@ -7,6 +7,7 @@ import { isTerminal, type Task } from '../domain/task.js';
 import type { EventSink, TaskStore } from '../ports.js';
 import { LiveTask } from './live-task.js';
 import { notStored } from './not-stored.js';
+import { Scrubber } from './scrubber.js';
 
 /** The first retry of a failure the store could not keep; each next one waits twice as long, up to the max. */
 export const RETRY_LOSS_MS = 5_000;
@@ -19,6 +20,8 @@ export interface LiveTasksOptions {
   onLost: (taskId: string) => void;
   /** Applied to every status text the bridge writes (failure reasons, warnings): see domain/redaction.ts. */
   redact?: (text: string) => string;
+  /** The bridge's tokens, removed from everything a task holds (runtime/scrubber.ts). */
+  secrets?: () => readonly string[];
 }
 
 export class LiveTasks {
@@ -28,7 +31,11 @@ export class LiveTasks {
   /** Tasks whose failure could not be stored either (the disk is still full) → the next try. */
   private readonly retries = new Map<string, NodeJS.Timeout>();
 
-  constructor(private readonly opts: LiveTasksOptions) {}
+  private readonly scrub: Scrubber;
+
+  constructor(private readonly opts: LiveTasksOptions) {
+    this.scrub = new Scrubber(opts.secrets, opts.redact);
+  }
 
   get(taskId: string): LiveTask | undefined {
     return this.live.get(taskId);
@@ -45,7 +52,7 @@ export class LiveTasks {
       this.opts.store,
       this.opts.sinks,
       (err) => this.afterLoss(task.id, err),
-      this.opts.redact,
+      this.scrub,
     );
     this.live.set(task.id, live);
     live.listen((event) => {

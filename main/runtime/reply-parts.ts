@@ -3,6 +3,7 @@
  * cannot be passed on faithfully becomes a short note in its place that says what was dropped and why —
  * never a crash, never a silent loss.
  */
+import { AGENT_VALUE_DEPTH, exceedsDepth } from '../domain/json-depth.js';
 import type { Part, TextPart } from '../domain/task.js';
 
 /** Standard base64 (ACP and A2A v0.3 bytes), padding optional. */
@@ -15,6 +16,7 @@ const LINK_SCHEMES = ['http:', 'https:', 'file:'];
 
 /** The part itself when it can be passed on, else a note saying what was dropped and why. */
 export function checkedPart(part: Part): Part {
+  if (part.kind === 'data') return withinDepth(part);
   if (part.kind !== 'file') return part;
   const { bytes, uri } = part.file;
   if (bytes !== undefined) {
@@ -35,6 +37,15 @@ export function checkedPart(part: Part): Part {
     return part;
   }
   return droppedNote(part, 'it has neither bytes nor a URI');
+}
+
+/**
+ * A data part nested past what every reader can parse becomes a note, as a request nested past it is
+ * refused (domain/json-depth.ts); checked before anything walks or serializes it recursively.
+ */
+export function withinDepth(part: Part): Part {
+  if (part.kind !== 'data' || !exceedsDepth(part.data, AGENT_VALUE_DEPTH)) return part;
+  return droppedNote(part, `it nests deeper than ${AGENT_VALUE_DEPTH} levels; flatten it`);
 }
 
 /** A note in the reply about a part that was left out. */

@@ -9,7 +9,7 @@ import { workspaceOf, type PermissionDesk } from './permission-desk.js';
 import { checkedPart, droppedNote } from './reply-parts.js';
 import type { AgentEntry } from './registry.js';
 import { TurnTimer } from './turn-timer.js';
-import { removeSecretsFromPart, SecretFilter } from '../domain/redaction.js';
+import { removeSecrets, SecretFilter } from '../domain/redaction.js';
 
 export interface TurnPlan {
   live: LiveTask;
@@ -26,7 +26,10 @@ export interface TurnPlan {
   contractApplied: boolean;
   /** Hands the agent's shard slot back (the task is parked or finished). */
   release: () => void;
-  /** The bridge's tokens, removed from the reply as it streams (domain/redaction.ts SecretFilter). */
+  /**
+   * The bridge's tokens, removed from the reply text as it streams, across its chunks (domain/redaction.ts
+   * SecretFilter); LiveTask removes them from everything else (runtime/scrubber.ts).
+   */
   secrets?: readonly string[];
   /** Credentials out of a failure's stderr, applied before it is cut to fit the status. */
   redact?: (text: string) => string;
@@ -96,6 +99,13 @@ async function runStartedTurn(
   const artifactId = turnNumber === 1 ? `${live.id}-reply` : `${live.id}-reply-${turnNumber}`;
   const stream = new ArtifactStream((chunk) => live.appendArtifact(chunk, artifactId));
   const tokens = new SecretFilter(plan.secrets ?? []);
+  // Thoughts stream in pieces like the reply (ACP agent_thought_chunk): a token split across two pieces
+  // is whole to nobody downstream, so their text passes a filter of its own.
+  const thoughts = new SecretFilter(plan.secrets ?? []);
+  const endThought = (): void => {
+    const rest = thoughts.end();
+    if (rest !== '') live.announce({ event: 'progress', progress: { kind: 'thought', text: rest } });
+  };
   const budget = new ArtifactBudget(agent.settings.maxArtifactBytes ?? DEFAULT_MAX_ARTIFACT_BYTES, live.task);
   let firstOutputAt: string | undefined;
   let backendCut: { at: number; droppedBytes: number } | undefined;
@@ -103,28 +113,39 @@ async function runStartedTurn(
   const reporter: TurnReporter = {
     text(chunk) {
       firstOutputAt ??= new Date().toISOString();
-      stream.push(tokens.push(budget.take(chunk)));
+      // Filtered, then capped: a cut first could keep a token's first characters, which the filter
+      // holds back as a possible start and passes on at the end as plain text.
+      stream.push(budget.take(tokens.push(chunk)));
     },
     content(reported) {
       firstOutputAt ??= new Date().toISOString();
-      // Text the token filter held back goes first (the agent's order); the part loses the tokens too.
-      stream.push(tokens.end());
-      const part = removeSecretsFromPart(reported, plan.secrets ?? []);
-      let kept = checkedPart(part);
+      // Text the token filter held back goes first (the agent's order); LiveTask takes tokens out of the part.
+      stream.push(budget.take(tokens.end()));
+      let kept = checkedPart(reported);
       if (kept.kind !== 'text') {
         const bytes = partBytes(kept);
         if (!budget.admit(bytes)) {
-          kept = droppedNote(part, `${bytes} bytes would pass the task's ${budget.maxBytesPerTask}-byte artifact cap`);
+          kept = droppedNote(
+            reported,
+            `${bytes} bytes would pass the task's ${budget.maxBytesPerTask}-byte artifact cap`,
+          );
         }
       }
       if (kept.kind === 'text') {
-        const text = budget.take(kept.text);
+        // Tokens out before the cut, as for streamed text: a cut token is no longer recognised later.
+        const text = budget.take(removeSecrets(kept.text, plan.secrets ?? []));
         if (text === '') return;
         kept = { ...kept, text };
       }
       stream.pushPart(kept);
     },
     progress(note) {
+      if (note.kind === 'thought') {
+        const text = thoughts.push(note.text);
+        if (text !== '') live.announce({ event: 'progress', progress: { ...note, text } });
+        return;
+      }
+      endThought();
       live.announce({ event: 'progress', progress: note });
     },
     receipt(facts) {
@@ -184,7 +205,10 @@ async function runStartedTurn(
     // for it, so it is withdrawn and the turn's outcome settles the task.
     desk.withdrawAll(live);
   }
+  endThought();
   if (firstOutputAt) reporter.receipt({ firstOutputAt });
+  // What the token filter still holds counts against the cap like the rest, before the cut is recorded.
+  stream.push(budget.take(tokens.end()));
   if (budget.droppedBytes > 0 || backendCut) {
     const cut = budget.truncation(live.task.metadata.truncated);
     // The backend's own cap came first: the reply is cut where it stopped, and both drops count.
@@ -195,7 +219,6 @@ async function runStartedTurn(
     });
   }
 
-  stream.push(tokens.end());
   if (live.abort.signal.aborted) {
     stream.abandon();
   } else if (timer.timedOut) {

@@ -201,6 +201,16 @@ describe('http_api backend against a streaming mock server', () => {
     expect(outcome.kind === 'failed' && outcome.reason).toMatch(/check api_key_env/);
   });
 
+  it('redacts what the server echoed through the domain: the key, and credentials of any kind', async () => {
+    mock.behave((req, res) =>
+      jsonError(res, 401, `bad key ${req.headers.authorization}; proxy says password=hunter22 for ${KEY}`),
+    );
+    const outcome = await backend().run(makeTurn(), recorder().reporter);
+    const reason = outcome.kind === 'failed' ? outcome.reason : '';
+    expect(reason).toContain('bad key Bearer [REDACTED]; proxy says password=[REDACTED] for [REDACTED]');
+    expect(reason).not.toContain('hunter22');
+  });
+
   it('a missing key variable is undelivered, naming the variable', async () => {
     const config = HttpApiAgentSchema.parse({
       kind: 'http_api',

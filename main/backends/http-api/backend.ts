@@ -9,6 +9,7 @@
  * in the receipt as `retryAfterMs`); other 4xx are not. A stream that breaks keeps the text received.
  * The API key is read from the variable named by `api_key_env` at each turn and never written anywhere.
  */
+import { redact as redactText } from '../../domain/redaction.js';
 import type { HttpApiAgentConfig } from '../../schema/config.js';
 import { errorMessageOf } from '../../schema/http-api.js';
 import type { AgentBackend, AgentTraits, Turn, TurnOutcome, TurnReporter } from '../../ports.js';
@@ -87,7 +88,8 @@ export class HttpApiBackend implements AgentBackend {
     turn.signal.addEventListener('abort', stop, { once: true });
     this.running.add(abort);
     let text = '';
-    const redact = (s: string): string => (key ? s.split(key).join('***') : s);
+    // The key and every credential-shaped string a server echoed back (domain/redaction.ts).
+    const redact = (s: string): string => redactText(s, key ? [key] : []);
     try {
       const startedAt = Date.now();
       let res: Response;
