@@ -9,7 +9,7 @@ import { resolveChain, loopGuardVerdict, type DelegationHints } from './delegati
 import type { EventFeed } from './event-feed.js';
 import { durable, LiveTasks, snapshot } from './live-tasks.js';
 import { payloadHash } from './payload-hash.js';
-import { PendingClock } from './pending-clock.js';
+import { PendingClock, type QuestionTimers } from './pending-clock.js';
 import { resolvePermissionAnswer } from './permission-answers.js';
 import { PermissionDesk, pendingLost } from './permission-desk.js';
 import { resumePermission } from './permission-resume.js';
@@ -45,6 +45,8 @@ export interface DispatcherOptions {
   secrets?: () => readonly string[];
   /** A `tasks/list` page with artifacts stops before this many bytes of tasks (TaskQuery.maxBytes). */
   maxPageBytes?: number;
+  /** What decisions and recovered questions expire on (default: the real clock). */
+  questionTimers?: QuestionTimers;
 }
 
 export interface Subscription {
@@ -60,11 +62,12 @@ const RESTART_REASON = 'the bridge restarted while this task was running; re-sen
  */
 export class Dispatcher {
   private readonly desk = new PermissionDesk();
-  private readonly clock = new PendingClock();
+  private readonly clock: PendingClock;
   private readonly live: LiveTasks;
   private readonly turns: TurnScheduler;
 
   constructor(private readonly opts: DispatcherOptions) {
+    this.clock = new PendingClock(opts.questionTimers);
     this.live = new LiveTasks({
       store: opts.store,
       sinks: [opts.feed, ...(opts.sinks ?? [])],
