@@ -9,13 +9,14 @@ import { resolveChain, loopGuardVerdict, type DelegationHints } from './delegati
 import type { EventFeed } from './event-feed.js';
 import { durable, LiveTasks, snapshot } from './live-tasks.js';
 import { payloadHash } from './payload-hash.js';
-import { PendingClock, type QuestionTimers } from './pending-clock.js';
+import { PendingClock } from './pending-clock.js';
 import { resolvePermissionAnswer } from './permission-answers.js';
 import { PermissionDesk, pendingLost } from './permission-desk.js';
 import { resumePermission } from './permission-resume.js';
 import { latestQuestions, recordQuestion, type AnsweredQuestion } from './question-log.js';
 import type { AgentEntry, AgentRegistry } from './registry.js';
 import { newTask } from './new-task.js';
+import type { Timers } from './timers.js';
 import { TurnScheduler } from './turn-scheduler.js';
 
 export interface SendRequest {
@@ -45,8 +46,8 @@ export interface DispatcherOptions {
   secrets?: () => readonly string[];
   /** A `tasks/list` page with artifacts stops before this many bytes of tasks (TaskQuery.maxBytes). */
   maxPageBytes?: number;
-  /** What decisions and recovered questions expire on (default: the real clock). */
-  questionTimers?: QuestionTimers;
+  /** What question expiry and turn timeouts run on (default: the real clock). */
+  timers?: Timers;
 }
 
 export interface Subscription {
@@ -67,7 +68,7 @@ export class Dispatcher {
   private readonly turns: TurnScheduler;
 
   constructor(private readonly opts: DispatcherOptions) {
-    this.clock = new PendingClock(opts.questionTimers);
+    this.clock = new PendingClock(opts.timers);
     this.live = new LiveTasks({
       store: opts.store,
       sinks: [opts.feed, ...(opts.sinks ?? [])],
@@ -82,6 +83,7 @@ export class Dispatcher {
       desk: this.desk,
       onDecision: (parked) => this.clock.schedule(parked, parked.task.metadata.pending!),
       ...(opts.secrets ? { secrets: opts.secrets } : {}),
+      ...(opts.timers ? { timers: opts.timers } : {}),
       redact: (text) => redact(text, opts.secrets?.() ?? []),
     });
   }

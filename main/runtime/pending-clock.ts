@@ -1,19 +1,7 @@
 import type { Pending } from '../domain/pending.js';
 import type { LiveTask } from './live-task.js';
 import { recordQuestion } from './question-log.js';
-
-/** The clock questions expire on: the real one, unless wiring is given another (tests drive their own). */
-export interface QuestionTimers {
-  now(): number;
-  setTimeout(run: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-export const REAL_TIMERS: QuestionTimers = {
-  now: () => Date.now(),
-  setTimeout: (run, ms) => setTimeout(run, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
+import { REAL_TIMERS, type Timers } from './timers.js';
 
 /**
  * Expiry and reminder for questions that have no live agent-side request behind them: decisions (the
@@ -22,7 +10,7 @@ export const REAL_TIMERS: QuestionTimers = {
 export class PendingClock {
   private readonly timers = new Map<string, unknown[]>();
 
-  constructor(private readonly clock: QuestionTimers = REAL_TIMERS) {}
+  constructor(private readonly clock: Timers = REAL_TIMERS) {}
 
   schedule(live: LiveTask, pending: Pending): void {
     this.clear(live.id);

@@ -25,7 +25,7 @@ import { createLogger, type BridgeLogger } from '../audit/logging.js';
 import type { AgentBackend } from '../ports.js';
 import { Dispatcher } from '../runtime/dispatcher.js';
 import { EventFeed } from '../runtime/event-feed.js';
-import type { QuestionTimers } from '../runtime/pending-clock.js';
+import type { Timers } from '../runtime/timers.js';
 import { AgentRegistry } from '../runtime/registry.js';
 import { TurnSlots } from '../runtime/turn-slots.js';
 import type { BridgeServer } from '../server.js';
@@ -48,8 +48,8 @@ export interface BridgeOptions {
   onShutdownRequested?: () => void;
   /** Slow-client bounds (http-server.ts HTTP_DEFAULTS); tests shorten them. */
   http?: Partial<HttpBounds>;
-  /** The clock decisions and recovered questions expire on (default: the real one); tests drive their own. */
-  questionTimers?: QuestionTimers;
+  /** The clock question expiry and turn timeouts run on (default: the real one); tests drive their own. */
+  timers?: Timers;
 }
 
 export interface Bridge {
@@ -161,7 +161,7 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       secrets: () => bridgeSecrets,
       // A page stops short of the response limit, leaving room for the live view and the envelope.
       maxPageBytes: pageBytesFor(config.max_artifact_bytes),
-      ...(opts.questionTimers ? { questionTimers: opts.questionTimers } : {}),
+      ...(opts.timers ? { timers: opts.timers } : {}),
     };
     const dispatcher = new Dispatcher(dispatcherOptions);
     // Follows a reload of max_artifact_bytes, as agents' settings do: a reply the cap keeps can be served.

@@ -1,11 +1,11 @@
 /**
- * A clock a test moves by hand, for the bridge's question expiry (main/runtime/pending-clock.ts
- * QuestionTimers): `now` stands still until the test advances it, and a timer runs only when the test moves
- * the clock past its due time. Expiry then cannot race a slow restart or a slow subscriber.
+ * A clock a test moves by hand, for the bridge's budgets (main/runtime/timers.ts: question expiry, turn
+ * timeouts): `now` stands still until the test advances it, and a timer runs only when the test moves the
+ * clock past its due time. A budget then cannot race a slow restart, a slow agent start or a slow subscriber.
  */
-import type { QuestionTimers } from '../../main/runtime/pending-clock.js';
+import type { Timers } from '../../main/runtime/timers.js';
 
-export class ManualTimers implements QuestionTimers {
+export class ManualTimers implements Timers {
   private time = Date.now();
   private nextId = 1;
   private readonly timers = new Map<number, { at: number; run: () => void }>();
@@ -27,6 +27,11 @@ export class ManualTimers implements QuestionTimers {
   /** When the timers not yet run are due (epoch ms), earliest first. */
   due(): number[] {
     return [...this.timers.values()].map((t) => t.at).sort((a, b) => a - b);
+  }
+
+  /** Moves the clock on by `ms`. */
+  advanceBy(ms: number): void {
+    this.advanceTo(this.time + ms);
   }
 
   /** Moves the clock to `at`, running every timer due by then in due order (those they set included). */

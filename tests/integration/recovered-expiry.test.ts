@@ -18,14 +18,14 @@ afterEach(async () => {
   bridges = [];
 });
 
-async function start(dataDir?: string, questionTimers?: ManualTimers): Promise<TestBridge> {
+async function start(dataDir?: string, timers?: ManualTimers): Promise<TestBridge> {
   const b = await startTestBridge({
     agents: {
       echo: echoAgent({ approval_timeout_s: APPROVAL_TIMEOUT_S }),
       fake: fakeAcpAgent([], { approval_timeout_s: APPROVAL_TIMEOUT_S }),
     },
     ...(dataDir ? { dataDir } : {}),
-    ...(questionTimers ? { questionTimers } : {}),
+    ...(timers ? { timers } : {}),
   });
   bridges.push(b);
   return b;
