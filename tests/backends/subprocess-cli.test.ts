@@ -9,7 +9,8 @@ import type { Part } from '../../main/domain/task.js';
 import type { Turn, TurnReporter } from '../../main/ports.js';
 import { taskkillCommand, type TreeKill } from '../../main/backends/process/process-tree.js';
 import { SubprocessCliAgentSchema } from '../../main/schema/config.js';
-import { childEnvAsGiven, eventually, fixture, isRunning, pidFrom } from '../fixtures/cli/processes.js';
+import { childEnvAsGiven, fixture, isRunning, pidFrom } from '../fixtures/cli/processes.js';
+import { eventually } from '../helpers/wait.js';
 import { TEST_TIMEOUT_MS } from '../helpers/timeouts.js';
 
 const posix = process.platform !== 'win32';

@@ -8,7 +8,7 @@ import { defaultDataDir } from '../../main/config/config.js';
 import { writeDiscovery } from '../../main/config/data-dir.js';
 import { HEADLESS_NODE_FLAGS, headlessNodeFlags } from '../../main/cli/bridge-client/node-flags.js';
 import { isAlive } from '../../main/cli/bridge-client/pid.js';
-import { eventually } from '../fixtures/cli/processes.js';
+import { eventually } from '../helpers/wait.js';
 import { REPO_ROOT } from '../helpers/bridge.js';
 import { CLI, cleanEnv, closedPort, runCli } from './run-cli.js';
 
@@ -107,7 +107,7 @@ describe('POST /shutdown (how down stops a bridge on Windows, where there is no 
     expect((await fetch(`${url}/health`)).ok).toBe(true);
 
     expect((await post({ authorization: `Bearer ${token}` })).status).toBe(202);
-    await eventually(() => !isAlive(pid), 15_000);
+    await eventually(() => !isAlive(pid));
     expect(existsSync(path.join(dir, 'data', 'bridge.json'))).toBe(false);
   });
 });

@@ -1,18 +1,18 @@
 /**
  * The one way a test waits for something nothing tells it about: look again until it holds.
  *
- * No deadline of its own: inside a test, the test's timeout (TEST_TIMEOUT_MS) bounds the wait, so a loaded
+ * No deadline of its own: inside a test, the test's timeout (tests/helpers/timeouts.ts) bounds the wait, so a loaded
  * machine makes a test slower, never red. A test that times out while waiting reports what it waited for and
- * the last thing it saw, and the loop stops with the test. Outside a test (a beforeAll), TEST_TIMEOUT_MS is
- * the bound. The timer is the real one, taken when this module loads: a test that fakes timers for the code
+ * the last thing it saw, and the loop stops with the test. Outside a test (a beforeAll) the hook's own timeout
+ * bounds the wait; ABANDONED_AFTER_MS only ends a loop that a timed-out hook left behind. The timer is the real one, taken when this module loads: a test that fakes timers for the code
  * under test still waits for real processes.
  */
 import { onTestFailed, onTestFinished } from 'vitest';
 import type { RpcResponse, TestBridge } from './bridge.js';
-import { TEST_TIMEOUT_MS } from './timeouts.js';
 
 const realSetTimeout = globalThis.setTimeout;
 const POLL_MS = 25;
+const ABANDONED_AFTER_MS = 10 * 60_000;
 
 const pause = (): Promise<void> => new Promise((resolve) => realSetTimeout(resolve, POLL_MS));
 
@@ -34,7 +34,7 @@ export async function pollUntil<T>(
       if (!satisfied) console.error(`the test failed while waiting for ${what}; last saw ${describe(last)}`);
     });
   } catch {
-    deadline = Date.now() + TEST_TIMEOUT_MS; // not inside a test
+    deadline = Date.now() + ABANDONED_AFTER_MS; // not inside a test
   }
   for (;;) {
     const value = await probe();
@@ -44,7 +44,7 @@ export async function pollUntil<T>(
     }
     last = value;
     if (ended) throw new Error(`the test ended while waiting for ${what}; last saw ${describe(last)}`);
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${TEST_TIMEOUT_MS} ms: ${describe(last)}`);
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}: last saw ${describe(last)}`);
     await pause();
   }
 }

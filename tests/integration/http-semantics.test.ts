@@ -6,9 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, isRunning, pidFrom } from '../fixtures/cli/processes.js';
+import { isRunning, pidFrom } from '../fixtures/cli/processes.js';
+import { eventually } from '../helpers/wait.js';
 import { runsWith, uniquePrompt } from './agent-runs.js';
-import { waitForState } from './http-wait.js';
+import { waitForState } from '../helpers/wait.js';
 import { echoAgent, fixtureAgent, integrationAgent, startTestBridge, type TestBridge } from '../helpers/bridge.js';
 import { ManualTimers } from '../helpers/manual-timers.js';
 
