@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { TEST_TIMEOUT_MS } from './tests/helpers/timeouts.js';
 
 /**
  * Files that need a fresh worker of their own: they swap `electron` for the fake with vi.mock, which only holds
@@ -9,8 +10,8 @@ const ISOLATED = ['tests/shell/app.test.ts', 'tests/shell/approval-ipc.test.ts']
 
 export default defineConfig({
   test: {
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    testTimeout: TEST_TIMEOUT_MS,
+    hookTimeout: TEST_TIMEOUT_MS,
     pool: 'forks',
     // vitest's default is one worker fewer than the cores: a single worker on a 2-core machine, where most
     // files spend their time waiting on child processes and sockets. Each file still has its own ports

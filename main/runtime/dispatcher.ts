@@ -16,6 +16,7 @@ import { resumePermission } from './permission-resume.js';
 import { latestQuestions, recordQuestion, type AnsweredQuestion } from './question-log.js';
 import type { AgentEntry, AgentRegistry } from './registry.js';
 import { newTask } from './new-task.js';
+import type { Timers } from './timers.js';
 import { TurnScheduler } from './turn-scheduler.js';
 
 export interface SendRequest {
@@ -45,6 +46,8 @@ export interface DispatcherOptions {
   secrets?: () => readonly string[];
   /** A `tasks/list` page with artifacts stops before this many bytes of tasks (TaskQuery.maxBytes). */
   maxPageBytes?: number;
+  /** What question expiry and turn timeouts run on (default: the real clock). */
+  timers?: Timers;
 }
 
 export interface Subscription {
@@ -60,11 +63,12 @@ const RESTART_REASON = 'the bridge restarted while this task was running; re-sen
  */
 export class Dispatcher {
   private readonly desk = new PermissionDesk();
-  private readonly clock = new PendingClock();
+  private readonly clock: PendingClock;
   private readonly live: LiveTasks;
   private readonly turns: TurnScheduler;
 
   constructor(private readonly opts: DispatcherOptions) {
+    this.clock = new PendingClock(opts.timers);
     this.live = new LiveTasks({
       store: opts.store,
       sinks: [opts.feed, ...(opts.sinks ?? [])],
@@ -80,6 +84,7 @@ export class Dispatcher {
       desk: this.desk,
       onDecision: (parked) => this.clock.schedule(parked, parked.task.metadata.pending!),
       ...(opts.secrets ? { secrets: opts.secrets } : {}),
+      ...(opts.timers ? { timers: opts.timers } : {}),
       redact: (text) => redact(text, opts.secrets?.() ?? []),
     });
   }

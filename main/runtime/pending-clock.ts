@@ -1,29 +1,36 @@
 import type { Pending } from '../domain/pending.js';
 import type { LiveTask } from './live-task.js';
 import { recordQuestion } from './question-log.js';
+import { REAL_TIMERS, type Timers } from './timers.js';
 
 /**
  * Expiry and reminder for questions that have no live agent-side request behind them: decisions (the
  * turn has ended) and anything recovered after a restart. Expiry fails the task; it never allows.
  */
 export class PendingClock {
-  private readonly timers = new Map<string, ReturnType<typeof setTimeout>[]>();
+  private readonly timers = new Map<string, unknown[]>();
+
+  constructor(private readonly clock: Timers = REAL_TIMERS) {}
 
   schedule(live: LiveTask, pending: Pending): void {
     this.clear(live.id);
-    const ttl = Math.max(0, Date.parse(pending.expiresAt) - Date.now());
-    const elapsed = Date.now() - Date.parse(pending.createdAt);
+    const now = this.clock.now();
+    const ttl = Math.max(0, Date.parse(pending.expiresAt) - now);
+    const elapsed = now - Date.parse(pending.createdAt);
     const reminderIn = Math.max(0, ((ttl + elapsed) * 2) / 3 - elapsed);
-    const timers = [setTimeout(() => this.expire(live, pending), ttl)];
+    const timers = [this.clock.setTimeout(() => this.expire(live, pending), ttl)];
     if (reminderIn < ttl)
       timers.push(
-        setTimeout(() => live.announce({ event: 'pending-reminder', pendingKind: pending.kind }), reminderIn),
+        this.clock.setTimeout(
+          () => live.announce({ event: 'pending-reminder', pendingKind: pending.kind }),
+          reminderIn,
+        ),
       );
     this.timers.set(live.id, timers);
   }
 
   clear(taskId: string): void {
-    for (const t of this.timers.get(taskId) ?? []) clearTimeout(t);
+    for (const t of this.timers.get(taskId) ?? []) this.clock.clearTimeout(t);
     this.timers.delete(taskId);
   }
 

@@ -8,6 +8,7 @@ import type { LiveTask } from './live-task.js';
 import { workspaceOf, type PermissionDesk } from './permission-desk.js';
 import { checkedPart, droppedNote } from './reply-parts.js';
 import type { AgentEntry } from './registry.js';
+import type { Timers } from './timers.js';
 import { TurnTimer } from './turn-timer.js';
 import { removeSecrets, SecretFilter } from '../domain/redaction.js';
 
@@ -33,6 +34,8 @@ export interface TurnPlan {
   secrets?: readonly string[];
   /** Credentials out of a failure's stderr, applied before it is cut to fit the status. */
   redact?: (text: string) => string;
+  /** What the turn's timeout runs on (default: the real clock). */
+  timers?: Timers;
 }
 
 const STDERR_IN_STATUS = 600;
@@ -93,7 +96,7 @@ async function runStartedTurn(
   const turnAbort = new AbortController();
   const stopTurn = (): void => turnAbort.abort();
   live.abort.signal.addEventListener('abort', stopTurn, { once: true });
-  const timer = new TurnTimer(agent.settings.timeoutMs, stopTurn);
+  const timer = new TurnTimer(agent.settings.timeoutMs, stopTurn, plan.timers);
   // One artifact per turn: a follow-up's reply never rewrites what an earlier turn produced.
   const turnNumber = live.task.artifacts.length + 1;
   const artifactId = turnNumber === 1 ? `${live.id}-reply` : `${live.id}-reply-${turnNumber}`;

@@ -10,6 +10,7 @@ import type { LiveTask } from './live-task.js';
 import type { PermissionDesk } from './permission-desk.js';
 import type { AgentEntry } from './registry.js';
 import { KeyedChain } from './shards.js';
+import type { Timers } from './timers.js';
 import { runTurn } from './turn-runner.js';
 
 /** A turn as the dispatcher plans it, before the decision contract is appended. */
@@ -31,6 +32,8 @@ export interface TurnSchedulerOptions {
   /** See TurnPlan.secrets and TurnPlan.redact. */
   secrets?: () => readonly string[];
   redact?: (text: string) => string;
+  /** See TurnPlan.timers. */
+  timers?: Timers;
 }
 
 export class TurnScheduler {
@@ -79,6 +82,7 @@ export class TurnScheduler {
                 contractApplied: contract,
                 release,
                 ...(this.opts.secrets ? { secrets: this.opts.secrets() } : {}),
+                ...(this.opts.timers ? { timers: this.opts.timers } : {}),
                 ...(this.opts.redact ? { redact: this.opts.redact } : {}),
               },
               this.opts.desk,

@@ -1,3 +1,5 @@
+import { REAL_TIMERS, type Timers } from './timers.js';
+
 /**
  * A turn's time budget that stops counting while a person is deciding: `timeout_s` measures the agent,
  * not the human.
@@ -5,13 +7,14 @@
 export class TurnTimer {
   private remainingMs: number;
   private startedAt = 0;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timer: unknown;
   private pausedCount = 0;
   private fired = false;
 
   constructor(
     budgetMs: number,
     private readonly onTimeout: () => void,
+    private readonly clock: Timers = REAL_TIMERS,
   ) {
     this.remainingMs = budgetMs;
   }
@@ -21,8 +24,8 @@ export class TurnTimer {
   }
 
   start(): void {
-    this.startedAt = Date.now();
-    this.timer = setTimeout(() => {
+    this.startedAt = this.clock.now();
+    this.timer = this.clock.setTimeout(() => {
       this.fired = true;
       this.onTimeout();
     }, this.remainingMs);
@@ -32,9 +35,9 @@ export class TurnTimer {
   pause(): void {
     this.pausedCount += 1;
     if (this.pausedCount > 1 || !this.timer) return;
-    clearTimeout(this.timer);
+    this.clock.clearTimeout(this.timer);
     this.timer = undefined;
-    this.remainingMs -= Date.now() - this.startedAt;
+    this.remainingMs -= this.clock.now() - this.startedAt;
   }
 
   resume(): void {
@@ -44,7 +47,7 @@ export class TurnTimer {
   }
 
   stop(): void {
-    if (this.timer) clearTimeout(this.timer);
+    if (this.timer) this.clock.clearTimeout(this.timer);
     this.timer = undefined;
     this.pausedCount = 0;
   }

@@ -7,6 +7,7 @@ import { AuditLog } from '../audit/audit-log.js';
 import { AuditedTaskStore } from '../audit/audited-store.js';
 import type { BridgeLogger } from '../audit/logging.js';
 import { Dispatcher } from '../runtime/dispatcher.js';
+import type { Timers } from '../runtime/timers.js';
 import { EventFeed } from '../runtime/event-feed.js';
 import { AgentRegistry } from '../runtime/registry.js';
 import { TurnSlots } from '../runtime/turn-slots.js';
@@ -21,6 +22,8 @@ export interface TaskRuntimeOptions {
   /** Kept out of the audit log and of what tasks show. */
   secrets: () => readonly string[];
   log: BridgeLogger;
+  /** The clock question expiry and turn timeouts run on (default: the real one). */
+  timers?: Timers | undefined;
 }
 
 export interface TaskRuntime {
@@ -34,7 +37,7 @@ export interface TaskRuntime {
   limits: LiveLimits;
 }
 
-export function createTaskRuntime({ config, dataDir, secrets, log }: TaskRuntimeOptions): TaskRuntime {
+export function createTaskRuntime({ config, dataDir, secrets, log, timers }: TaskRuntimeOptions): TaskRuntime {
   const audit = new AuditLog({
     dir: path.join(dataDir, 'audit'),
     secrets,
@@ -53,6 +56,7 @@ export function createTaskRuntime({ config, dataDir, secrets, log }: TaskRuntime
     maxDelegationDepth: config.max_delegation_depth,
     secrets,
     maxPageBytes: pageBytesFor(config.max_artifact_bytes, config.max_body_bytes),
+    ...(timers ? { timers } : {}),
   };
   const dispatcher = new Dispatcher(dispatcherOptions);
   const limits = new LiveLimits({ started: config, dispatcherOptions, slots, store: sqlite, log });

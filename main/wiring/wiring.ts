@@ -23,6 +23,7 @@ import { stopLeftoverAgents } from './leftover-agents.js';
 import { bridgeUrl, listenPort, requireTokenPolicy } from './listen-address.js';
 import { packageRoot, packageVersion } from './package-info.js';
 import { createTaskRuntime, type TaskRuntime } from './task-runtime.js';
+import type { Timers } from '../runtime/timers.js';
 import { AgentWrites } from '../platform/agent-writes.js';
 import { ProtectedFiles } from '../platform/protected-files.js';
 
@@ -42,6 +43,8 @@ export interface BridgeOptions {
   onShutdownRequested?: () => void;
   /** Slow-client bounds (http-server.ts HTTP_DEFAULTS); tests shorten them. */
   http?: Partial<HttpBounds>;
+  /** The clock question expiry and turn timeouts run on (default: the real one); tests drive their own. */
+  timers?: Timers;
 }
 
 export interface Bridge {
@@ -79,7 +82,7 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
   try {
     const port = await listenPort(opts.port ?? config.port, host);
     const url = bridgeUrl(host, port);
-    const runtime = createTaskRuntime({ config, dataDir, secrets: () => bridgeSecrets, log });
+    const runtime = createTaskRuntime({ config, dataDir, secrets: () => bridgeSecrets, log, timers: opts.timers });
     // Marks every agent of this run, so the next run on this data dir can stop what a crash orphaned.
     const bridgeRun = newBridgeRun(dataDir);
     // The writes the bridge served to its agents: a reload whose file an agent wrote may not widen anything.

@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { echoAgent, fakeAcpAgent, startTestBridge, type TestBridge } from '../helpers/bridge.js';
-import { METHODS, call, stateOf, taskOf, userMessage, waitForState, type Version } from './wire.js';
+import { METHODS, call, stateOf, taskOf, userMessage, type Version } from './wire.js';
+import { waitForState } from '../helpers/wait.js';
 
 let tb: TestBridge;
 

@@ -11,10 +11,10 @@ import {
   openStream,
   readUntil,
   userMessage,
-  waitForState,
   type SseEvent,
   type Version,
 } from './wire.js';
+import { pollUntil, waitForState } from '../helpers/wait.js';
 
 let tb: TestBridge;
 const AGENT = '/agents/fake';
@@ -314,12 +314,9 @@ describe.each(VERSIONS)('$label streaming', ({ version, label, stream: st, sub, 
 
 /** Waits until the task's stored reply holds at least `n` ticks. */
 async function waitForArtifactCount(id: string, n: number): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const res = await call(tb, undefined, 'tasks/get', { id });
-    const text = JSON.stringify(res.result?.artifacts ?? []);
-    if ((text.match(/tick \d+/g) ?? []).length >= n) return;
-    if (Date.now() > deadline) throw new Error(`task ${id} never produced ${n} ticks`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await pollUntil(
+    () => call(tb, undefined, 'tasks/get', { id }),
+    (res) => (JSON.stringify(res.result?.artifacts ?? []).match(/tick \d+/g) ?? []).length >= n,
+    `task ${id} to produce ${n} ticks`,
+  );
 }

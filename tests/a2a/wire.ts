@@ -213,17 +213,3 @@ export function describeEvent(
   if (r.kind === 'artifact-update') return { kind: 'artifact', result: r };
   return { kind: r.kind, result: r };
 }
-
-/** Polls GetTask until the task is in `state` (agents run in real child processes). */
-export async function waitForState(tb: TestBridge, taskId: string, states: string[], ms = 15_000): Promise<Wire> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const res = await call(tb, undefined, 'tasks/get', { id: taskId });
-    if (res.result && states.includes(res.result.status.state)) return res.result;
-    if (Date.now() > deadline)
-      throw new Error(
-        `task ${taskId} never reached ${states.join('/')}: ${JSON.stringify(res.result?.status ?? res.error)}`,
-      );
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}

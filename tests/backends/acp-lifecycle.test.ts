@@ -2,7 +2,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { alive, FAKE_AGENT, Harness, makeTurn, RecordingReporter, waitFor } from '../fixtures/acp/harness.js';
+import { alive, FAKE_AGENT, Harness, makeTurn, RecordingReporter } from '../fixtures/acp/harness.js';
+import { eventually } from '../helpers/wait.js';
 
 const h = new Harness();
 afterEach(() => h.cleanup());
@@ -13,7 +14,7 @@ describe('AcpBackend process lifecycle', () => {
     const report = new RecordingReporter();
     const turn = makeTurn('stream');
     const run = backend.run(turn, report);
-    await waitFor(() => report.texts.length >= 3, 'some streamed output');
+    await eventually(() => report.texts.length >= 3, 'some streamed output');
     turn.abort.abort();
     expect(await run).toEqual({ kind: 'failed', retryable: true, reason: 'stopped' });
     expect(report.facts.cancel).toBe('agent stopped the turn');
@@ -30,7 +31,7 @@ describe('AcpBackend process lifecycle', () => {
     const run = backend.run(turn, stuck);
     const bystander = new RecordingReporter();
     const other = backend.run(makeTurn('stream-ignore-cancel'), bystander);
-    await waitFor(() => stuck.texts.length >= 2 && bystander.texts.length >= 2, 'both turns streaming');
+    await eventually(() => stuck.texts.length >= 2 && bystander.texts.length >= 2, 'both turns streaming');
 
     turn.abort.abort();
     expect(await run).toEqual({ kind: 'failed', retryable: true, reason: 'stopped' });
@@ -106,7 +107,7 @@ describe('AcpBackend process lifecycle', () => {
     const backend = h.backend([], { idle_timeout_s: 0.2 });
     const report = new RecordingReporter();
     await backend.run(makeTurn('echo idle soon'), report);
-    await waitFor(() => !alive(report.facts.pid as number), 'the idle agent to be stopped');
+    await eventually(() => !alive(report.facts.pid as number), 'the idle agent to be stopped');
     const next = new RecordingReporter();
     await backend.run(makeTurn('echo back'), next);
     expect(next.facts.processReused).toBe(false);
@@ -128,11 +129,11 @@ setTimeout(() => import(${JSON.stringify(pathToFileURL(FAKE_AGENT).href)}), 300)
     const backend = h.backend([], { command: [process.execPath, slow], idle_timeout_s: 0.2 });
     const turn = makeTurn('echo never');
     const running = backend.run(turn, new RecordingReporter());
-    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', 'the agent to start');
+    await eventually(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', 'the agent to start');
     turn.abort.abort();
     expect(await running).toMatchObject({ kind: 'failed', reason: 'stopped' });
     const pid = Number(readFileSync(pidFile, 'utf8'));
-    await waitFor(() => !alive(pid), 'the idle agent to be stopped', 8000);
+    await eventually(() => !alive(pid), 'the idle agent to be stopped');
   });
 
   // POSIX only: a Node agent cannot half-close its stdout on Windows. Measured under the Windows lane's Node
@@ -163,7 +164,7 @@ setInterval(() => {}, 1000);
       const outcome = await backend.run(makeTurn('echo hi'), new RecordingReporter());
       expect(outcome).toMatchObject({ kind: 'failed', retryable: true });
       const pid = Number(readFileSync(pidFile, 'utf8'));
-      await waitFor(() => !alive(pid), 'the half-closed agent to be stopped', 8000);
+      await eventually(() => !alive(pid), 'the half-closed agent to be stopped');
     },
     20_000,
   );

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PermissionOutcome } from '../../main/ports.js';
-import { Harness, makeTurn, RecordingReporter, waitFor } from '../fixtures/acp/harness.js';
+import { Harness, makeTurn, RecordingReporter } from '../fixtures/acp/harness.js';
+import { eventually } from '../helpers/wait.js';
 
 const h = new Harness();
 afterEach(() => h.cleanup());
@@ -54,7 +55,7 @@ describe('AcpBackend permissions', () => {
     const report = new RecordingReporter(() => new Promise(() => {})); // nobody ever answers
     const turn = makeTurn('permission');
     const run = h.backend().run(turn, report);
-    await waitFor(() => report.asked.length === 1, 'the permission request');
+    await eventually(() => report.asked.length === 1, 'the permission request');
     turn.abort.abort();
     expect(await run).toEqual({ kind: 'failed', retryable: true, reason: 'stopped' });
     expect(report.output).toBe('outcome=cancelled');
@@ -73,7 +74,7 @@ describe('AcpBackend permissions', () => {
     let answer: (o: PermissionOutcome) => void = () => undefined;
     const parked = new RecordingReporter(() => new Promise((resolve) => (answer = resolve)));
     const waiting = backend.run(makeTurn('permission', { contextId: 'a' }), parked);
-    await waitFor(() => parked.asked.length === 1, 'the permission request');
+    await eventually(() => parked.asked.length === 1, 'the permission request');
 
     const other = new RecordingReporter();
     expect(await backend.run(makeTurn('echo meanwhile', { contextId: 'b' }), other)).toEqual({ kind: 'completed' });

@@ -9,7 +9,9 @@ import type { Part } from '../../main/domain/task.js';
 import type { Turn, TurnReporter } from '../../main/ports.js';
 import { taskkillCommand, type TreeKill } from '../../main/backends/process/process-tree.js';
 import { SubprocessCliAgentSchema } from '../../main/schema/config.js';
-import { childEnvAsGiven, eventually, fixture, isRunning, pidFrom } from '../fixtures/cli/processes.js';
+import { childEnvAsGiven, fixture, isRunning, pidFrom } from '../fixtures/cli/processes.js';
+import { eventually } from '../helpers/wait.js';
+import { TEST_TIMEOUT_MS } from '../helpers/timeouts.js';
 
 const posix = process.platform !== 'win32';
 const BASE_ENV = {
@@ -292,12 +294,14 @@ describe('CliBackend', () => {
     async () => {
       // The bounded wait for a child that survives every kill is proven in child-process.test.ts (stopProcessTree);
       // here, on Linux, the spawn-mark sweep (stop-all.ts) ends what a pretending taskkill left running.
+      // The stand-in may take as long as the test allows to answer (a Node start on a loaded machine takes
+      // seconds); the exit wait after it may be short, because nothing ends the child before the sweep does.
       const pidFile = join(dir, 'pid');
       const abort = new AbortController();
       const rec = recorder();
       const cli = backend(
         { command: fixture('sleeper.mjs', '--ignore-term', '--pid-file', pidFile) },
-        { treeKill: taskkillStandIn('--pretend'), exitWaitMs: 300 },
+        { treeKill: taskkillStandIn('--pretend'), taskkillWaitMs: TEST_TIMEOUT_MS, exitWaitMs: 300 },
       );
       const running = cli.run(turn({ signal: abort.signal }), rec.reporter);
       const pid = await pidFrom(pidFile);

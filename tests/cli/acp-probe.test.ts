@@ -2,13 +2,14 @@
  * The ACP `initialize` probe against real agent processes (the SDK-built fake agents): what they declare,
  * why they could not be reached (with their stderr and a fix), and that the process is gone afterwards.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { probeAcpAgent, type AcpProbeResult } from '../../main/cli/doctor/acp-probe.js';
 import { isAlive } from '../../main/cli/bridge-client/pid.js';
 import { AcpAgentSchema } from '../../main/schema/config.js';
+import { eventually } from '../helpers/wait.js';
 import { FAKE_ACP_AGENT, PROBE_AGENT } from './stand-ins.js';
 
 let dir: string;
@@ -80,14 +81,23 @@ describe('probeAcpAgent', () => {
     const silent = failed(await probe([process.execPath, '-e', 'setInterval(() => {}, 1000)'], {}, process.env, 500));
     expect(silent.reason).toBe('no answer to initialize within 0.5 s');
     expect(silent.fix).toContain('ACP mode');
-    const chatty = failed(
-      await probe(
-        [process.execPath, '-e', 'console.log("Welcome to Agent 3000"); setInterval(() => {}, 1000)'],
-        {},
-        process.env,
-        500,
-      ),
-    );
+    // The probe's bound runs on fake timers and ends only once the agent has printed its banner: a Node start on
+    // a loaded machine takes longer than any fixed bound.
+    const printed = path.join(dir, 'banner-printed');
+    const banner = `console.log("Welcome to Agent 3000"); require("node:fs").writeFileSync(${JSON.stringify(printed)}, "")`;
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let probing: Promise<AcpProbeResult>;
+    try {
+      probing = probe([process.execPath, '-e', `${banner}; setInterval(() => {}, 1000)`], {}, process.env, 500);
+      await eventually(() => existsSync(printed), 'the agent to print its banner');
+      // Two turns of the event loop: the banner line, on stdout before the file was written, has been read.
+      for (let turn = 0; turn < 2; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+      vi.advanceTimersByTime(500);
+    } finally {
+      // At once, before the probe goes on: its clean-up (stopping the agent) runs on the real clock.
+      vi.useRealTimers();
+    }
+    const chatty = failed(await probing);
     expect(chatty.stdoutNoise).toEqual(['Welcome to Agent 3000']);
     expect(chatty.fix).toContain('"Welcome to Agent 3000"');
   });

@@ -1,8 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runCommand } from '../../main/cli/command-runner.js';
+import { eventually } from '../helpers/wait.js';
 
 const dirs: string[] = [];
 const pids: number[] = [];
@@ -22,13 +23,23 @@ describe.skipIf(process.platform === 'win32')('runCommand', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'contactor-runner-'));
     dirs.push(dir);
     const pidFile = path.join(dir, 'bg.pid');
-    // Like a helper that starts a daemon: it exits at once, the daemon inherits stdout and stays.
-    const pending = runCommand('sh', ['-c', `echo started; sleep 60 & echo $! > ${pidFile}; exec sleep 60`], {
-      timeoutMs: 300,
-    });
-    const result = await pending;
-    pids.push(Number(readFileSync(pidFile, 'utf8')));
-    expect(result.timedOut).toBe(true);
-    expect(result.stdout.toString()).toContain('started');
-  }, 10_000);
+    // The timeout runs on fake timers: it ends the run only once the helper has printed and its daemon is up.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      // Like a helper that starts a daemon: it exits at once, the daemon inherits stdout and stays.
+      const pending = runCommand('sh', ['-c', `echo started; sleep 60 & echo $! > ${pidFile}; exec sleep 60`], {
+        timeoutMs: 5_000,
+      });
+      await eventually(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), 'the daemon');
+      // One turn of the event loop's I/O phase: the line printed before the pid file is read by now.
+      await new Promise((resolve) => setImmediate(resolve));
+      vi.advanceTimersByTime(5_000);
+      const result = await pending;
+      pids.push(Number(readFileSync(pidFile, 'utf8')));
+      expect(result.timedOut).toBe(true);
+      expect(result.stdout.toString()).toContain('started');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

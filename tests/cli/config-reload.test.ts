@@ -8,6 +8,7 @@ import path from 'node:path';
 import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/bridge.js';
+import { pollUntil } from '../helpers/wait.js';
 import { cleanEnv, closedPort, runCli } from './run-cli.js';
 
 interface Task {
@@ -37,16 +38,6 @@ function writeConfig(agents: Record<string, unknown>, extra: Record<string, unkn
   writeFileSync(cfg, stringify({ port, data_dir: dataDir, ...extra, agents }));
 }
 
-async function eventually<T>(probe: () => Promise<T>, ok: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const value = await probe();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: last saw ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 const agentNames = async () =>
   (await cli('agents', '--json')).json<{ agents: { name: string }[] }>().agents.map((a) => a.name);
 
@@ -68,7 +59,7 @@ afterAll(async () => {
 describe('config hot reload', () => {
   it('an agent added to the saved file is usable within seconds, without a reload command', async () => {
     writeConfig({ greeter: slow, sleepy: sleeper, extra: echoStdin });
-    await eventually(agentNames, (names) => names.includes('extra'), 'the new agent');
+    await pollUntil(agentNames, (names) => names.includes('extra'), 'the new agent');
     const sent = await cli('send', 'extra', 'hello from the new agent');
     expect(sent.stdout).toBe('hello from the new agent\n');
     expect(sent.code).toBe(0);
@@ -77,6 +68,12 @@ describe('config hot reload', () => {
   it('a changed agent: the running task finishes on its old definition, new work goes to the new one', async () => {
     const started = await cli('send', 'greeter', 'old definition', '--no-wait');
     const runningId = started.stdout.trim();
+    // Started on the old definition (finished is fine too: a task still queued would run on the new one).
+    await pollUntil(
+      () => cli('get', runningId, '--json'),
+      (run) => ['working', 'completed'].includes(run.json<Task>().status.state),
+      'the task to start',
+    );
     writeConfig({ greeter: echoArgs, sleepy: sleeper, extra: echoStdin });
     // The watcher may have applied the edit already; `reload` applies it now either way.
     const reload = await cli('reload');
@@ -93,6 +90,12 @@ describe('config hot reload', () => {
   it('a removed agent: gone from the list; its queued task fails with a clear, retryable reason', async () => {
     const first = (await cli('send', 'sleepy', 'one', '--no-wait')).stdout.trim();
     const queued = (await cli('send', 'sleepy', 'two', '--no-wait')).stdout.trim();
+    // The first has started (a task still queued when its agent goes fails with the second).
+    await pollUntil(
+      () => cli('get', first, '--json'),
+      (run) => run.json<Task>().status.state === 'working',
+      'the first task to start',
+    );
     writeConfig({ greeter: echoArgs, extra: echoStdin });
     expect((await cli('reload')).code).toBe(0);
     expect(await agentNames()).not.toContain('sleepy');
@@ -118,7 +121,7 @@ describe('config hot reload', () => {
     expect(check.code).toBe(2);
     const problem = new RegExp(`${cfg}:\\d+: agents\\.broken\\.command:`).exec(check.stderr)![0];
 
-    const status = await eventually(
+    const status = await pollUntil(
       () => cli('status'),
       (run) => run.stdout.includes('NOT in use'),
       'status to report the bad edit',
@@ -151,7 +154,7 @@ describe('config hot reload', () => {
       );
     writeFileSync(cfg, `${readFileSync(cfg, 'utf8')}bomb:\n${levels.join('\n')}\n`);
 
-    const status = await eventually(
+    const status = await pollUntil(
       () => cli('status'),
       (run) => run.stdout.includes('NOT in use'),
       'the watcher to report the bomb',

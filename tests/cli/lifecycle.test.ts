@@ -1,12 +1,14 @@
 /** `up` / `down` / `serve` for real: a detached bridge on a temp data dir and a free port. */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultDataDir } from '../../main/config/config.js';
+import { writeDiscovery } from '../../main/config/data-dir.js';
 import { HEADLESS_NODE_FLAGS, headlessNodeFlags } from '../../main/cli/bridge-client/node-flags.js';
 import { isAlive } from '../../main/cli/bridge-client/pid.js';
-import { eventually } from '../fixtures/cli/processes.js';
+import { eventually } from '../helpers/wait.js';
 import { REPO_ROOT } from '../helpers/bridge.js';
 import { CLI, cleanEnv, closedPort, runCli } from './run-cli.js';
 
@@ -105,7 +107,7 @@ describe('POST /shutdown (how down stops a bridge on Windows, where there is no 
     expect((await fetch(`${url}/health`)).ok).toBe(true);
 
     expect((await post({ authorization: `Bearer ${token}` })).status).toBe(202);
-    await eventually(() => !isAlive(pid), 15_000);
+    await eventually(() => !isAlive(pid));
     expect(existsSync(path.join(dir, 'data', 'bridge.json'))).toBe(false);
   });
 });
@@ -141,6 +143,19 @@ describe('serve', () => {
 
   it('so does the first up', async () => {
     const upEnv = cleanEnv(mkdtempSync(path.join(dir, 'up-home-')));
+    // Without a discovery file, `up` first asks the address of the config it just wrote: the default one,
+    // where the user's own bridge listens. A stale file (its bridge gone) names a closed port instead, as after
+    // a crash, so this test never reaches 127.0.0.1:8791 (tests/helpers/default-port-guard.ts).
+    const stalePort = await closedPort();
+    const dataDir = defaultDataDir(upEnv, process.platform);
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    writeDiscovery(dataDir, {
+      url: `http://127.0.0.1:${stalePort}`,
+      port: stalePort,
+      pid: 2 ** 22 + 12345, // above Linux's pid_max: never a running process
+      version: '0.0.0',
+      startedAt: new Date(0).toISOString(),
+    });
     const up = await runCli(['up', '--port', String(await closedPort())], { env: upEnv });
     try {
       expect(up.code, up.stderr).toBe(0);

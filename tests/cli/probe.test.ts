@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import { TEST_TIMEOUT_MS } from '../helpers/timeouts.js';
 import { cleanEnv, runCli } from './run-cli.js';
 import { FAKE_ACP_AGENT, makeStandIns, PROBE_AGENT, type StandIns } from './stand-ins.js';
 
@@ -126,22 +127,30 @@ describe('contactor probe', () => {
   });
 
   it('other kinds: a CLI program found or not, an http_api /models, an a2a card', async () => {
-    const cli = await runCli(['probe', 'cli', '-c', config], { env });
+    // Independent runs, side by side: one after another, seven CLI starts on a loaded machine took most of the
+    // test's time. Each probe may wait as long as the test does.
+    const probe = (name: string, extra: string[] = [], keyEnv: Record<string, string> = {}) =>
+      runCli(['probe', name, '-c', config, '--timeout', String(TEST_TIMEOUT_MS / 1000), ...extra], {
+        env: { ...env, ...keyEnv },
+      });
+    const [cli, ghost, api, unset, wrong, right, peer] = await Promise.all([
+      probe('cli'),
+      probe('ghost'),
+      probe('api', ['--json']),
+      probe('locked'),
+      probe('locked', [], { PROBE_TEST_KEY: 'wrong' }),
+      probe('locked', [], { PROBE_TEST_KEY: 'right' }),
+      probe('peer'),
+    ]);
     expect(cli.code).toBe(0);
     expect(cli.stdout).toContain(`✓ cli (subprocess_cli): ${process.execPath} → ${process.execPath}`);
-    const ghost = await runCli(['probe', 'ghost', '-c', config], { env });
     expect(ghost.code).toBe(1);
     expect(ghost.stdout).toContain('fix: install it, or put its full path in config.yaml (agents.ghost.command)');
-    const api = await runCli(['probe', 'api', '-c', config, '--json'], { env });
     expect(api.json()).toMatchObject({ ok: true, kind: 'http_api', data: { status: 200 } });
-    const unset = await runCli(['probe', 'locked', '-c', config], { env });
     expect(unset.code).toBe(1);
     expect(unset.stdout).toContain('PROBE_TEST_KEY is not set in this environment');
-    const wrong = await runCli(['probe', 'locked', '-c', config], { env: { ...env, PROBE_TEST_KEY: 'wrong' } });
     expect(wrong.stdout).toContain('was refused (HTTP 401)');
-    const right = await runCli(['probe', 'locked', '-c', config], { env: { ...env, PROBE_TEST_KEY: 'right' } });
     expect(right.code).toBe(0);
-    const peer = await runCli(['probe', 'peer', '-c', config], { env });
     expect(peer.code).toBe(0);
     expect(peer.stdout).toContain('card of "Remote Reviewer" (A2A 0.3.0, streams)');
   });

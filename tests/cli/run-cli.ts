@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT, type TestBridge } from '../helpers/bridge.js';
+import { TEST_TIMEOUT_MS } from '../helpers/timeouts.js';
 
 export const CLI = path.join(REPO_ROOT, 'bin', 'contactor.js');
 
@@ -92,7 +93,8 @@ export function runCli(args: string[], opts: CliOptions = {}): Promise<CliRun> {
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 20_000);
+    // Never before the test's own timeout: only a CLI that outlives its test is killed.
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? TEST_TIMEOUT_MS);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);

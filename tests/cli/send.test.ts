@@ -158,11 +158,11 @@ describe('questions: send → exit 3 → pending → answer', () => {
     expect(asked.stdout).toContain('1. YAML');
     expect(asked.stdout).toMatch(/YAML\s+← recommended/);
 
-    const pending = await cli(['pending', '--json']);
+    const [pending, listed] = await Promise.all([cli(['pending', '--json']), cli(['pending'])]);
     expect(pending.code).toBe(0);
     const open = pending.json<{ tasks: Task[] }>().tasks;
     expect(open.map((t) => t.id)).toContain(id);
-    expect((await cli(['pending'])).stdout).toContain(`contactor answer ${id}`);
+    expect(listed.stdout).toContain(`contactor answer ${id}`);
 
     const answered = await cli(['answer', id!, '2']);
     expect(answered.stdout).toBe('Going with TOML. Done.\n');

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from '../fixtures/cli/processes.js';
+import { eventually } from '../helpers/wait.js';
 import { startTestBridge, tempDir, type TestBridge } from '../helpers/bridge.js';
 import { bridgeEnv, cliFixtureAgent, runCli } from './run-cli.js';
 
@@ -66,7 +66,7 @@ describe('contactor watch', () => {
     const proxy = await droppingProxy(new URL(bridge.url));
     try {
       const watching = runCli(['watch', id], { env: { ...env, CONTACTOR_URL: proxy.url } });
-      await eventually(() => proxy.requests.some((r) => /last-event-id: \d+/i.test(r)), 20_000);
+      await eventually(() => proxy.requests.some((r) => /last-event-id: \d+/i.test(r)));
       writeFileSync(gate, '');
       const run = await watching;
       expect(run.stdout).toContain('slow: take your time');

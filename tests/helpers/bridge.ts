@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
+import type { Timers } from '../../main/runtime/timers.js';
 import { createBridge, type Bridge } from '../../main/wiring/wiring.js';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -58,6 +59,8 @@ export interface TestBridgeOptions extends TestConfigOptions {
   dir?: string;
   /** Give the bridge only PATH and HOME (= the temp folder), as a fresh account would; default: this process's env. */
   isolatedEnv?: boolean;
+  /** The clock question expiry and turn timeouts run on (tests/helpers/manual-timers.ts); default: the real one. */
+  timers?: Timers;
 }
 
 /** A fresh temp folder for one bridge; pass it as `dir` to keep a test's own files beside the bridge's. */
@@ -134,7 +137,7 @@ export async function startTestBridge(opts: TestBridgeOptions = {}): Promise<Tes
     : { ...process.env, CONTACTOR_CONFIG: undefined };
   let bridge: Bridge | undefined;
   try {
-    bridge = await createBridge({ configPath, env });
+    bridge = await createBridge({ configPath, env, ...(opts.timers ? { timers: opts.timers } : {}) });
     await bridge.start();
   } catch (err) {
     await bridge?.stop().catch(() => undefined);

@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSdkEchoServer } from '../fixtures/a2a/sdk-echo-server.js';
 import { echoAgent, nodeScriptAgent, startTestBridge, type TestBridge } from '../helpers/bridge.js';
+import { TEST_TIMEOUT_MS } from '../helpers/timeouts.js';
 
 /** The parts of a task (as JSON) these tests read. */
 interface TaskJson {
@@ -70,7 +71,7 @@ async function settled(tb: Bridge, taskId: string, states: string[]): Promise<Ta
         task = (await tb.rpc('tasks/get', { id: taskId })).result;
         return states.includes(task?.status.state ?? '');
       },
-      { timeout: 20_000, interval: 50 },
+      { timeout: TEST_TIMEOUT_MS, interval: 50 },
     )
     .toBe(true);
   return task!;
@@ -178,7 +179,7 @@ describe('a2a backend between two contactor bridges', () => {
       .poll(
         async () =>
           (peerTaskId = (await a.rpc('tasks/get', { id: sent.result.id })).result.metadata.receipt?.peerTaskId),
-        { timeout: 10_000 },
+        { timeout: TEST_TIMEOUT_MS },
       )
       .toBeTruthy();
     await a.rpc('tasks/cancel', { id: sent.result.id });

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT, startTestBridge, type RpcResponse, type TestBridge } from '../helpers/bridge.js';
+import { eventually, waitForState } from '../helpers/wait.js';
 
 const FAKE_AGENT = path.join(REPO_ROOT, 'tests', 'fixtures', 'acp', 'fake-agent.mjs');
 const acpAgent = {
@@ -25,15 +26,6 @@ async function start(opts: Parameters<typeof startTestBridge>[0] = {}): Promise<
   const b = await startTestBridge({ agents: { fake: acpAgent }, ...opts });
   bridges.push(b);
   return b;
-}
-
-async function waitForState(b: TestBridge, id: string, state: string): Promise<RpcResponse['result']> {
-  for (let i = 0; i < 200; i += 1) {
-    const r = await b.rpc('tasks/get', { id });
-    if (r.result?.status.state === state) return r.result;
-    await new Promise((res) => setTimeout(res, 25));
-  }
-  throw new Error(`task ${id} never reached ${state}`);
 }
 
 describe('ACP agent through the bridge', () => {
@@ -145,7 +137,7 @@ describe('a decision answered after the agent idled out', () => {
     const b = await start({ agents: { fake: { ...deciding, idle_timeout_s: 0.2 } } });
     const first = await decide(b);
     const pid = first.metadata.receipt.pid as number;
-    await expect.poll(() => isRunning(pid), { timeout: 10_000, interval: 50 }).toBe(false);
+    await eventually(() => !isRunning(pid), 'the idle agent to be stopped');
 
     await b.rpc('tasks/answer', { taskId: first.id, answer: 'TOML' });
     const done = await waitForState(b, first.id, 'completed');

@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { METHODS, call, taskOf, userMessage, waitForState, type Version } from '../a2a/wire.js';
+import { METHODS, call, taskOf, userMessage, type Version } from '../a2a/wire.js';
+import { waitForState } from '../helpers/wait.js';
 import { fakeAcpAgent, startTestBridge, tempDir, type TestBridge } from '../helpers/bridge.js';
 
 let tb: TestBridge;

@@ -12,6 +12,7 @@ import {
   type MockChatServer,
 } from '../fixtures/http-api/mock-chat-server.js';
 import { startTestBridge, type TestBridge } from '../helpers/bridge.js';
+import { TEST_TIMEOUT_MS } from '../helpers/timeouts.js';
 
 let mock: MockChatServer;
 let tb: TestBridge;
@@ -58,7 +59,9 @@ describe('http_api agent in a bridge', () => {
 
     await tb.rpc('tasks/answer', { taskId: sent.result.id, answer: 'blue' });
     await expect
-      .poll(async () => (await tb.rpc('tasks/get', { id: sent.result.id })).result.status.state, { timeout: 10_000 })
+      .poll(async () => (await tb.rpc('tasks/get', { id: sent.result.id })).result.status.state, {
+        timeout: TEST_TIMEOUT_MS,
+      })
       .toBe('completed');
     const second = mock.requests[1]!.body.messages as { role: string; content: string }[];
     expect(second.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);

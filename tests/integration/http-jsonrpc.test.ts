@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TaskStore } from '../../main/ports.js';
-import { eventually } from '../fixtures/cli/processes.js';
+import { eventually } from '../helpers/wait.js';
 import { startTestBridge, type TestBridge } from '../helpers/bridge.js';
 import { postRaw } from './http-raw.js';
 

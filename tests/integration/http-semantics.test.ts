@@ -6,13 +6,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, isRunning, pidFrom } from '../fixtures/cli/processes.js';
+import { isRunning, pidFrom } from '../fixtures/cli/processes.js';
+import { eventually } from '../helpers/wait.js';
 import { runsWith, uniquePrompt } from './agent-runs.js';
-import { waitForState } from './http-wait.js';
+import { waitForState } from '../helpers/wait.js';
 import { echoAgent, fixtureAgent, integrationAgent, startTestBridge, type TestBridge } from '../helpers/bridge.js';
+import { ManualTimers } from '../helpers/manual-timers.js';
 
 let tb: TestBridge;
 let scratch: string;
+/** The bridge's turn timeouts run on this: `sleepy` times out when the test moves it, once its tree is up. */
+const clock = new ManualTimers();
 
 beforeAll(async () => {
   scratch = mkdtempSync(path.join(tmpdir(), 'contactor-semantics-'));
@@ -28,6 +32,7 @@ beforeAll(async () => {
       silent: fixtureAgent('silent.mjs'),
       counter: integrationAgent('counter.mjs', [path.join(scratch, 'runs.txt')]),
     },
+    timers: clock,
   });
 });
 afterAll(async () => {
@@ -46,11 +51,13 @@ describe('failure taxonomy', () => {
   });
 
   it('a timeout fails, retryable, and the whole process tree is gone', async () => {
-    const { result: task } = await tb.rpc('message/send', { agent: 'sleepy', text: 'never ends' });
-    expect(task.status.state).toBe('failed');
-    expect(task.metadata.retryable).toBe(true);
+    const sending = tb.rpc('message/send', { agent: 'sleepy', text: 'never ends' });
     const parent = await pidFrom(path.join(scratch, 'sleeper.pid'));
     const grandchild = await pidFrom(path.join(scratch, 'sleeper.pid.gc'));
+    clock.advanceBy(1000); // its timeout_s
+    const { result: task } = await sending;
+    expect(task.status.state).toBe('failed');
+    expect(task.metadata.retryable).toBe(true);
     expect(task.metadata.receipt.pid).toBe(parent);
     await eventually(() => !isRunning(parent) && !isRunning(grandchild));
   });

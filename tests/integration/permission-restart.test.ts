@@ -9,7 +9,8 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { METHODS, call, taskOf, userMessage, waitForState, type Version } from '../a2a/wire.js';
+import { METHODS, call, taskOf, userMessage, type Version } from '../a2a/wire.js';
+import { waitForState } from '../helpers/wait.js';
 import { fakeAcpAgent, startTestBridge, tempDir, type TestBridge } from '../helpers/bridge.js';
 
 let bridges: TestBridge[] = [];

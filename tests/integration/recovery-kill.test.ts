@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { eventually, isRunning, pidFrom } from '../fixtures/cli/processes.js';
+import { isRunning, pidFrom } from '../fixtures/cli/processes.js';
+import { eventually, waitForState } from '../helpers/wait.js';
 import { echoAgent, fixtureAgent } from '../helpers/bridge.js';
 import { call, spawnBridge, waitForDiscovery, type BridgeProcess } from './recovery-process.js';
 
@@ -52,14 +53,9 @@ function start(): BridgeProcess {
   return proc;
 }
 
-async function waitForState(bridge: Parameters<typeof call>[0], id: string, state: string) {
-  for (let i = 0; ; i += 1) {
-    const res = await call(bridge, 'tasks/get', { id });
-    if (res.result?.status.state === state) return res.result;
-    if (i > 400) throw new Error(`task ${id} never reached ${state}: ${JSON.stringify(res)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** tasks/get on a bridge in another process (recovery-process.ts), until the task is in `state`. */
+const waitForStateOf = (bridge: Parameters<typeof call>[0], id: string, state: string) =>
+  waitForState({ rpc: (method, params) => call(bridge, method, params) }, id, state);
 
 it('recovers after kill -9: the running task fails retryable, the question survives, the lock holds', async () => {
   const first = start();
@@ -72,7 +68,7 @@ it('recovers after kill -9: the running task fails retryable, the question survi
   });
   expect(running.result).toBeDefined();
   const taskId = running.result.id as string;
-  const working = await waitForState(before, taskId, 'working');
+  const working = await waitForStateOf(before, taskId, 'working');
   const agentPid = await pidFrom(path.join(root, 'agent.pid'));
   agentGroups.push(agentPid);
   expect(working.metadata.receipt.pid).toBe(agentPid);
@@ -104,7 +100,7 @@ it('recovers after kill -9: the running task fails retryable, the question survi
   expect(waiting.metadata.pending).toMatchObject({ kind: 'decision', options: ['YAML', 'TOML'] });
   const answered = await call(after, 'tasks/answer', { taskId: question.result.id, answer: '2' });
   expect(answered.error).toBeUndefined();
-  const done = await waitForState(after, question.result.id, 'completed');
+  const done = await waitForStateOf(after, question.result.id, 'completed');
   expect(JSON.stringify(done.artifacts)).toContain('Going with TOML');
 
   // A second bridge on the same data dir is refused, clearly, and leaves the running one alone.

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { echoAgent, fixtureAgent, integrationAgent, startTestBridge, type TestBridge } from '../helpers/bridge.js';
-import { waitForState } from './http-wait.js';
+import { eventually, waitForState } from '../helpers/wait.js';
 import { openStream, type SseFrame } from './streaming-client.js';
 
 let tb: TestBridge;
@@ -245,14 +245,6 @@ describe('a subscriber that disconnects', () => {
     return live ? (live.listeners as Set<unknown>).size : -1;
   }
 
-  async function until(check: () => boolean): Promise<boolean> {
-    for (let i = 0; i < 100; i += 1) {
-      if (check()) return true;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    return check();
-  }
-
   it('is unsubscribed from its task while the task runs on', async () => {
     own = await startTestBridge({ agents: { sleepy: fixtureAgent('sleeper.mjs') } });
     const bridge = own;
@@ -286,7 +278,7 @@ describe('a subscriber that disconnects', () => {
     expect(listenersOf(bridge, taskId)).toBe(before + 1);
 
     client.abort();
-    expect(await until(() => listenersOf(bridge, taskId) === before)).toBe(true);
+    await eventually(() => listenersOf(bridge, taskId) === before, 'the listener to go');
     expect(bridge.bridge.server.dispatcher.get(taskId).status.state).toBe('working');
   });
 });

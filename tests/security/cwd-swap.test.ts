@@ -8,7 +8,7 @@ import { mkdirSync, realpathSync, renameSync, symlinkSync, writeFileSync } from 
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestBridge, tempDir, type TestBridge } from '../helpers/bridge.js';
-import { waitForState } from '../integration/http-wait.js';
+import { waitForState } from '../helpers/wait.js';
 
 /** Prints its cwd; a prompt saying `hold` first waits until the file $RELEASE exists. */
 const AGENT = `let s = '';

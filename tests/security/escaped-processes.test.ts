@@ -8,7 +8,8 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventually, isRunning } from '../fixtures/cli/processes.js';
+import { isRunning } from '../fixtures/cli/processes.js';
+import { eventually } from '../helpers/wait.js';
 import { startTestBridge, tempDir, writeTestConfig, type TestBridge } from '../helpers/bridge.js';
 import { nodeFixture } from './attack-agents.js';
 import { rpc, startBridgeProcess, stopBridgeProcess, type BridgeProcess } from './kill-harness.js';
@@ -39,7 +40,7 @@ describe.skipIf(process.platform !== 'linux')('processes that leave the agent gr
     const escaped = pidsIn(pidDir, 'escaped-');
     expect(escaped).toHaveLength(2);
     cleanup.push(async () => escaped.forEach((pid) => isRunning(pid) && process.kill(pid, 'SIGKILL')));
-    await eventually(() => escaped.every((pid) => !isRunning(pid)), 15_000);
+    await eventually(() => escaped.every((pid) => !isRunning(pid)));
   });
 
   it('a bridge restarted after kill -9 stops the agents the killed one left, and nothing else', async () => {
@@ -61,7 +62,7 @@ describe.skipIf(process.platform !== 'linux')('processes that leave the agent gr
       text: 'go',
       configuration: { blocking: false },
     });
-    await eventually(() => pidsIn(pidDir, 'agent-').length === 1, 30_000);
+    await eventually(() => pidsIn(pidDir, 'agent-').length === 1);
     const left = [...pidsIn(pidDir, 'agent-'), ...pidsIn(pidDir, 'escaped-')];
     expect(left).toHaveLength(3);
     cleanup.push(async () => left.forEach((pid) => isRunning(pid) && process.kill(pid, 'SIGKILL')));

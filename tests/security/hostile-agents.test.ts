@@ -6,7 +6,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, isRunning } from '../fixtures/cli/processes.js';
+import { isRunning } from '../fixtures/cli/processes.js';
+import { eventually, waitForState } from '../helpers/wait.js';
 import { startTestBridge, tempDir, type TestBridge } from '../helpers/bridge.js';
 import { nodeFixture } from './attack-agents.js';
 
@@ -39,12 +40,7 @@ afterAll(async () => {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function settled(id: string): Promise<any> {
-  for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
-    const res = await tb.rpc('tasks/get', { id });
-    if (['completed', 'failed', 'canceled', 'rejected'].includes(res.result?.status.state)) return res.result;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`task ${id} did not finish`);
+  return waitForState(tb, id, ['completed', 'failed', 'canceled', 'rejected']);
 }
 
 const pids = (prefix: string) =>
@@ -103,7 +99,7 @@ describe('hostile agents', () => {
     const started = [...new Set([...receiptPids, ...pids('hang-'), ...pids('fork-')])];
     expect(pids('hang-').length).toBeGreaterThanOrEqual(1);
     expect(pids('fork-child-')).toHaveLength(1);
-    await eventually(() => started.every((pid) => !isRunning(pid)), 15_000);
+    await eventually(() => started.every((pid) => !isRunning(pid)));
 
     await tb.stop();
     const leaked = started.filter((pid) => isRunning(pid));

@@ -10,6 +10,7 @@ import { deriveAgentToken } from '../../main/transport/caller-tokens.js';
 import { createBridge } from '../../main/wiring/wiring.js';
 import { postRaw } from '../integration/http-raw.js';
 import { ECHO_AGENT, startTestBridge, tempDir, type TestBridge, type TestBridgeOptions } from '../helpers/bridge.js';
+import { pollUntil } from '../helpers/wait.js';
 import { nodeFixture } from './attack-agents.js';
 
 let open: TestBridge[] = [];
@@ -29,12 +30,11 @@ const auditOf = (tb: TestBridge) =>
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 async function untilAllDone(tb: TestBridge): Promise<void> {
-  for (const deadline = Date.now() + 60_000; ;) {
-    const res = await tb.rpc('tasks/list', { states: ['submitted', 'working'], pageSize: 1 });
-    if (res.result.totalSize === 0) return;
-    if (Date.now() > deadline) throw new Error('tasks still open');
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await pollUntil(
+    () => tb.rpc('tasks/list', { states: ['submitted', 'working'], pageSize: 1 }),
+    (res) => res.result.totalSize === 0,
+    'every task to finish',
+  );
 }
 
 describe('rate_limit_per_minute', () => {

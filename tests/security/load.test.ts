@@ -9,6 +9,7 @@ import { Agent, request } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestBridge, tempDir, type TestBridge } from '../helpers/bridge.js';
+import { pollUntil } from '../helpers/wait.js';
 import { SECURITY_FIXTURES } from './attack-agents.js';
 
 const AGENTS = ['a1', 'a2', 'a3', 'a4', 'a5'];
@@ -83,12 +84,11 @@ describe.skipIf(process.platform === 'win32')(`${SENDS} concurrent sends`, () =>
       const taskIds = replies.map((r) => r.result.id as string);
       expect(new Set(taskIds).size).toBe(SENDS);
 
-      for (const deadline = Date.now() + 120_000; ;) {
-        const open = await tb.rpc('tasks/list', { states: ['submitted', 'working'], pageSize: 1 });
-        if (open.result.totalSize === 0) break;
-        if (Date.now() > deadline) throw new Error(`${open.result.totalSize} tasks still open`);
-        await new Promise((r) => setTimeout(r, 200));
-      }
+      await pollUntil(
+        () => tb.rpc('tasks/list', { states: ['submitted', 'working'], pageSize: 1 }),
+        (open) => open.result.totalSize === 0,
+        'every task to finish',
+      );
       const done = await tb.rpc('tasks/list', { states: ['completed'], pageSize: 1 });
       expect(done.result.totalSize).toBe(SENDS);
 

@@ -12,7 +12,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   processStartOf,
   windowsProcessStarts,
@@ -24,7 +24,9 @@ import {
   type StopRecordedOptions,
 } from '../../main/backends/process/recorded-agents.js';
 import type { Task } from '../../main/domain/task.js';
-import { eventually, isRunning } from '../fixtures/cli/processes.js';
+import { isRunning } from '../fixtures/cli/processes.js';
+import { TEST_TIMEOUT_MS } from '../helpers/timeouts.js';
+import { eventually } from '../helpers/wait.js';
 import { REPO_ROOT, tempDir } from '../helpers/bridge.js';
 import { Harness, makeTurn, RecordingReporter } from '../fixtures/acp/harness.js';
 
@@ -97,7 +99,7 @@ describe.skipIf(!NATIVE)('recorded agents on this platform', () => {
     const start = (await processStartOf(pid))!;
     const result = await stopRecordedAgents([{ pid, start }], { graceMs: 500 });
     expect(result).toEqual({ stopped: [pid], spared: [] });
-    await eventually(() => !isRunning(pid) && !isRunning(childPid), 15_000);
+    await eventually(() => !isRunning(pid) && !isRunning(childPid), 'the agent and its child to end');
   });
 
   it('never touches a reused pid: a live process recorded with another start time survives', async () => {
@@ -150,6 +152,8 @@ function windowsTools(): StopRecordedOptions & { log?: string } {
     powershell: path.join(dir, 'powershell.exe'),
     taskkill: path.join(dir, 'taskkill'),
     log: path.join(dir, 'taskkill.log'),
+    // The stand-ins answer in milliseconds when idle; on a loaded machine they get the test's whole time.
+    timeoutMs: TEST_TIMEOUT_MS,
   };
 }
 
@@ -184,7 +188,7 @@ describe.skipIf(!NATIVE)('recorded agents, the Windows way', () => {
       tools,
     );
     expect(result).toEqual({ stopped: [pid], spared: [reused] });
-    await eventually(() => !isRunning(pid) && !isRunning(childPid), 15_000);
+    await eventually(() => !isRunning(pid) && !isRunning(childPid), 'the agent and its child to end');
     expect(isRunning(reused)).toBe(true);
     if (!ON_WINDOWS) expect(taskkillCalls(tools)).toEqual([`/PID ${pid} /T /F`]);
   });
@@ -195,18 +199,24 @@ describe.skipIf(!NATIVE)('recorded agents, the Windows way', () => {
     const missing = path.join(tempDir(), 'no-taskkill-here');
     const result = await stopRecordedAgents([{ pid: target, start }], { ...tools, taskkill: missing });
     expect(result.stopped).toEqual([target]);
-    await eventually(() => !isRunning(target), 15_000);
+    await eventually(() => !isRunning(target), 'the agent to end');
   });
 
   it.skipIf(ON_WINDOWS)('keeps only whole lines of a query cut short by its bound', async () => {
     const a = bystander();
     const b = bystander();
     const full = await windowsProcessStarts([a], tools);
-    process.env.STANDIN_CUT = '1';
+    // The bound runs on fake timers and ends only once the stand-in has written a line and a half.
+    const written = path.join(tempDir(), 'half-line-written');
+    process.env.STANDIN_CUT = written;
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
-      const cut = await windowsProcessStarts([a, b], { ...tools, timeoutMs: 300 });
-      expect(cut).toEqual(full);
+      const cutting = windowsProcessStarts([a, b], { ...tools, timeoutMs: 5_000 });
+      await eventually(() => existsSync(written), 'the stand-in to write half a line');
+      vi.advanceTimersByTime(5_000);
+      expect(await cutting).toEqual(full);
     } finally {
+      vi.useRealTimers();
       delete process.env.STANDIN_CUT;
     }
   });

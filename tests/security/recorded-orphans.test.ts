@@ -10,7 +10,8 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventually, isRunning } from '../fixtures/cli/processes.js';
+import { isRunning } from '../fixtures/cli/processes.js';
+import { eventually } from '../helpers/wait.js';
 import { tempDir, writeTestConfig } from '../helpers/bridge.js';
 import { rpc, startBridgeProcess, stopBridgeProcess, type BridgeProcess } from './kill-harness.js';
 
@@ -49,7 +50,7 @@ describe.skipIf(process.platform !== 'linux')('agents recorded by pid and start 
       ids.push(sent.result.id);
     }
     const receipts: Record<string, unknown>[] = [];
-    await eventually(() => readdirSync(pidDir).length === 2, 30_000);
+    await eventually(() => readdirSync(pidDir).length === 2);
     for (const id of ids) {
       for (let i = 0; ; i++) {
         const task = (await rpc(bridge, 'tasks/get', { id })).result;

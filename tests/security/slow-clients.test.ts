@@ -7,7 +7,7 @@ import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HttpBounds } from '../../main/wiring/http-server.js';
 import { createBridge, type Bridge } from '../../main/wiring/wiring.js';
-import { eventually } from '../fixtures/cli/processes.js';
+import { eventually } from '../helpers/wait.js';
 import { ECHO_AGENT, tempDir, writeTestConfig } from '../helpers/bridge.js';
 import { nodeFixture } from './attack-agents.js';
 

@@ -7,7 +7,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { newBridgeRun } from '../../main/backends/process/spawn-marks.js';
 import { ORPHAN_SCRIPT, wslOrphanCommand } from '../../main/backends/process/wsl-orphans.js';
-import { eventually, isRunning } from '../fixtures/cli/processes.js';
+import { isRunning } from '../fixtures/cli/processes.js';
+import { eventually } from '../helpers/wait.js';
 
 const started: ReturnType<typeof spawn>[] = [];
 afterEach(() => {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isAlive } from '../../main/cli/bridge-client/pid.js';
 import { acquireInstanceLock, isProcessAlive } from '../../main/config/data-dir.js';
-import { eventually } from '../fixtures/cli/processes.js';
+import { eventually } from '../helpers/wait.js';
 import { tempDir } from '../helpers/bridge.js';
 
 const parents: ReturnType<typeof spawn>[] = [];

@@ -12,6 +12,7 @@ import type { MenuTemplateItem } from '../../main/shell/tray-menu.js';
 import { desktopConfig, rpc, testEnv, type DesktopConfig } from './desktop-config.js';
 import { app, fake, fakeEvent, type FakeBrowserWindow, type FakeNotification, type FakeTray } from './fake-electron.js';
 import { deliver, press } from './windows-toast-host.js';
+import { TEST_TIMEOUT_MS } from '../helpers/timeouts.js';
 
 vi.mock('electron', () => import('./fake-electron.js'));
 
@@ -27,7 +28,7 @@ const launchHiddenOnWindows = (cfg: DesktopConfig) =>
   });
 const { TOAST_ACTIVATOR_CLSID, DEV_APP_NAME, DEV_TOAST_ACTIVATOR_CLSID } = await import('../../main/shell/layout.js');
 
-const WAIT = { timeout: 15_000, interval: 25 };
+const WAIT = { timeout: TEST_TIMEOUT_MS, interval: 25 };
 
 /** Temp dirs are removed after the whole file: the bridge log is written asynchronously and may trail a stop. */
 const dirs: DesktopConfig[] = [];

@@ -11,6 +11,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { SqliteTaskStore } from '../../main/stores/sqlite.js';
 import { WalCheckpointer } from '../../main/stores/wal-checkpointer.js';
 import { makeTask, textArtifact } from './make-task.js';
+import { TEST_TIMEOUT_MS } from '../helpers/timeouts.js';
 
 let dir: string;
 let file: string;
@@ -37,7 +38,9 @@ it('copies committed pages into the database file from a worker thread, and the 
   const store = new SqliteTaskStore({ file, checkpoints: { commitsPerCheckpoint: 20, idleMs: 60_000 } });
   const before = statSync(file).size;
   const ids = await writeTasks(store, 200);
-  await expect.poll(() => statSync(file).size, { timeout: 10_000, interval: 20 }).toBeGreaterThan(before + 300_000);
+  await expect
+    .poll(() => statSync(file).size, { timeout: TEST_TIMEOUT_MS, interval: 20 })
+    .toBeGreaterThan(before + 300_000);
   for (const id of ids) expect(store.get(id)?.task.id).toBe(id);
   store.close();
   expect(existsSync(`${file}-wal`)).toBe(false);
@@ -75,11 +78,11 @@ it('the worker starts only after enough commits, exits after a quiet spell, and 
     expect(checkpointer.running).toBe(false); // a quiet bridge has no extra thread
     commit(1);
     expect(checkpointer.running).toBe(true);
-    await expect.poll(() => checkpointer.done, { timeout: 10_000, interval: 10 }).toBe(1);
-    await expect.poll(() => checkpointer.running, { timeout: 10_000, interval: 10 }).toBe(false);
+    await expect.poll(() => checkpointer.done, { timeout: TEST_TIMEOUT_MS, interval: 10 }).toBe(1);
+    await expect.poll(() => checkpointer.running, { timeout: TEST_TIMEOUT_MS, interval: 10 }).toBe(false);
     commit(10);
     expect(checkpointer.running).toBe(true);
-    await expect.poll(() => checkpointer.done, { timeout: 10_000, interval: 10 }).toBe(2);
+    await expect.poll(() => checkpointer.done, { timeout: TEST_TIMEOUT_MS, interval: 10 }).toBe(2);
   } finally {
     checkpointer.close();
     writer.close();

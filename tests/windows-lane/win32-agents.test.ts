@@ -13,7 +13,8 @@ import { withDecisionContract } from '../../main/domain/decision-contract.js';
 import type { Turn, TurnReporter } from '../../main/ports.js';
 import { SubprocessCliAgentSchema } from '../../main/schema/config.js';
 import { fixtureAgent, startTestBridge } from '../helpers/bridge.js';
-import { FIXTURES, eventually, isRunning, pidFrom } from '../fixtures/cli/processes.js';
+import { FIXTURES, isRunning, pidFrom } from '../fixtures/cli/processes.js';
+import { eventually } from '../helpers/wait.js';
 
 const NODE_DIR = path.dirname(process.execPath);
 let dir: string;

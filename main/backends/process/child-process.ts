@@ -35,6 +35,8 @@ export interface StopOptions {
   eofMs?: number;
   /** How long to wait for the exit after the last kill before giving up on it (default 5000 ms). */
   exitWaitMs?: number;
+  /** How long taskkill may take to answer before it counts as failed (default: `exitWaitMs`). */
+  taskkillWaitMs?: number;
   /** How the tree is stopped; the platform's own way by default. Tests pass a failing taskkill stand-in. */
   treeKill?: TreeKill;
 }
@@ -172,6 +174,7 @@ export async function stopProcessTree(child: AgentChild, options: StopOptions = 
   const pid = child.pid;
   if (pid === undefined) return { exited: true, problems: [] };
   const { graceMs = 2000, eofMs = 0, exitWaitMs = AFTER_KILL_MS, treeKill = PLATFORM_TREE_KILL } = options;
+  const taskkillWaitMs = options.taskkillWaitMs ?? exitWaitMs;
   const exit = exited(child);
   if (!child.stdin.destroyed && !child.stdin.writableEnded) child.stdin.end();
   const byGroup = treeKill.kind === 'group';
@@ -182,7 +185,7 @@ export async function stopProcessTree(child: AgentChild, options: StopOptions = 
   const problems: string[] = [];
   if (treeKill.kind === 'taskkill') {
     if (!hasExited(child)) {
-      const { failure } = await runTaskkill(treeKill.command(pid), exitWaitMs);
+      const { failure } = await runTaskkill(treeKill.command(pid), taskkillWaitMs);
       if (failure !== undefined) {
         problems.push(`taskkill failed (${failure}); its descendants may still run`);
         if (!hasExited(child)) child.kill('SIGKILL');

@@ -47,6 +47,8 @@ export interface CliBackendOptions {
   treeKill?: TreeKill;
   /** How long a stopped child may take to exit before the run gives up on it (default 5000 ms). */
   exitWaitMs?: number;
+  /** How long taskkill may take to answer before it counts as failed (default: `exitWaitMs`). */
+  taskkillWaitMs?: number;
   /** The desktop app's exe (default: this process's, when it is Electron); only it gets ELECTRON_RUN_AS_NODE. */
   appExe?: string | undefined;
   /** Tests of the Windows command line on Linux: the platform and a fake file system. */
@@ -201,6 +203,7 @@ export class CliBackend implements AgentBackend {
       graceMs: this.options.stopGraceMs,
       ...(this.options.treeKill ? { treeKill: this.options.treeKill } : {}),
       ...(this.options.exitWaitMs !== undefined ? { exitWaitMs: this.options.exitWaitMs } : {}),
+      ...(this.options.taskkillWaitMs !== undefined ? { taskkillWaitMs: this.options.taskkillWaitMs } : {}),
     };
   }
 

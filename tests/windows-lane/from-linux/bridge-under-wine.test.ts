@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, closedPort, runCli } from '../../cli/run-cli.js';
-import { eventually } from '../../fixtures/cli/processes.js';
+import { eventually } from '../../helpers/wait.js';
 import { REPO_ROOT } from '../../helpers/bridge.js';
 
 const NODE_EXE = process.env.CONTACTOR_LANE_NODE_EXE ?? '';
@@ -56,7 +56,7 @@ describe.skipIf(!existsSync(NODE_EXE) || !existsSync(WINE))('a bridge under Wine
     const started = windowsCli(['serve', '-c', zPath(config)], 'serve');
     serve = started.child;
     serveExit = exitOf(serve);
-    await eventually(() => existsSync(path.join(dataDir, 'bridge.json')), 60_000).catch((err: unknown) => {
+    await eventually(() => existsSync(path.join(dataDir, 'bridge.json'))).catch((err: unknown) => {
       throw new Error(`the bridge under Wine did not start: ${started.output()}`, { cause: err });
     });
   }, 90_000);

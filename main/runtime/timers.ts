@@ -1,0 +1,16 @@
+/**
+ * The clock the runtime's budgets run on: question expiry and reminders (pending-clock.ts) and each turn's
+ * timeout (turn-timer.ts). The real one unless wiring is given another: tests drive their own, so a budget
+ * ends when the test says, never because a loaded machine was slow.
+ */
+export interface Timers {
+  now(): number;
+  setTimeout(run: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const REAL_TIMERS: Timers = {
+  now: () => Date.now(),
+  setTimeout: (run, ms) => setTimeout(run, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
