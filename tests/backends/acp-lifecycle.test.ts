@@ -166,7 +166,6 @@ setInterval(() => {}, 1000);
       const pid = Number(readFileSync(pidFile, 'utf8'));
       await eventually(() => !alive(pid), 'the half-closed agent to be stopped');
     },
-    20_000,
   );
 
   it('kills terminals an agent leaves running when the turn ends', async () => {

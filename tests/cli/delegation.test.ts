@@ -46,10 +46,7 @@ describe('the loop guard across real hops', () => {
   afterAll(() => bridge?.cleanup());
 
   it('alpha → beta → alpha: the inner send is rejected (exit 4) and both outer tasks complete', async () => {
-    const run = await runCli(['send', 'alpha', 'start the chain', '--json'], {
-      env: bridgeEnv(bridge),
-      timeoutMs: 25_000,
-    });
+    const run = await runCli(['send', 'alpha', 'start the chain', '--json'], { env: bridgeEnv(bridge) });
     expect(run.code).toBe(0);
     const alpha = JSON.parse(
       run.json<{ artifacts: { parts: { text: string }[] }[] }>().artifacts[0]!.parts[0]!.text,

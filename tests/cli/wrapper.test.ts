@@ -18,6 +18,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TEST_TIMEOUT_MS } from '../helpers/timeouts.js';
 
 const REPO = resolve(import.meta.dirname, '../..');
 const WRAPPER = join(REPO, 'resources/cli/contactor');
@@ -405,7 +406,7 @@ describe('setup problems', () => {
     const r = spawnSync('script', ['-qec', `'${installedWrapper()}' pending`, '/dev/null'], {
       env: { PATH: `${join(tmp, 'bin')}:${process.env.PATH ?? ''}`, HOME: home, FAKE_WSL_ROOT: mnt },
       encoding: 'utf8',
-      timeout: 20_000,
+      timeout: TEST_TIMEOUT_MS,
     });
     expect(r.status).toBe(0);
     const line = r.stdout.split(/\r?\n/).find((l) => l.startsWith('{'));

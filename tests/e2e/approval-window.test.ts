@@ -13,11 +13,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApprovalIpc } from '../../main/shell/approval-ipc.js';
 import { createBridge, type Bridge } from '../../main/wiring/wiring.js';
 import { desktopConfig, rpc, testEnv, type DesktopConfig } from '../shell/desktop-config.js';
+import { TEST_TIMEOUT_MS } from '../helpers/timeouts.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const PAGE = path.join(ROOT, 'out', 'renderer', 'index.html');
 const SCREENSHOT = path.join(ROOT, 'docs', 'approval-window.png');
-const WAIT = { timeout: 15_000, interval: 50 };
+const WAIT = { timeout: TEST_TIMEOUT_MS, interval: 50 };
 
 /** What the page's global scope holds, as seen from code passed to page.evaluate (the tests compile without DOM types). */
 interface PageGlobals {

@@ -83,7 +83,6 @@ it.each(CASES)(
     // The dead turn's request was not asked again: the task never went back to input-required.
     expect(done.metadata.pending).toBeUndefined();
   },
-  30_000,
 );
 
 function blocking(version: Version): Record<string, unknown> {

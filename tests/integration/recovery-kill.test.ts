@@ -116,4 +116,4 @@ it('recovers after kill -9: the running task fails retryable, the question survi
   expect(await second.exited).toBe(0);
   expect(existsSync(path.join(dataDir, 'bridge.json'))).toBe(false);
   expect(existsSync(path.join(dataDir, 'bridge.lock'))).toBe(false);
-}, 60_000);
+});

@@ -127,5 +127,5 @@ describe.skipIf(!existsSync(STUB_EXE))('electron-builder --dir layout (stub Elec
     } finally {
       rmSync(elsewhere, { recursive: true, force: true });
     }
-  }, 90_000);
+  });
 });

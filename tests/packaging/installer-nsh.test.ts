@@ -149,12 +149,12 @@ describe.skipIf(!MAKENSIS)('build/installer.nsh under makensis', () => {
     const { stderr } = await makensis(false);
     expect(stderr).not.toMatch(/^Error/m);
     expect(existsSync(path.join(tmp, 'installer.exe'))).toBe(true);
-  }, 60_000);
+  });
 
   it('compiles into the uninstaller pass without a warning', async () => {
     await makensis(true);
     expect(existsSync(path.join(tmp, 'uninstaller-build.exe'))).toBe(true);
-  }, 60_000);
+  });
 
   it('the check has teeth: a broken hook fails the build', async () => {
     // A broken copy in the temp dir: the repository's file is never rewritten, even by a run killed midway.
@@ -164,7 +164,7 @@ describe.skipIf(!MAKENSIS)('build/installer.nsh under makensis', () => {
       readFileSync(NSH, 'utf8').replace('Call contactorPathWithout', 'Call contactorPathWithoutTypo'),
     );
     await expect(makensis(false, { nsh: broken })).rejects.toThrow(/contactorPathWithoutTypo/);
-  }, 60_000);
+  });
 });
 
 describe('build/installer.nsh content', () => {

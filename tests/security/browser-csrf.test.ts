@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postRaw, rawRequest } from '../integration/http-raw.js';
 import { startTestBridge, tempDir, type TestBridge } from '../helpers/bridge.js';
 import { nodeFixture } from './attack-agents.js';
+import { TEST_TIMEOUT_MS } from '../helpers/timeouts.js';
 
 let tb: TestBridge;
 let port: string;
@@ -134,7 +135,7 @@ describe.skipIf(skipWithoutChromium('the browser CSRF tests'))('a real page in h
       // DNS rebinding without a DNS server: this name resolves to the bridge's loopback address.
       '--host-resolver-rules=MAP rebind.test 127.0.0.1',
     ]);
-  }, 60_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await new Promise((resolve) => page?.close(resolve));
@@ -180,7 +181,9 @@ describe.skipIf(skipWithoutChromium('the browser CSRF tests'))('a real page in h
       expect(outcome.preflighted).toBe('error:TypeError');
       await tab.goto(`${pageUrl}csrf-form`);
       await expect
-        .poll(() => refusals().filter((r) => r.origin === pageUrl.replace(/\/$/, '')).length, { timeout: 10_000 })
+        .poll(() => refusals().filter((r) => r.origin === pageUrl.replace(/\/$/, '')).length, {
+          timeout: TEST_TIMEOUT_MS,
+        })
         .toBeGreaterThanOrEqual(3);
 
       // After "rebinding", the page's own origin is the bridge's host:port, so its fetch is same-origin.
@@ -201,7 +204,7 @@ describe.skipIf(skipWithoutChromium('the browser CSRF tests'))('a real page in h
     const reasons = new Set(refusals().map((r) => r.reason));
     expect(reasons).toContain('origin-not-allowed');
     expect(reasons).toContain('host-not-allowed');
-  }, 60_000);
+  });
 });
 
 describe('the same bridge, asked properly', () => {

@@ -179,5 +179,5 @@ describe.skipIf(process.platform === 'win32')('a second bridge on the same data 
     } finally {
       await stopBridgeProcess(first);
     }
-  }, 60_000);
+  });
 });
