@@ -29,6 +29,7 @@ const LAYER_NAMES: Record<string, string> = {
   'ports.ts': 'ports',
   ports: 'ports',
   schema: 'schema',
+  platform: 'platform',
   config: 'config',
   runtime: 'runtime',
   backends: 'backends',
