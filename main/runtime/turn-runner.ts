@@ -181,6 +181,8 @@ async function runStartedTurn(
   stream.push(tokens.end());
   if (live.abort.signal.aborted) {
     stream.abandon();
+    // The backend's receipt of how the cancel ended (receipt.cancel) came after the task turned canceled.
+    live.saveLateFacts();
   } else if (timer.timedOut) {
     stream.finish();
     settleFailure(
