@@ -24,11 +24,11 @@ export interface AcpBackendOptions {
   config: AcpAgentConfig;
   /** What the agent may inherit, with CONTACTOR_URL / CONTACTOR_TOKEN / CONTACTOR_AGENT already set. */
   baseEnv: Record<string, string>;
-  /** Wait after stdin end, after SIGTERM, and after `session/cancel` (default 2000 ms). */
+  /** Wait after stdin end and after SIGTERM when the process is stopped (default 2000 ms). */
   graceMs?: number;
   /** Largest message accepted from the agent (default: the SDK's 32 MiB). */
   maxMessageBytes?: number;
-  /** How long the agent may take to answer `initialize` (default 60 s). */
+  /** How long the agent may take to start and answer `initialize` (default: its `start_timeout_s`). */
   initializeTimeoutMs?: number;
   /** Reported to the agent in `clientInfo`. */
   clientVersion?: string;
@@ -54,6 +54,8 @@ export class AcpBackend implements AgentBackend {
   private inFlight = 0;
   private idleTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** Aborted by `close`: a start still waiting for `initialize` kills its process at once. */
+  private readonly closing = new AbortController();
   private readonly graceMs: number;
   private readonly env: Record<string, string>;
 
@@ -85,7 +87,7 @@ export class AcpBackend implements AgentBackend {
           session,
           turn: told,
           report,
-          graceMs: this.graceMs,
+          cancelGraceMs: this.options.config.cancel_grace_s * 1000,
           escalate: () => this.abandon(conn, STOPPED_FOR_CANCEL),
         }),
       );
@@ -98,6 +100,9 @@ export class AcpBackend implements AgentBackend {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.idleTimer);
+    // "Stopped" means gone: an agent that never answers `initialize` must not outlive the stop by the
+    // start timeout (the start sees the abort, kills its process and fails).
+    this.closing.abort();
     const conn = this.connection ?? (await this.starting?.catch(() => undefined));
     this.connection = undefined;
     if (!conn) return;
@@ -165,8 +170,9 @@ export class AcpBackend implements AgentBackend {
       flags: { fs_read: config.fs_read, fs_write: config.fs_write, terminal: config.terminal },
       terminalPlan: plan,
       maxMessageBytes: this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
-      initializeTimeoutMs: this.options.initializeTimeoutMs ?? 60_000,
+      initializeTimeoutMs: this.options.initializeTimeoutMs ?? config.start_timeout_s * 1000,
       clientVersion: this.options.clientVersion ?? '0.1.0',
+      signal: this.closing.signal,
     });
     if (this.closed) {
       await conn.stop(this.graceMs);
