@@ -107,6 +107,21 @@ describe('AcpBackend process lifecycle', () => {
     });
   });
 
+  it("keeps the agent's own words when session/load fails (its data.details), redacted, and carries on in a new session", async () => {
+    const sessions = h.tempDir();
+    const backend = h.backend([`--session-dir=${sessions}`, '--load-fails']);
+    const report = new RecordingReporter();
+    const outcome = await backend.run(
+      makeTurn('echo told again', { reattach: 's-gone', cold: { text: 'echo the whole request', attachments: [] } }),
+      report,
+    );
+    expect(outcome).toEqual({ kind: 'completed' });
+    expect(report.facts.sessionLoadFailed).toMatch(/^Internal error: No previous sessions found for this project\./);
+    expect(report.facts.sessionLoadFailed).toContain('[REDACTED]');
+    expect(report.facts.sessionLoadFailed).not.toContain('sk-ant-api03');
+    expect(report.output).toBe('echo: the whole request');
+  });
+
   // POSIX signals: on Windows the tree is ended with taskkill /T /F (tests/windows-lane/win32-agents.test.ts).
   it.runIf(process.platform !== 'win32')('SIGKILLs an agent that ignores stdin EOF and SIGTERM at close', async () => {
     const marker = path.join(h.tempDir(), 'sigterm.log');

@@ -11,7 +11,8 @@ import type { AgentBackend, AgentTraits, Turn, TurnOutcome, TurnReporter } from 
 import { currentAppExe } from '../process/agent-env.js';
 import { AcpConnection, StartFailure } from './connection.js';
 import { planLaunch, type LaunchPlan } from './launch.js';
-import { authHint, isAuthRequired } from './outcome.js';
+import { agentErrorMessage, authHint, isAuthRequired } from './outcome.js';
+import { redact } from '../../domain/redaction.js';
 import { runPromptTurn } from './prompt-turn.js';
 import { ABORTED, raceAbort } from './race-abort.js';
 import type { AcpSession } from './session.js';
@@ -215,7 +216,9 @@ export class AcpBackend implements AgentBackend {
       } catch (err) {
         if (err === ABORTED) return STOPPED;
         // Not fatal: a new session told the whole request (the turn's cold text) still gets the answer.
-        report.receipt({ sessionLoadFailed: (err as Error).message });
+        // The agent's own words say why; they are its text, so credentials in them are removed.
+        const why = err instanceof RequestError ? agentErrorMessage(err) : (err as Error).message;
+        report.receipt({ sessionLoadFailed: redact(why, this.secrets()) });
       }
     }
     try {
@@ -252,6 +255,11 @@ export class AcpBackend implements AgentBackend {
   private async abandon(conn: AcpConnection, reason: string): Promise<void> {
     if (this.connection === conn) this.connection = undefined;
     await conn.abandon(`agent ${this.options.name}: ${reason}`, true, this.graceMs);
+  }
+
+  /** The tokens this agent was given (CONTACTOR_TOKEN): never echoed back from its own words. */
+  private secrets(): string[] {
+    return this.env.CONTACTOR_TOKEN ? [this.env.CONTACTOR_TOKEN] : [];
   }
 
   private armIdleTimer(): void {
