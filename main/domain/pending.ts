@@ -59,6 +59,26 @@ export function commandOf(toolCall: ToolCallSummary): string {
   return '';
 }
 
+/** A value as JSON with object keys sorted, so two agents' spellings of one input compare equal. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
+      : v,
+  );
+}
+
+/**
+ * Whether two permission requests are for the same tool call: the same command, or else the same raw
+ * input. A title alone never is (two different edits may share "Edit file").
+ */
+export function sameToolCall(a: ToolCallSummary, b: ToolCallSummary): boolean {
+  const command = commandOf(a);
+  if (command !== '') return command === commandOf(b);
+  if (a.rawInput === undefined || b.rawInput === undefined) return false;
+  return canonicalJson(a.rawInput) === canonicalJson(b.rawInput);
+}
+
 /** How a pending question is rendered as text in `status.message`, for callers that read only text. */
 export function describePending(pending: Pending, agent: string): string {
   switch (pending.kind) {

@@ -1,7 +1,7 @@
 import { parseDecision } from '../domain/decision-contract.js';
 import { describePending, type DecisionPending } from '../domain/pending.js';
 import type { Part } from '../domain/task.js';
-import type { Turn, TurnOutcome, TurnReporter } from '../ports.js';
+import type { CarriedVerdict, Turn, TurnOutcome, TurnReporter } from '../ports.js';
 import { ArtifactBudget, DEFAULT_MAX_ARTIFACT_BYTES, partBytes } from './artifact-budget.js';
 import { ArtifactStream } from './artifact-stream.js';
 import type { LiveTask } from './live-task.js';
@@ -22,6 +22,8 @@ export interface TurnPlan {
   cold?: { text: string; attachments: Part[] };
   /** See Turn.reattach. */
   reattach?: string;
+  /** See Turn.carried. */
+  carried?: CarriedVerdict;
   /** Whether the decision contract was appended to `text`, so the reply may end with a decision. */
   contractApplied: boolean;
   /** Hands the agent's shard slot back (the task is parked or finished). */
@@ -146,6 +148,7 @@ async function runStartedTurn(
     followUp: plan.followUp,
     ...(plan.cold ? { cold: plan.cold } : {}),
     ...(plan.reattach ? { reattach: plan.reattach } : {}),
+    ...(plan.carried ? { carried: plan.carried } : {}),
     ...(live.task.metadata.cwd ? { cwd: live.task.metadata.cwd } : {}),
     signal: turnAbort.signal,
   };
