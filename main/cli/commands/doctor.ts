@@ -20,6 +20,7 @@ import { configLocation, readConfig } from '../settings.js';
 import { cliVersion } from '../version.js';
 import { resolveProgram } from '../scan/which.js';
 import { wslChecks } from '../wsl/wsl-checks.js';
+import { npmPackageOf } from '../../config/known-agents.js';
 import { dataDirModesCheck } from '../doctor/data-dir-check.js';
 
 export function registerDoctor(program: Command, run: Runner): void {
@@ -93,7 +94,7 @@ async function checkAgents(config: BridgeConfig, env: NodeJS.ProcessEnv): Promis
           name: `agent ${name}`,
           status: 'fail',
           detail: `${program} not found on PATH`,
-          fix: `install it, or put its full path in config.yaml (agents.${name}.command)`,
+          fix: installHint(program, `agents.${name}.command`),
         }
       : platform === 'wsl'
         ? {
@@ -241,4 +242,12 @@ function fileMode(file: string): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** How to get a missing program: the npm package of a known agent, else its full path in the config. */
+export function installHint(program: string, key: string): string {
+  const pkg = npmPackageOf(program);
+  return pkg
+    ? `install it (\`npm install -g ${pkg}\`), or put its full path in config.yaml (${key})`
+    : `install it, or put its full path in config.yaml (${key})`;
 }

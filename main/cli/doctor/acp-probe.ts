@@ -27,6 +27,7 @@ import { nodeWin32Probe } from '../../backends/process/win32-command.js';
 import type { AcpAgentConfig } from '../../schema/config.js';
 import { agentStdioStream } from '../../backends/acp/stdio-stream.js';
 import { inheritedAgentEnv } from '../../config/config.js';
+import { npmPackageOf } from '../../config/known-agents.js';
 
 const STDERR_LINES = 8;
 const NOISE_KEPT = 3;
@@ -223,7 +224,9 @@ function fixFor(name: string, kind: FailureKind, plan?: LaunchPlan, noise: strin
     case 'missing':
       return plan?.via === 'wsl'
         ? "install WSL (`wsl --install`), or set the agent's platform to native/windows"
-        : `install the agent, or put its full path in config.yaml (${key})`;
+        : npmPackageOf(plan?.program ?? '')
+          ? `install the agent (\`npm install -g ${npmPackageOf(plan!.program)}\`), or put its full path in config.yaml (${key})`
+          : `install the agent, or put its full path in config.yaml (${key})`;
     case 'denied':
       return `make ${plan?.program ?? 'the program'} executable (chmod +x), or fix ${key}`;
     case 'exited':
