@@ -7,6 +7,9 @@ import path from 'node:path';
 import { A2aRemoteBackend } from '../backends/a2a/backend.js';
 import { AcpBackend } from '../backends/acp/backend.js';
 import { withCliDirFirst } from '../backends/process/agent-env.js';
+import { AgentLog } from '../backends/process/agent-log.js';
+import { agentLogFile } from '../config/data-dir.js';
+import { redact } from '../domain/redaction.js';
 import { HttpApiBackend } from '../backends/http-api/backend.js';
 import { BRIDGE_RUN_MARK } from '../backends/process/spawn-marks.js';
 import { CliBackend } from '../backends/subprocess-cli/backend.js';
@@ -39,6 +42,8 @@ export interface AgentAssemblyOptions {
   home: string;
   /** What no agent may work in or reach (bridgeOwnPaths). */
   excluded: string[];
+  /** Where each agent's stderr log is kept (backends/process/agent-log.ts). */
+  dataDir: string;
   log: WarnLog;
 }
 
@@ -75,9 +80,12 @@ export function agentAssembly(opts: AgentAssemblyOptions): AgentAssembly {
         opts.cliDir,
       );
       // Without a cwd an agent works in the user's home (its root), not wherever the bridge was started.
+      // Its stderr is its own words: the bridge's secrets and credential shapes are removed from each line.
+      const stderrLog = new AgentLog(agentLogFile(opts.dataDir, name), (line) => redact(line, bridgeSecrets));
       return createBackend(name, agentWithDefaultCwd(agent, home), baseEnv, {
         excludedDirs: excluded,
         decisionContract: decisionContractOf(agent),
+        stderrLog,
       });
     },
     settingsFor: (name, agent, bridgeConfig) => {
@@ -105,13 +113,19 @@ function createBackend(
   name: string,
   agent: AgentConfig,
   baseEnv: Record<string, string>,
-  options: { excludedDirs: string[]; decisionContract: boolean },
+  options: { excludedDirs: string[]; decisionContract: boolean; stderrLog: AgentLog },
 ): AgentBackend {
   switch (agent.kind) {
     case 'subprocess_cli':
       return new CliBackend({ name, config: agent, baseEnv, decisionContract: options.decisionContract });
     case 'acp':
-      return new AcpBackend({ name, config: agent, baseEnv, excludedDirs: options.excludedDirs });
+      return new AcpBackend({
+        name,
+        config: agent,
+        baseEnv,
+        excludedDirs: options.excludedDirs,
+        stderrLog: options.stderrLog,
+      });
     case 'http_api':
       return new HttpApiBackend({ name, config: agent, decisionContract: options.decisionContract });
     case 'a2a':

@@ -138,6 +138,7 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       cliDir: installedCliDir(resourcesDir),
       home: env.HOME || env.USERPROFILE || homedir(),
       excluded: bridgeOwnPaths(dataDir, loaded.path),
+      dataDir,
       log,
     });
     for (const [name, agent] of Object.entries(config.agents)) {

@@ -1,7 +1,9 @@
 /**
  * The pinned agents (pinned/package.json at exact versions, pinned/package-lock.json with each tarball's
- * integrity) installed with `npm ci` into a cache folder outside the repo, once per lock file: a second
- * run with the same lock reuses it. Install scripts stay off (the agents run without them).
+ * integrity) installed into a cache folder outside the repo, once per lock file: a second run with the
+ * same lock reuses it. Install scripts stay off (the agents run without them). `npm install` with the lock
+ * rather than `npm ci`: npm 11 writes a lock without the other platforms' optional binaries of
+ * opencode-ai, which `npm ci` then calls out of sync; install keeps every locked version and integrity.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -25,12 +27,12 @@ export function installPinnedAgents(): { reused: boolean; versions: Record<strin
     mkdirSync(CACHE, { recursive: true });
     copyFileSync(path.join(PINNED, 'package.json'), path.join(CACHE, 'package.json'));
     copyFileSync(LOCK, path.join(CACHE, 'package-lock.json'));
-    const npm = spawnSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], {
+    const npm = spawnSync('npm', ['install', '--no-save', '--ignore-scripts', '--no-audit', '--no-fund'], {
       cwd: CACHE,
       encoding: 'utf8',
       shell: process.platform === 'win32',
     });
-    if (npm.status !== 0) throw new Error(`npm ci of the pinned agents failed:\n${npm.stdout}\n${npm.stderr}`);
+    if (npm.status !== 0) throw new Error(`npm install of the pinned agents failed:\n${npm.stdout}\n${npm.stderr}`);
     writeFileSync(stampFile, stamp);
   }
   const pinned = JSON.parse(readFileSync(path.join(PINNED, 'package.json'), 'utf8')) as {

@@ -7,6 +7,7 @@
  *   LANE: run <command>         a tool call running <command> in the agent's shell tool; then the tool's output
  *   LANE: write <file> <text>   a tool call writing <text> into <file> with the agent's write tool
  *   LANE: slow                  a reply streamed in many pieces over a long time (for cancel)
+ *   LANE: pieces <n>            a reply of <n> pieces, 300 ms apart (for streaming)
  *   LANE: remember <word>       "remembered"; a later `LANE: recall` in the same conversation answers the word
  *   LANE: recall                "you said <word>", or "nothing to recall" when the conversation lost it
  */
@@ -25,7 +26,7 @@ export type Reply =
   | { kind: 'tool'; tool: 'shell'; command: string }
   | { kind: 'tool'; tool: 'write'; file: string; content: string };
 
-const DIRECTIVE = /LANE: (say|run|write|slow|remember|recall)\b ?([^\n]*)/g;
+const DIRECTIVE = /LANE: (say|run|write|slow|pieces|remember|recall)\b ?([^\n]*)/g;
 
 function lastDirective(texts: string[]): { verb: string; rest: string } | undefined {
   for (const text of [...texts].reverse()) {
@@ -60,6 +61,8 @@ export function decide(said: Said): Reply {
     }
     case 'slow':
       return { kind: 'text', pieces: Array.from({ length: 600 }, (_, i) => `piece ${i} `), pieceDelayMs: 100 };
+    case 'pieces':
+      return { kind: 'text', pieces: Array.from({ length: Number(rest) || 5 }, (_, i) => `part${i} `), pieceDelayMs: 300 };
     case 'remember':
       return text('remembered');
     case 'recall': {

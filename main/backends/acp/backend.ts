@@ -7,6 +7,7 @@
  */
 import { DEFAULT_MAX_MESSAGE_BYTES, RequestError } from '@agentclientprotocol/sdk';
 import type { AcpAgentConfig } from '../../schema/config.js';
+import type { AgentLog } from '../process/agent-log.js';
 import type { AgentBackend, AgentTraits, Turn, TurnOutcome, TurnReporter } from '../../ports.js';
 import { currentAppExe } from '../process/agent-env.js';
 import { AcpConnection, StartFailure } from './connection.js';
@@ -35,6 +36,8 @@ export interface AcpBackendOptions {
   clientVersion?: string;
   /** The bridge's data dir and config: never served through fs/* or terminal/*, whatever the root. */
   excludedDirs?: string[];
+  /** Where the agent's stderr is kept (`contactor logs <agent>`). */
+  stderrLog?: AgentLog;
 }
 
 const STOPPED_FOR_CANCEL =
@@ -174,6 +177,7 @@ export class AcpBackend implements AgentBackend {
       initializeTimeoutMs: this.options.initializeTimeoutMs ?? config.start_timeout_s * 1000,
       clientVersion: this.options.clientVersion ?? '0.1.0',
       signal: this.closing.signal,
+      ...(this.options.stderrLog ? { stderrLog: this.options.stderrLog } : {}),
     });
     if (this.closed) {
       await conn.stop(this.graceMs);

@@ -24,6 +24,7 @@ import {
   type ChildExit,
 } from '../process/child-process.js';
 import { SHUTTING_DOWN_REASON } from '../shared/outcomes.js';
+import type { AgentLog } from '../process/agent-log.js';
 import { stopChildAndDescendants } from '../process/stop-all.js';
 import { processStartOf } from '../process/process-start.js';
 import {
@@ -59,6 +60,8 @@ export interface ConnectionSpec {
   clientVersion: string;
   /** Aborted when the bridge stops: a start still waiting for `initialize` kills the process and fails. */
   signal?: AbortSignal;
+  /** Keeps the agent's stderr (agent-log.ts). */
+  stderrLog?: AgentLog;
 }
 
 /** The agent could not be reached; `message` is the concrete reason for an `undelivered` outcome. */
@@ -102,6 +105,7 @@ export class AcpConnection {
     private readonly spec: ConnectionSpec,
   ) {
     this.stderr = new StderrTail(child.stderr);
+    spec.stderrLog?.attach(child.stderr, child.pid);
     this.pidStart = processStartOf(child.pid);
     void exited(child).then((exit) => (this.exit = exit));
     const app = client({ name: 'contactor' })
