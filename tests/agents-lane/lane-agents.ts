@@ -26,7 +26,13 @@ const COMMON = { start_timeout_s: 120, cancel_grace_s: 30, timeout_s: 300, appro
 
 export async function laneAgent(name: LaneAgentName, home: string, workspace: string): Promise<LaneAgent> {
   mkdirSync(home, { recursive: true });
-  const base = { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_DATA_HOME: path.join(home, '.local/share'), XDG_CACHE_HOME: path.join(home, '.cache'), XDG_STATE_HOME: path.join(home, '.local/state') };
+  const base = {
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    XDG_DATA_HOME: path.join(home, '.local/share'),
+    XDG_CACHE_HOME: path.join(home, '.cache'),
+    XDG_STATE_HOME: path.join(home, '.local/state'),
+  };
   switch (name) {
     case 'codex': {
       const mock = await responsesServer();
@@ -36,7 +42,9 @@ export async function laneAgent(name: LaneAgentName, home: string, workspace: st
       writeFileSync(
         path.join(codexHome, 'config.toml'),
         [
-          'model = "lane-model"',
+          // A model codex-acp 0.16 knows (its own table): it then offers that model's tools (shell_command,
+          // apply_patch) and prints no "model metadata not found" warning into the reply.
+          'model = "gpt-5.3-codex"',
           'model_provider = "lane"',
           'approval_policy = "untrusted"',
           'sandbox_mode = "workspace-write"',

@@ -80,7 +80,16 @@ export class LaneBridge {
   }
 
   async rpc(method: string, params: unknown, at = `/agents/${this.name}`, version = '0.3'): Promise<Wire> {
-    const res = await fetch(`${this.url}${at}`, {
+    // A kept-alive connection the bridge closed as it was reused fails once ("other side closed"); every
+    // call here is safe to repeat (a send repeats its messageId, which the bridge answers idempotently).
+    const res = await this.post(method, params, at, version).catch(() => this.post(method, params, at, version));
+    const body = (await res.json()) as Wire;
+    if (body.error) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
+    return body.result;
+  }
+
+  private post(method: string, params: unknown, at: string, version: string): Promise<Response> {
+    return fetch(`${this.url}${at}`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -89,15 +98,18 @@ export class LaneBridge {
       },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
     });
-    const body = (await res.json()) as Wire;
-    if (body.error) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
-    return body.result;
   }
 
   /** Sends text (v0.3, not blocking); returns the task as accepted. */
   send(text: string, ids: { contextId?: string; taskId?: string } = {}): Promise<Wire> {
     return this.rpc('message/send', {
-      message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text }], ...ids },
+      message: {
+        kind: 'message',
+        messageId: crypto.randomUUID(),
+        role: 'user',
+        parts: [{ kind: 'text', text }],
+        ...ids,
+      },
       configuration: { blocking: false },
     });
   }
@@ -134,7 +146,8 @@ export class LaneBridge {
     for (;;) {
       const task = await this.get(taskId);
       if (check(task)) return task;
-      if (Date.now() > deadline) throw new Error(`${this.name}: ${what} never happened: ${JSON.stringify(task.status)}`);
+      if (Date.now() > deadline)
+        throw new Error(`${this.name}: ${what} never happened: ${JSON.stringify(task.status)}`);
       await new Promise((r) => setTimeout(r, 250));
     }
   }

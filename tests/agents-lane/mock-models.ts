@@ -72,7 +72,11 @@ function sse(res: ServerResponse): (data: unknown, event?: string) => void {
 }
 
 /** Streams a text reply piece by piece; stops early when the agent hangs up (a cancel). */
-async function streamPieces(reply: Extract<Reply, { kind: 'text' }>, res: ServerResponse, send: (piece: string) => void) {
+async function streamPieces(
+  reply: Extract<Reply, { kind: 'text' }>,
+  res: ServerResponse,
+  send: (piece: string) => void,
+) {
   for (const piece of reply.pieces) {
     if (res.destroyed) return;
     send(piece);
@@ -135,7 +139,13 @@ export function responsesServer(): Promise<MockServer> {
         type: 'response.completed',
         response: {
           id,
-          usage: { input_tokens: 10, output_tokens: 10, total_tokens: 20, input_tokens_details: null, output_tokens_details: null },
+          usage: {
+            input_tokens: 10,
+            output_tokens: 10,
+            total_tokens: 20,
+            input_tokens_details: null,
+            output_tokens_details: null,
+          },
         },
       },
       'response.completed',
@@ -210,7 +220,10 @@ export function geminiServer(): Promise<MockServer> {
           : { name: pickTool(said.tools, ['write_file']), args: { file_path: reply.file, content: reply.content } };
       send({ candidates: [{ content: { role: 'model', parts: [{ functionCall }] }, index: 0 }] });
     }
-    send({ candidates: [{ content: { role: 'model', parts: [{ text: '' }] }, finishReason: 'STOP', index: 0 }], usageMetadata });
+    send({
+      candidates: [{ content: { role: 'model', parts: [{ text: '' }] }, finishReason: 'STOP', index: 0 }],
+      usageMetadata,
+    });
     res.end();
   });
 }
@@ -242,7 +255,8 @@ export function chatCompletionsServer(): Promise<MockServer> {
     });
     const send = sse(res);
     // A title or summary request comes without tools: a short text.
-    const reply: Reply = said.tools.length === 0 ? { kind: 'text', pieces: ['lane task'], pieceDelayMs: 0 } : decide(said);
+    const reply: Reply =
+      said.tools.length === 0 ? { kind: 'text', pieces: ['lane task'], pieceDelayMs: 0 } : decide(said);
     if (reply.kind === 'text') {
       send(chunk({ role: 'assistant', content: '' }));
       await streamPieces(reply, res, (content) => send(chunk({ content })));
@@ -256,7 +270,12 @@ export function chatCompletionsServer(): Promise<MockServer> {
         chunk({
           role: 'assistant',
           tool_calls: [
-            { index: 0, id: `call_${n}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } },
+            {
+              index: 0,
+              id: `call_${n}`,
+              type: 'function',
+              function: { name: call.name, arguments: JSON.stringify(call.args) },
+            },
           ],
         }),
       );

@@ -7,7 +7,7 @@
  *   LANE: run <command>         a tool call running <command> in the agent's shell tool; then the tool's output
  *   LANE: write <file> <text>   a tool call writing <text> into <file> with the agent's write tool
  *   LANE: slow                  a reply streamed in many pieces over a long time (for cancel)
- *   LANE: pieces <n>            a reply of <n> pieces, 300 ms apart (for streaming)
+ *   LANE: pieces <n>            a reply of <n> pieces, 500 ms apart (for streaming)
  *   LANE: remember <word>       "remembered"; a later `LANE: recall` in the same conversation answers the word
  *   LANE: recall                "you said <word>", or "nothing to recall" when the conversation lost it
  */
@@ -41,8 +41,7 @@ const text = (s: string): Reply => ({ kind: 'text', pieces: [s], pieceDelayMs: 0
 
 export function decide(said: Said): Reply {
   if (said.toolResult !== undefined) {
-    const first = said.toolResult.trim().split('\n')[0] ?? '';
-    return text(`tool finished: ${first.slice(0, 200)}`);
+    return text(`tool finished: ${said.toolResult.replace(/\s+/g, ' ').trim().slice(0, 300)}`);
   }
   const latest = said.userTexts.at(-1) ?? '';
   // The bridge's word after a restart (domain/pending.ts permissionFollowUp).
@@ -62,7 +61,11 @@ export function decide(said: Said): Reply {
     case 'slow':
       return { kind: 'text', pieces: Array.from({ length: 600 }, (_, i) => `piece ${i} `), pieceDelayMs: 100 };
     case 'pieces':
-      return { kind: 'text', pieces: Array.from({ length: Number(rest) || 5 }, (_, i) => `part${i} `), pieceDelayMs: 300 };
+      return {
+        kind: 'text',
+        pieces: Array.from({ length: Number(rest) || 5 }, (_, i) => `part${i} `),
+        pieceDelayMs: 500,
+      };
     case 'remember':
       return text('remembered');
     case 'recall': {

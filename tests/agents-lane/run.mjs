@@ -23,13 +23,20 @@ function skipOrFail(reason) {
 }
 
 if (process.platform !== 'linux') skipOrFail('the lane runs on Linux only');
-if (spawnSync('bwrap', ['--version']).status !== 0) skipOrFail("bubblewrap (Debian's `bwrap`, Codex's sandbox) is missing: apt-get install bubblewrap");
+if (spawnSync('bwrap', ['--version']).status !== 0)
+  skipOrFail("bubblewrap (Debian's `bwrap`, Codex's sandbox) is missing: apt-get install bubblewrap");
 
 let versions;
 try {
   const installed = installPinnedAgents();
   versions = installed.versions;
-  console.log(`agents lane: agents ${installed.reused ? 'already installed' : 'installed'} in ${seconds()}: ${Object.entries(versions).map(([n, v]) => `${n}@${v}`).join(', ')}`);
+  console.log(
+    `agents lane: agents ${installed.reused ? 'already installed' : 'installed'} in ${seconds()}: ${Object.entries(
+      versions,
+    )
+      .map(([n, v]) => `${n}@${v}`)
+      .join(', ')}`,
+  );
 } catch (err) {
   skipOrFail(err.message);
 }
