@@ -34,7 +34,7 @@ async function serve(handler: Handler): Promise<MockServer> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const raw = Buffer.concat(chunks).toString('utf8');
-      let body: unknown = undefined;
+      let body: unknown;
       try {
         body = raw ? JSON.parse(raw) : undefined;
       } catch {

@@ -39,10 +39,15 @@ export class AgentLog {
       const lines = (partial + chunk.toString('utf8')).split(/\r?\n/);
       partial = lines.pop() ?? '';
       // A line with no end for too long is written as it is (a progress bar, a stuck agent).
-      if (partial.length > 4096) (lines.push(partial.slice(0, 4096)), (partial = ''));
+      if (partial.length > 4096) {
+        lines.push(partial);
+        partial = '';
+      }
       this.write(lines, pid);
     });
-    stream.on('end', () => partial && this.write([partial], pid));
+    stream.on('end', () => {
+      if (partial) this.write([partial], pid);
+    });
     stream.on('error', () => undefined);
   }
 
