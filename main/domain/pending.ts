@@ -70,13 +70,22 @@ function canonicalJson(value: unknown): string {
 
 /**
  * Whether two permission requests are for the same tool call: the same command, or else the same raw
- * input. A title alone never is (two different edits may share "Edit file").
+ * input. A request without raw input (Gemini CLI sends none: its title is the command) is the same when
+ * everything the person was shown is: title, kind and locations, with a kind given. A title alone never
+ * is (two different edits may share "Edit file").
  */
 export function sameToolCall(a: ToolCallSummary, b: ToolCallSummary): boolean {
   const command = commandOf(a);
   if (command !== '') return command === commandOf(b);
-  if (a.rawInput === undefined || b.rawInput === undefined) return false;
-  return canonicalJson(a.rawInput) === canonicalJson(b.rawInput);
+  if (a.rawInput !== undefined || b.rawInput !== undefined) {
+    return (
+      a.rawInput !== undefined && b.rawInput !== undefined && canonicalJson(a.rawInput) === canonicalJson(b.rawInput)
+    );
+  }
+  if (a.kind === undefined) return false;
+  const shown = (c: ToolCallSummary): string =>
+    canonicalJson({ title: c.title, kind: c.kind, locations: c.locations ?? [] });
+  return shown(a) === shown(b);
 }
 
 /** How a pending question is rendered as text in `status.message`, for callers that read only text. */

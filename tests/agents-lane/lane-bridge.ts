@@ -4,11 +4,11 @@
  * a v1 stream, kill -9 and a restart on the same data dir.
  */
 import { mkdirSync, realpathSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Discovery } from '../../main/schema/discovery.js';
 import { writeTestConfig } from '../helpers/bridge.js';
 import { spawnBridge, waitForDiscovery, type BridgeProcess } from '../integration/recovery-process.js';
+import { CACHE } from './install.js';
 import { laneAgent, type LaneAgent, type LaneAgentName } from './lane-agents.js';
 
 /** Real agents start cold in 20-80 s on a loaded 2-core machine; a scenario's waits allow for that. */
@@ -30,7 +30,11 @@ export class LaneBridge {
   ) {}
 
   static async create(name: LaneAgentName): Promise<LaneBridge> {
-    const root = realpathSync(mkdtempSync(path.join(tmpdir(), `contactor-lane-${name}-`)));
+    // Not under the temp folder: Codex refuses to create its helper links (codex-linux-sandbox, which its
+    // bwrap sandbox runs) under a temp dir, and every sandboxed command then fails.
+    const runs = path.join(CACHE, 'runs');
+    mkdirSync(runs, { recursive: true });
+    const root = realpathSync(mkdtempSync(path.join(runs, `${name}-`)));
     const workspace = path.join(root, 'workspace');
     mkdirSync(workspace);
     const agent = await laneAgent(name, path.join(root, 'home'), workspace);

@@ -119,6 +119,9 @@ export function responsesServer(): Promise<MockServer> {
     send({ type: 'response.created', response: { id } }, 'response.created');
     if (reply.kind === 'text') {
       const all: string[] = [];
+      // Codex streams deltas into the item `output_item.added` opened (without it, the text comes whole).
+      const opened = { type: 'message', role: 'assistant', id: `msg_${n}`, content: [] };
+      send({ type: 'response.output_item.added', item: opened }, 'response.output_item.added');
       await streamPieces(reply, res, (delta) => {
         all.push(delta);
         send({ type: 'response.output_text.delta', delta, item_id: `msg_${n}` }, 'response.output_text.delta');

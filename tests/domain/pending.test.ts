@@ -61,4 +61,12 @@ describe('sameToolCall (a verdict carried over a restart answers only the very s
     expect(sameToolCall(a, { title: 'Edit', rawInput: { path: 'b.txt', content: 'x' } })).toBe(false);
     expect(sameToolCall({ title: 'Edit' }, { title: 'Edit' })).toBe(false);
   });
+
+  it('without any raw input (Gemini CLI), matches what the person was shown: title, kind and locations', () => {
+    const touch = { title: 'touch /w/a.txt', kind: 'execute' };
+    expect(sameToolCall(touch, { ...touch })).toBe(true);
+    expect(sameToolCall(touch, { title: 'rm -rf /w', kind: 'execute' })).toBe(false);
+    expect(sameToolCall(touch, { ...touch, locations: [{ path: '/etc/passwd' }] })).toBe(false);
+    expect(sameToolCall(touch, { ...touch, rawInput: { command: 'touch /w/a.txt' } })).toBe(false);
+  });
 });
