@@ -57,8 +57,12 @@ export function agentScenarios(name: LaneAgentName): void {
         const res = await fetch(`${b.url}/agents/${name}/.well-known/agent-card.json`);
         const card = (await res.json()) as Wire;
         expect(card.capabilities).toMatchObject({ streaming: true });
-        // Streaming, permissions, cancel and multi-turn are each proven by the scenarios below.
-        expect(JSON.stringify(card)).toContain('acp');
+        const traits = (card.capabilities.extensions ?? []).find(
+          (e: Wire) => e.uri === 'urn:contactor:agent-traits:v1',
+        )?.params;
+        // Each is proven by a scenario below: permissions (inputRequired), the two cancels (interruptible),
+        // two turns sharing one session (multiTurn), pieces as they come (streaming).
+        expect(traits).toMatchObject({ inputRequired: true, interruptible: true, multiTurn: true });
       },
       T,
     );
