@@ -48,6 +48,13 @@ export interface Turn {
    */
   reattach?: string;
   /**
+   * A permission answered after a restart (its agent-side request died with the bridge): an agent told
+   * the verdict often re-issues the very call and asks again. The backend answers that one request with
+   * this verdict, once in this turn, when it is the same call (same command or raw input), so the person
+   * is not asked twice, and reports `permissionCarriedOver` in the receipt.
+   */
+  carried?: CarriedVerdict;
+  /**
    * The working directory the requester named for this task (absolute, as the requester wrote it);
    * backends that run somewhere use it instead of their configured cwd. Undefined: the configured one.
    */
@@ -57,6 +64,11 @@ export interface Turn {
    * the process, send the agent its cancel) and resolve `run` promptly; the runtime decides the state.
    */
   signal: AbortSignal;
+}
+
+export interface CarriedVerdict {
+  toolCall: ToolCallSummary;
+  option: PermissionOption;
 }
 
 export interface PermissionRequest {

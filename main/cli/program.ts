@@ -1,6 +1,7 @@
 /** The `contactor` command line: shared options, every verb, and the exit codes in --help. */
 import { Command } from 'commander';
 import { auditCommand } from './commands/audit.js';
+import { logsCommand } from './commands/logs.js';
 import { registerAgents } from './commands/agents.js';
 import { registerConfig } from './commands/config.js';
 import { registerDoctor } from './commands/doctor.js';
@@ -48,5 +49,12 @@ export function buildProgram(run: Runner, version: string): Command {
     .description('the last entries of the audit log (works with the bridge down)')
     .option('-n, --lines <n>', 'how many entries', '20')
     .action(run(auditCommand));
+  program
+    .command('logs')
+    .description("an agent's own stderr as the bridge kept it, redacted (works with the bridge down)")
+    .argument('<agent>', 'the agent name in config.yaml')
+    .option('-n, --lines <n>', 'how many lines', '50')
+    .option('-f, --follow', 'keep printing what the agent writes')
+    .action(run(logsCommand));
   return program;
 }

@@ -122,3 +122,11 @@ function isZombie(pid: number): boolean {
     return false;
   }
 }
+
+/**
+ * Where the bridge keeps an agent's stderr (backends/process/agent-log.ts; `contactor logs`): one file per
+ * agent name, anything but [\w.-] in it becoming `_`.
+ */
+export function agentLogFile(dataDir: string, agent: string): string {
+  return path.join(dataDir, 'logs', 'agents', `${agent.replace(/[^\w.-]/g, '_')}.log`);
+}

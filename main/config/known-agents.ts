@@ -12,18 +12,29 @@ export interface KnownAgent {
   /** The agent name proposed in config.yaml. */
   name: string;
   product: string;
+  /** The npm package that provides `program` (what `doctor` and `setup` name when it is missing). */
+  npmPackage?: string;
   /** The config.yaml entry (the found program's full path replaces `program` in `command`). */
   entry: Record<string, unknown>;
 }
 
+/**
+ * Each preset checked against the current package (name, program, flags, how it asks permission).
+ * ACP agents ask permission through `session/request_permission` before tools, each as its own settings
+ * say: Claude Code per its permission mode, Codex per its approval policy (codex-acp's modes), Gemini CLI
+ * and Qwen Code for edits and shell commands by default, OpenCode only where its opencode.json says
+ * `ask` (its default allows everything).
+ */
 export const KNOWN_AGENTS: readonly KnownAgent[] = [
   {
-    program: 'claude-code-acp',
+    program: 'claude-agent-acp',
     name: 'claude',
     product: 'Claude Code (ACP adapter)',
+    // The former @zed-industries/claude-code-acp (program claude-code-acp) is deprecated.
+    npmPackage: '@agentclientprotocol/claude-agent-acp',
     entry: {
       kind: 'acp',
-      command: ['claude-code-acp'],
+      command: ['claude-agent-acp'],
       description: 'Claude Code over ACP: streams, asks permission before tools.',
     },
   },
@@ -31,13 +42,42 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
     program: 'codex-acp',
     name: 'codex',
     product: 'Codex (ACP adapter)',
+    npmPackage: '@zed-industries/codex-acp',
     entry: { kind: 'acp', command: ['codex-acp'], description: 'OpenAI Codex over ACP.' },
   },
   {
     program: 'gemini',
     name: 'gemini',
     product: 'Gemini CLI (ACP mode)',
-    entry: { kind: 'acp', command: ['gemini', '--experimental-acp'], description: 'Gemini CLI over ACP.' },
+    npmPackage: '@google/gemini-cli',
+    entry: {
+      kind: 'acp',
+      // `--experimental-acp` is deprecated since `--acp` exists.
+      command: ['gemini', '--acp'],
+      // Gemini CLI 0.61 fails to write a new file when the client serves fs/read_text_file; without it,
+      // it reads files itself (and still writes through fs/write_text_file).
+      fs_read: false,
+      description: 'Gemini CLI over ACP.',
+    },
+  },
+  {
+    program: 'opencode',
+    name: 'opencode',
+    product: 'OpenCode (ACP mode)',
+    npmPackage: 'opencode-ai',
+    entry: {
+      kind: 'acp',
+      command: ['opencode', 'acp'],
+      description:
+        'OpenCode over ACP. It asks permission only where its opencode.json says "ask" (e.g. permission: {bash: ask, edit: ask}); its default allows every tool.',
+    },
+  },
+  {
+    program: 'qwen',
+    name: 'qwen',
+    product: 'Qwen Code (ACP mode)',
+    npmPackage: '@qwen-code/qwen-code',
+    entry: { kind: 'acp', command: ['qwen', '--acp'], description: 'Qwen Code over ACP.' },
   },
   {
     program: 'dsh',
@@ -49,12 +89,14 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
     program: 'claude',
     name: 'claude_cli',
     product: 'Claude Code CLI (one-shot, no streaming or questions)',
+    npmPackage: '@anthropic-ai/claude-code',
     entry: { kind: 'subprocess_cli', command: ['claude'], prompt_via: 'arg', prompt_flag: ['-p'], timeout_s: 900 },
   },
   {
     program: 'codex',
     name: 'codex_cli',
     product: 'Codex CLI (one-shot `codex exec`)',
+    npmPackage: '@openai/codex',
     entry: { kind: 'subprocess_cli', command: ['codex', 'exec'], prompt_via: 'arg', timeout_s: 900 },
   },
   {
@@ -70,6 +112,12 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
     entry: { kind: 'subprocess_cli', command: ['grok'], prompt_via: 'arg', prompt_flag: ['-p'], timeout_s: 600 },
   },
 ];
+
+/** The npm package that provides `program` (a known agent's), for "install it with …" hints. */
+export function npmPackageOf(program: string): string | undefined {
+  const name = programName(program);
+  return KNOWN_AGENTS.find((k) => k.program === name)?.npmPackage;
+}
 
 /** Programs that only start another program (`pnpm dsh`, `npx -y claude`, `pnpm exec codex`). */
 const LAUNCHERS = new Set(['npx', 'pnpx', 'bunx', 'pnpm', 'yarn', 'uvx', 'pipx']);

@@ -103,6 +103,17 @@ export class LiveTask {
     this.store.afterCommit((lost) => lost && this.lose(lost));
   }
 
+  /**
+   * Writes facts a backend reports after the task settled (how a canceled turn ended: the agent stopped
+   * it, or its process was killed): the task is already canceled when the backend learns that, and no
+   * later status change would save them. No event: the task's history stays as it settled.
+   */
+  saveLateFacts(): void {
+    if (this.frozen || !isTerminal(this.state)) return;
+    this.store.commit(this.task.id, [], this.task);
+    this.store.afterCommit((lost) => lost && this.lose(lost));
+  }
+
   /** Stores facts in metadata; they are saved with the next status change (or `saveSnapshot`). */
   patchMetadata(patch: Record<string, unknown>): void {
     // What agents report (a tool call in a question, a peer's metadata) is cut at the depth the edge

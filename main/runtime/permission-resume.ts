@@ -53,6 +53,8 @@ export function resumePermission(
       // An agent that cannot reload the conversation after all gets the whole request with the verdict.
       cold: { text: `${textOf(first)}\n\n---\n${followUp}`, attachments: first.filter((p) => p.kind !== 'text') },
       reattach: pending.reattach,
+      // The agent may re-issue the call it was told about: that one is answered with this verdict.
+      carried: { toolCall: pending.toolCall, option },
     },
     unreserve,
   );

@@ -1,7 +1,7 @@
 import { parseDecision } from '../domain/decision-contract.js';
 import { describePending, type DecisionPending } from '../domain/pending.js';
 import type { Part } from '../domain/task.js';
-import type { Turn, TurnOutcome, TurnReporter } from '../ports.js';
+import type { CarriedVerdict, Turn, TurnOutcome, TurnReporter } from '../ports.js';
 import { ArtifactBudget, DEFAULT_MAX_ARTIFACT_BYTES, partBytes } from './artifact-budget.js';
 import { ArtifactStream } from './artifact-stream.js';
 import type { LiveTask } from './live-task.js';
@@ -23,6 +23,8 @@ export interface TurnPlan {
   cold?: { text: string; attachments: Part[] };
   /** See Turn.reattach. */
   reattach?: string;
+  /** See Turn.carried. */
+  carried?: CarriedVerdict;
   /** Whether the decision contract was appended to `text`, so the reply may end with a decision. */
   contractApplied: boolean;
   /** Hands the agent's shard slot back (the task is parked or finished). */
@@ -187,6 +189,7 @@ async function runStartedTurn(
     followUp: plan.followUp,
     ...(plan.cold ? { cold: plan.cold } : {}),
     ...(plan.reattach ? { reattach: plan.reattach } : {}),
+    ...(plan.carried ? { carried: plan.carried } : {}),
     ...(cwd ? { cwd } : {}),
     signal: turnAbort.signal,
   };
@@ -224,6 +227,8 @@ async function runStartedTurn(
 
   if (live.abort.signal.aborted) {
     stream.abandon();
+    // The backend's receipt of how the cancel ended (receipt.cancel) came after the task turned canceled.
+    live.saveLateFacts();
   } else if (timer.timedOut) {
     stream.finish();
     settleFailure(

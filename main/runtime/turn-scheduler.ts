@@ -5,7 +5,7 @@
  */
 import { withDecisionContract } from '../domain/decision-contract.js';
 import type { Part } from '../domain/task.js';
-import type { TaskStore } from '../ports.js';
+import type { CarriedVerdict, TaskStore } from '../ports.js';
 import type { LiveTask } from './live-task.js';
 import type { PermissionDesk } from './permission-desk.js';
 import type { AgentEntry } from './registry.js';
@@ -22,6 +22,8 @@ export interface PlannedTurn {
   cold?: { text: string; attachments: Part[] };
   /** See Turn.reattach. */
   reattach?: string;
+  /** See Turn.carried. */
+  carried?: CarriedVerdict;
 }
 
 export interface TurnSchedulerOptions {
@@ -78,6 +80,7 @@ export class TurnScheduler {
                 attachments: turn.attachments,
                 ...(turn.cold ? { cold: { text: compose(turn.cold.text), attachments: turn.cold.attachments } } : {}),
                 ...(turn.reattach ? { reattach: turn.reattach } : {}),
+                ...(turn.carried ? { carried: turn.carried } : {}),
                 followUp,
                 contractApplied: contract,
                 release,

@@ -110,6 +110,16 @@ export const AcpAgentSchema = z
     distro: z.string().optional(),
     /** Seconds without a task before the agent's process is stopped. */
     idle_timeout_s: z.number().positive().default(900),
+    /**
+     * Seconds the agent may take to start and answer `initialize` (real agents take 20-40 s cold on a busy
+     * machine); the bridge, `doctor` and `probe` all wait this long.
+     */
+    start_timeout_s: z.number().positive().default(60),
+    /**
+     * Seconds a canceled turn may take to end with the agent's `cancelled` stop reason before its process
+     * is killed (which ends every session it holds).
+     */
+    cancel_grace_s: z.number().positive().default(10),
     fs_read: z.boolean().default(true),
     fs_write: z.boolean().default(true),
     terminal: z.boolean().default(true),

@@ -7,6 +7,9 @@ import path from 'node:path';
 import { A2aRemoteBackend } from '../backends/a2a/backend.js';
 import { AcpBackend } from '../backends/acp/backend.js';
 import { withCliDirFirst } from '../backends/process/agent-env.js';
+import { AgentLog } from '../backends/process/agent-log.js';
+import { agentLogFile } from '../config/data-dir.js';
+import { redact } from '../domain/redaction.js';
 import { HttpApiBackend } from '../backends/http-api/backend.js';
 import { BRIDGE_RUN_MARK } from '../backends/process/spawn-marks.js';
 import { CliBackend } from '../backends/subprocess-cli/backend.js';
@@ -45,6 +48,8 @@ export interface AgentAssemblyOptions {
   ownFiles: ProtectedFiles;
   /** Where ACP agents' file writes are noted (the config reload asks who wrote the config last). */
   agentWrites: AgentWrites;
+  /** Where each agent's stderr log is kept (backends/process/agent-log.ts). */
+  dataDir: string;
   log: WarnLog;
 }
 
@@ -81,10 +86,13 @@ export function agentAssembly(opts: AgentAssemblyOptions): AgentAssembly {
         opts.cliDir,
       );
       // Without a cwd an agent works in the user's home (its root), not wherever the bridge was started.
+      // Its stderr is its own words: the bridge's secrets and credential shapes are removed from each line.
+      const stderrLog = new AgentLog(agentLogFile(opts.dataDir, name), (line) => redact(line, bridgeSecrets));
       return createBackend(name, agentWithDefaultCwd(agent, home), baseEnv, {
         ownFiles: opts.ownFiles,
         agentWrites: opts.agentWrites,
         decisionContract: decisionContractOf(agent),
+        stderrLog,
       });
     },
     settingsFor: (name, agent, bridgeConfig) => {
@@ -112,7 +120,12 @@ function createBackend(
   name: string,
   agent: AgentConfig,
   baseEnv: Record<string, string>,
-  options: { ownFiles: ProtectedFiles; agentWrites: AgentWrites; decisionContract: boolean },
+  options: {
+    ownFiles: ProtectedFiles;
+    agentWrites: AgentWrites;
+    decisionContract: boolean;
+    stderrLog: AgentLog;
+  },
 ): AgentBackend {
   switch (agent.kind) {
     case 'subprocess_cli':
@@ -124,6 +137,7 @@ function createBackend(
         baseEnv,
         ownFiles: options.ownFiles,
         agentWrites: options.agentWrites,
+        stderrLog: options.stderrLog,
       });
     case 'http_api':
       return new HttpApiBackend({ name, config: agent, decisionContract: options.decisionContract });

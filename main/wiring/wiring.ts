@@ -98,6 +98,7 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       excluded: bridgeOwnPaths(dataDir, loaded.path),
       ownFiles: new ProtectedFiles(bridgeOwnPaths(dataDir, loaded.path)),
       agentWrites,
+      dataDir,
       log,
     });
     const backends = registerAgents(agents, config, runtime.registry);

@@ -24,8 +24,28 @@ describe('AcpBackend process lifecycle', () => {
     expect(next.facts).toMatchObject({ processReused: true, pid: report.facts.pid });
   });
 
+  it('waits cancel_grace_s for a slow cancel and keeps the process and its sessions (the old fixed grace killed it)', async () => {
+    // The harness's stop grace is 300 ms, which the cancel wait used to share; the agent answers after 1.5 s.
+    const backend = h.backend([], { cancel_grace_s: 60 });
+    const warm = new RecordingReporter();
+    await backend.run(makeTurn('echo first', { contextId: 'kept' }), warm);
+    const report = new RecordingReporter();
+    const turn = makeTurn('slow-cancel 1500');
+    const run = backend.run(turn, report);
+    await eventually(() => report.texts.length >= 2, 'some streamed output');
+    turn.abort.abort();
+    expect(await run).toEqual({ kind: 'failed', retryable: true, reason: 'stopped' });
+    expect(report.facts.cancel).toBe('agent stopped the turn');
+    expect(alive(report.facts.pid as number)).toBe(true);
+
+    const next = new RecordingReporter();
+    await backend.run(makeTurn('count', { contextId: 'kept', followUp: true }), next);
+    expect(next.facts).toMatchObject({ processReused: true, sessionReused: true, pid: report.facts.pid });
+    expect(next.output).toMatch(/turn=2$/);
+  });
+
   it('kills an agent that ignores session/cancel, failing its other turns as retryable', async () => {
-    const backend = h.backend();
+    const backend = h.backend([], { cancel_grace_s: 1 });
     const stuck = new RecordingReporter();
     const turn = makeTurn('stream-ignore-cancel');
     const run = backend.run(turn, stuck);
@@ -66,6 +86,41 @@ describe('AcpBackend process lifecycle', () => {
     });
     expect(next.facts).toMatchObject({ processReused: false, sessionReused: false, earlierSessionLost: true });
     expect(next.facts.pid).not.toBe(report.facts.pid);
+  });
+
+  it('a stop while the agent has not answered initialize kills its process at once (stop means gone)', async () => {
+    const pidFile = path.join(h.tempDir(), 'pid');
+    const backend = h.backend(['--never-initialize', `--pid-file=${pidFile}`], { start_timeout_s: 600 });
+    const run = backend.run(makeTurn('echo never'), new RecordingReporter());
+    await eventually(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', 'the agent to start');
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    await backend.close();
+    expect(alive(pid)).toBe(false);
+    expect(await run).toMatchObject({ kind: 'undelivered', retryable: true, reason: 'the bridge is shutting down' });
+  });
+
+  it('start_timeout_s bounds the wait for initialize', async () => {
+    const backend = h.backend(['--never-initialize'], { start_timeout_s: 1 });
+    const outcome = await backend.run(makeTurn('echo never'), new RecordingReporter());
+    expect(outcome).toMatchObject({
+      kind: 'undelivered',
+      reason: expect.stringMatching(/no answer to initialize within 1000 ms/),
+    });
+  });
+
+  it("keeps the agent's own words when session/load fails (its data.details), redacted, and carries on in a new session", async () => {
+    const sessions = h.tempDir();
+    const backend = h.backend([`--session-dir=${sessions}`, '--load-fails']);
+    const report = new RecordingReporter();
+    const outcome = await backend.run(
+      makeTurn('echo told again', { reattach: 's-gone', cold: { text: 'echo the whole request', attachments: [] } }),
+      report,
+    );
+    expect(outcome).toEqual({ kind: 'completed' });
+    expect(report.facts.sessionLoadFailed).toMatch(/^Internal error: No previous sessions found for this project\./);
+    expect(report.facts.sessionLoadFailed).toContain('[REDACTED]');
+    expect(report.facts.sessionLoadFailed).not.toContain('sk-ant-api03');
+    expect(report.output).toBe('echo: the whole request');
   });
 
   // POSIX signals: on Windows the tree is ended with taskkill /T /F (tests/windows-lane/win32-agents.test.ts).

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { probeAcpAgent, type AcpProbeResult } from '../../main/cli/doctor/acp-probe.js';
+import { probeCheck } from '../../main/cli/doctor/acp-probe-report.js';
 import { isAlive } from '../../main/cli/bridge-client/pid.js';
 import { AcpAgentSchema } from '../../main/schema/config.js';
 import { eventually } from '../helpers/wait.js';
@@ -100,6 +101,25 @@ describe('probeAcpAgent', () => {
     const chatty = failed(await probing);
     expect(chatty.stdoutNoise).toEqual(['Welcome to Agent 3000']);
     expect(chatty.fix).toContain('"Welcome to Agent 3000"');
+  });
+
+  it("waits the agent's own start_timeout_s, the wait the bridge allows (not a fixed 10 s)", async () => {
+    const silent = failed(
+      await probe([process.execPath, FAKE_ACP_AGENT, '--never-initialize'], { start_timeout_s: 1 }),
+    );
+    expect(silent.reason).toBe('no answer to initialize within 1 s');
+    expect(silent.fix).toContain('agents.a.start_timeout_s');
+  });
+
+  it('an agent slow to start but within its start timeout passes, saying it is slow', async () => {
+    const result = await probe([process.execPath, FAKE_ACP_AGENT, '--slow-initialize=1500']);
+    if (!result.ok) throw new Error(result.reason);
+    expect(result.startMs).toBeGreaterThanOrEqual(1500);
+    // The threshold is the test's (doctor's is SLOW_START_MS), so a real 10 s wait is not needed.
+    const check = probeCheck('a', result, 1000);
+    expect(check.status).toBe('ok');
+    expect(check.detail).toMatch(/; slow to start \(\d+ s\)/);
+    expect(probeCheck('a', result, 60_000).detail).not.toContain('slow');
   });
 
   it('a banner before the protocol is tolerated and reported', async () => {

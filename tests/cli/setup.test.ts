@@ -81,6 +81,15 @@ describe('doctor', () => {
       expect(run.code).toBe(1);
       expect(run.stdout).toContain('✗ agent ghost: no-such-agent-program not found on PATH');
       expect(run.stdout).toContain('agents.ghost.command');
+
+      // A known agent's program that is missing: doctor names the npm package that provides it.
+      const known = writeConfig(
+        'known-missing.yaml',
+        `data_dir: ${bridge.dataDir}\nagents:\n  gem: { kind: acp, command: [gemini, --acp] }\n`,
+      );
+      const hint = await runCli(['doctor', '-c', known], { env: { ...env, PATH: path.join(dir, 'empty-bin') } });
+      expect(hint.stdout).toContain('✗ agent gem: gemini not found on PATH');
+      expect(hint.stdout).toContain('`npm install -g @google/gemini-cli`');
     } finally {
       await bridge.cleanup();
     }

@@ -44,7 +44,7 @@ describe('scanWindowsFromWsl', () => {
     const whereDir = path.join(standIns.dir, 'winbin');
     executable(path.join(whereDir, 'codex-acp'));
     executable(path.join(whereDir, 'codex-acp.cmd'));
-    executable(path.join(driveC, 'Users/Zoë/AppData/Roaming/npm/claude-code-acp.cmd'));
+    executable(path.join(driveC, 'Users/Zoë/AppData/Roaming/npm/claude-agent-acp.cmd'));
     executable(path.join(driveC, 'Users/Zoë/AppData/Local/Programs/grok-cli/bin/grok.exe'));
     const scan = await scanWindowsFromWsl({
       run: runCommand,
@@ -57,8 +57,8 @@ describe('scanWindowsFromWsl', () => {
       notes: [],
       found: [
         {
-          program: 'claude-code-acp',
-          path: 'C:\\Users\\Zoë\\AppData\\Roaming\\npm\\claude-code-acp.cmd',
+          program: 'claude-agent-acp',
+          path: 'C:\\Users\\Zoë\\AppData\\Roaming\\npm\\claude-agent-acp.cmd',
           onPath: false,
         },
         { program: 'codex-acp', path: 'C:\\Users\\Zoë\\bin\\codex-acp.cmd', onPath: true },
@@ -176,7 +176,7 @@ describe('propose', () => {
       entry: { kind: 'acp', platform: 'windows', command: ['codex-acp'] },
     });
     const off = propose({ known: known('gemini'), side: 'windows', path: 'C:\\n\\gemini.cmd', onPath: false });
-    expect(off.entry.command).toEqual(['C:\\n\\gemini.cmd', '--experimental-acp']);
+    expect(off.entry.command).toEqual(['C:\\n\\gemini.cmd', '--acp']);
     const cli = propose({ known: known('claude'), side: 'windows', path: 'C:\\n\\claude.exe', onPath: true });
     expect(cli.entry).not.toHaveProperty('platform');
     for (const p of [onPath, off, cli]) valid(p.entry);
@@ -187,7 +187,7 @@ describe('propose', () => {
     expect(acp).toMatchObject({
       name: 'gemini_ubuntu_24_04',
       distro: 'Ubuntu-24.04',
-      entry: { platform: 'wsl', distro: 'Ubuntu-24.04', command: ['bash', '-lc', 'exec gemini --experimental-acp'] },
+      entry: { platform: 'wsl', distro: 'Ubuntu-24.04', command: ['bash', '-lc', 'exec gemini --acp'] },
     });
     const cli = propose({ known: known('hermes'), side: 'wsl', path: '/usr/bin/hermes', distro: 'Debian' });
     expect(cli.entry).toMatchObject({

@@ -1,7 +1,7 @@
 /** Which agents get the decision contract when their config does not say (issue 15 item 4). */
 import { describe, expect, it } from 'vitest';
-import { decisionContractDefault } from '../../main/config/known-agents.js';
-import { AgentConfigSchema } from '../../main/schema/config.js';
+import { decisionContractDefault, KNOWN_AGENTS, npmPackageOf } from '../../main/config/known-agents.js';
+import { AcpAgentSchema, AgentConfigSchema } from '../../main/schema/config.js';
 
 const agent = (raw: Record<string, unknown>) => AgentConfigSchema.parse(raw);
 
@@ -30,5 +30,43 @@ describe('decisionContractDefault', () => {
   it('is off for any other command', () => {
     for (const command of [['tr', 'a-z', 'A-Z'], ['node', 'claude.mjs'], ['npx'], ['grep', 'claude'], ['cat']])
       expect(decisionContractDefault(agent({ kind: 'subprocess_cli', command })), command.join(' ')).toBe(false);
+  });
+});
+
+// The presets as the current packages are (checked with `npm view` and their sources): the program each
+// package installs, its ACP flag, and the quirks the agents lane showed.
+const preset = (program: string) => KNOWN_AGENTS.find((k) => k.program === program);
+
+describe('known ACP agents', () => {
+  it('Claude Code through @agentclientprotocol/claude-agent-acp, not the deprecated claude-code-acp', () => {
+    expect(preset('claude-agent-acp')).toMatchObject({
+      npmPackage: '@agentclientprotocol/claude-agent-acp',
+      entry: { kind: 'acp', command: ['claude-agent-acp'] },
+    });
+    expect(preset('claude-code-acp')).toBeUndefined();
+  });
+
+  it('Gemini CLI with --acp (not the deprecated --experimental-acp), reading files itself', () => {
+    expect(preset('gemini')).toMatchObject({
+      npmPackage: '@google/gemini-cli',
+      entry: { command: ['gemini', '--acp'], fs_read: false },
+    });
+  });
+
+  it('OpenCode (`opencode acp`) and Qwen Code (`qwen --acp`) are known', () => {
+    expect(preset('opencode')).toMatchObject({ npmPackage: 'opencode-ai', entry: { command: ['opencode', 'acp'] } });
+    expect(preset('qwen')).toMatchObject({ npmPackage: '@qwen-code/qwen-code', entry: { command: ['qwen', '--acp'] } });
+  });
+
+  it('every ACP preset is a valid config entry', () => {
+    for (const k of KNOWN_AGENTS.filter((a) => a.entry.kind === 'acp')) {
+      expect(() => AcpAgentSchema.parse(k.entry), k.program).not.toThrow();
+    }
+  });
+
+  it('names the npm package of a known program, whatever its folder or Windows extension', () => {
+    expect(npmPackageOf('/usr/local/bin/codex-acp')).toBe('@zed-industries/codex-acp');
+    expect(npmPackageOf('C:\\npm\\opencode.cmd')).toBe('opencode-ai');
+    expect(npmPackageOf('no-such-agent')).toBeUndefined();
   });
 });

@@ -19,12 +19,12 @@ afterEach(async () => {
   bridges = [];
 });
 
-function setup(): { dir: string; log: string; agent: Record<string, unknown> } {
+function setup(extra: string[] = []): { dir: string; log: string; agent: Record<string, unknown> } {
   const dir = tempDir();
   const sessions = path.join(dir, 'sessions');
   mkdirSync(sessions);
   const log = path.join(dir, 'agent.jsonl');
-  return { dir, log, agent: fakeAcpAgent([`--session-dir=${sessions}`, `--log-prompts=${log}`]) };
+  return { dir, log, agent: fakeAcpAgent([`--session-dir=${sessions}`, `--log-prompts=${log}`, ...extra]) };
 }
 
 async function start(dir: string, agent: Record<string, unknown>, dataDir?: string): Promise<TestBridge> {
@@ -84,6 +84,47 @@ it.each(CASES)(
     expect(done.metadata.pending).toBeUndefined();
   },
 );
+
+it('an agent that re-issues the allowed call after the restart is answered with that verdict, not asked again', async () => {
+  // Codex, Gemini CLI and OpenCode all redo the call they were told was allowed, asking permission anew.
+  const { dir, agent } = setup(['--reissue']);
+  const first = await start(dir, agent);
+  const sent = await call(
+    first,
+    '1.0',
+    METHODS['1.0'].send,
+    { message: userMessage('1.0', 'permission') },
+    {
+      path: '/agents/fake',
+    },
+  );
+  const parked = taskOf('1.0', sent.result);
+  await first.stop();
+
+  const second = await start(dir, agent, first.dataDir);
+  const answered = await call(
+    second,
+    '1.0',
+    METHODS['1.0'].send,
+    { message: userMessage('1.0', 'allow', { taskId: parked.id }) },
+    { path: '/agents/fake' },
+  );
+  expect(answered.error).toBeUndefined();
+  // Without the carried verdict the task would park on the same question a second time.
+  const settled = await waitForState(second, parked.id, ['completed', 'input-required']);
+  expect(settled.status.state).toBe('completed');
+  const reply = settled.artifacts
+    .at(-1)
+    .parts.map((p: { text?: string }) => p.text ?? '')
+    .join('');
+  expect(reply).toBe('re-issued the call: outcome=allow');
+  expect(settled.metadata.receipt.permissionCarriedOver).toMatchObject({
+    title: 'write',
+    optionId: 'allow',
+    answeredBy: 'carried over',
+  });
+  expect(settled.metadata.questions.filter((q: { kind: string }) => q.kind === 'permission')).toHaveLength(1);
+}, 30_000);
 
 function blocking(version: Version): Record<string, unknown> {
   return version === '1.0' ? { returnImmediately: false } : { blocking: true };

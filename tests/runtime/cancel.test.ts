@@ -91,3 +91,31 @@ describe('cancel', () => {
     expect(() => core.dispatcher.get('no-such-task')).toThrow(expect.objectContaining({ reason: 'task-not-found' }));
   });
 });
+
+describe('how a cancel ended is kept', () => {
+  let core: Core;
+  afterEach(() => core.close());
+
+  it('stores the receipt the backend reports after the task turned canceled (agent stopped or was killed)', async () => {
+    core = new Core();
+    // The ACP backend learns how the cancel ended only after the abort (prompt-turn.ts: receipt.cancel).
+    const agent = core.add(
+      'agent',
+      new FakeBackend(async (turn, report) => {
+        if (!turn.text.startsWith('work')) return { kind: 'completed' };
+        await new Promise((resolve) => turn.signal.addEventListener('abort', resolve, { once: true }));
+        report.receipt({ cancel: 'agent stopped the turn' });
+        return { kind: 'failed', retryable: true, reason: 'stopped' };
+      }),
+    );
+    const task = await core.send('agent', 'work');
+    await agent.started();
+    await core.dispatcher.cancel(task.id);
+    // The agent's one slot: the next task starts only once the canceled turn has finished.
+    await core.send('agent', 'next');
+    await agent.started(2);
+    const stored = core.store.get(task.id)!.task;
+    expect(stored.status.state).toBe('canceled');
+    expect(stored.metadata.receipt).toMatchObject({ cancel: 'agent stopped the turn' });
+  });
+});

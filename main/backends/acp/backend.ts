@@ -7,11 +7,13 @@
  */
 import { DEFAULT_MAX_MESSAGE_BYTES, RequestError } from '@agentclientprotocol/sdk';
 import type { AcpAgentConfig } from '../../schema/config.js';
+import type { AgentLog } from '../process/agent-log.js';
 import type { AgentBackend, AgentTraits, Turn, TurnOutcome, TurnReporter } from '../../ports.js';
 import { currentAppExe } from '../process/agent-env.js';
 import { AcpConnection, StartFailure } from './connection.js';
 import { planLaunch, type LaunchPlan } from './launch.js';
-import { authHint, isAuthRequired } from './outcome.js';
+import { agentErrorMessage, authHint, isAuthRequired } from './outcome.js';
+import { redact } from '../../domain/redaction.js';
 import { runPromptTurn } from './prompt-turn.js';
 import { ABORTED, raceAbort } from './race-abort.js';
 import type { AcpSession } from './session.js';
@@ -26,11 +28,11 @@ export interface AcpBackendOptions {
   config: AcpAgentConfig;
   /** What the agent may inherit, with CONTACTOR_URL / CONTACTOR_TOKEN / CONTACTOR_AGENT already set. */
   baseEnv: Record<string, string>;
-  /** Wait after stdin end, after SIGTERM, and after `session/cancel` (default 2000 ms). */
+  /** Wait after stdin end and after SIGTERM when the process is stopped (default 2000 ms). */
   graceMs?: number;
   /** Largest message accepted from the agent (default: the SDK's 32 MiB). */
   maxMessageBytes?: number;
-  /** How long the agent may take to answer `initialize` (default 60 s). */
+  /** How long the agent may take to start and answer `initialize` (default: its `start_timeout_s`). */
   initializeTimeoutMs?: number;
   /** Reported to the agent in `clientInfo`. */
   clientVersion?: string;
@@ -38,6 +40,8 @@ export interface AcpBackendOptions {
   ownFiles?: ProtectedFiles;
   /** Where fs/write_text_file writes are noted: a config edit an agent wrote is not applied (config-reload.ts). */
   agentWrites?: AgentWrites;
+  /** Where the agent's stderr is kept (`contactor logs <agent>`). */
+  stderrLog?: AgentLog;
 }
 
 const STOPPED_FOR_CANCEL =
@@ -58,6 +62,8 @@ export class AcpBackend implements AgentBackend {
   private inFlight = 0;
   private idleTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** Aborted by `close`: a start still waiting for `initialize` kills its process at once. */
+  private readonly closing = new AbortController();
   private readonly graceMs: number;
   private readonly env: Record<string, string>;
 
@@ -89,7 +95,7 @@ export class AcpBackend implements AgentBackend {
           session,
           turn: told,
           report,
-          graceMs: this.graceMs,
+          cancelGraceMs: this.options.config.cancel_grace_s * 1000,
           escalate: () => this.abandon(conn, STOPPED_FOR_CANCEL),
         }),
       );
@@ -102,6 +108,9 @@ export class AcpBackend implements AgentBackend {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.idleTimer);
+    // "Stopped" means gone: an agent that never answers `initialize` must not outlive the stop by the
+    // start timeout (the start sees the abort, kills its process and fails).
+    this.closing.abort();
     const conn = this.connection ?? (await this.starting?.catch(() => undefined));
     this.connection = undefined;
     if (!conn) return;
@@ -169,8 +178,10 @@ export class AcpBackend implements AgentBackend {
       flags: { fs_read: config.fs_read, fs_write: config.fs_write, terminal: config.terminal },
       terminalPlan: plan,
       maxMessageBytes: this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
-      initializeTimeoutMs: this.options.initializeTimeoutMs ?? 60_000,
+      initializeTimeoutMs: this.options.initializeTimeoutMs ?? config.start_timeout_s * 1000,
       clientVersion: this.options.clientVersion ?? '0.1.0',
+      signal: this.closing.signal,
+      ...(this.options.stderrLog ? { stderrLog: this.options.stderrLog } : {}),
     });
     if (this.closed) {
       await conn.stop(this.graceMs);
@@ -214,7 +225,9 @@ export class AcpBackend implements AgentBackend {
       } catch (err) {
         if (err === ABORTED) return STOPPED;
         // Not fatal: a new session told the whole request (the turn's cold text) still gets the answer.
-        report.receipt({ sessionLoadFailed: (err as Error).message });
+        // The agent's own words say why; they are its text, so credentials in them are removed.
+        const why = err instanceof RequestError ? agentErrorMessage(err) : (err as Error).message;
+        report.receipt({ sessionLoadFailed: redact(why, this.secrets()) });
       }
     }
     try {
@@ -251,6 +264,11 @@ export class AcpBackend implements AgentBackend {
   private async abandon(conn: AcpConnection, reason: string): Promise<void> {
     if (this.connection === conn) this.connection = undefined;
     await conn.abandon(`agent ${this.options.name}: ${reason}`, true, this.graceMs);
+  }
+
+  /** The tokens this agent was given (CONTACTOR_TOKEN): never echoed back from its own words. */
+  private secrets(): string[] {
+    return this.env.CONTACTOR_TOKEN ? [this.env.CONTACTOR_TOKEN] : [];
   }
 
   private armIdleTimer(): void {

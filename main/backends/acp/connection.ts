@@ -14,7 +14,17 @@ import {
   type InitializeResponse,
   type RequestPermissionResponse,
 } from '@agentclientprotocol/sdk';
-import { exited, started, StderrTail, within, type AgentChild, type ChildExit } from '../process/child-process.js';
+import {
+  exited,
+  started,
+  StderrTail,
+  whenAborted,
+  within,
+  type AgentChild,
+  type ChildExit,
+} from '../process/child-process.js';
+import { SHUTTING_DOWN_REASON } from '../shared/outcomes.js';
+import type { AgentLog } from '../process/agent-log.js';
 import { stopChildAndDescendants } from '../process/stop-all.js';
 import { processStartOf } from '../process/process-start.js';
 import {
@@ -48,6 +58,10 @@ export interface ConnectionSpec {
   maxMessageBytes: number;
   initializeTimeoutMs: number;
   clientVersion: string;
+  /** Aborted when the bridge stops: a start still waiting for `initialize` kills the process and fails. */
+  signal?: AbortSignal;
+  /** Keeps the agent's stderr (agent-log.ts). */
+  stderrLog?: AgentLog;
 }
 
 /** The agent could not be reached; `message` is the concrete reason for an `undelivered` outcome. */
@@ -91,6 +105,7 @@ export class AcpConnection {
     private readonly spec: ConnectionSpec,
   ) {
     this.stderr = new StderrTail(child.stderr);
+    spec.stderrLog?.attach(child.stderr, child.pid);
     this.pidStart = processStartOf(child.pid);
     void exited(child).then((exit) => (this.exit = exit));
     const app = client({ name: 'contactor' })
@@ -137,11 +152,16 @@ export class AcpConnection {
     try {
       conn.init = await conn.initialize();
     } catch (err) {
+      if (spec.signal?.aborted) {
+        await conn.stop(0);
+        throw new StartFailure(SHUTTING_DOWN_REASON, true);
+      }
       const failure = await conn.failure();
-      await conn.stop(0);
+      // Named before the stop: the kill that follows a timeout is not the agent exiting on its own.
       const cause = conn.exit
         ? `exited during initialize (${describeExit(conn.exit)})`
         : `failed to initialize: ${(err as Error).message}`;
+      await conn.stop(0);
       const stderr = failure.stderrTail ? `; stderr: ${failure.stderrTail.split('\n').slice(-3).join(' | ')}` : '';
       throw new StartFailure(`${what} ${cause}${stderr}`, true);
     }
@@ -266,7 +286,10 @@ export class AcpConnection {
       clientInfo: { name: 'contactor', version: this.spec.clientVersion },
     });
     request.catch(() => undefined); // after a timeout nobody awaits it; stop() rejects it
-    const answer = await within(request, this.spec.initializeTimeoutMs);
+    const { signal } = this.spec;
+    const stopped = signal ? whenAborted(signal) : new Promise<never>(() => undefined);
+    const answer = await Promise.race([within(request, this.spec.initializeTimeoutMs), stopped]);
+    if (answer === 'aborted') throw new Error('the bridge stopped before the agent answered initialize');
     if (!answer) throw new Error(`no answer to initialize within ${this.spec.initializeTimeoutMs} ms`);
     return answer;
   }

@@ -45,8 +45,11 @@ export function outcomeOfStop(stopReason: StopReason): TurnOutcome {
   }
 }
 
-/** The agent's message for a JSON-RPC error it answered a prompt with, plus its `data.details`. */
-function agentErrorMessage(err: RequestError): string {
+/**
+ * The agent's message for a JSON-RPC error it answered with, plus its `data.details`: "Internal error"
+ * alone says nothing, the details say why ("No previous sessions found for this project.").
+ */
+export function agentErrorMessage(err: RequestError): string {
   const data = err.data as { details?: unknown; message?: unknown } | undefined;
   const detail =
     typeof data?.details === 'string' ? data.details : typeof data?.message === 'string' ? data.message : undefined;

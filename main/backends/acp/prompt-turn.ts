@@ -1,8 +1,9 @@
 /**
  * One `session/prompt` from send to outcome, including cancellation (ACP "Cancellation"): on abort
  * the bridge sends `session/cancel`, answers pending permissions `cancelled` (TurnContext), and waits
- * `graceMs` for the prompt to end; an agent that does not stop by then has its process killed, because
- * cancel must stop real work.
+ * `cancel_grace_s` for the prompt to end with the agent's `cancelled` stop reason (real agents take a few
+ * seconds on a loaded machine); one that does not stop by then has its process killed, because cancel
+ * must stop real work, and that ends every session the process held.
  */
 import { methods, RequestError } from '@agentclientprotocol/sdk';
 import type { Turn, TurnOutcome, TurnReporter } from '../../ports.js';
@@ -20,7 +21,8 @@ export interface PromptTurn {
   session: AcpSession;
   turn: Turn;
   report: TurnReporter;
-  graceMs: number;
+  /** How long the agent may take to end a canceled turn (`cancel_grace_s`) before its process is killed. */
+  cancelGraceMs: number;
   /** Kills the agent's process after a cancel that did not land; other turns fail retryable. */
   escalate(): Promise<void>;
 }
@@ -50,7 +52,7 @@ export async function runPromptTurn(p: PromptTurn): Promise<TurnOutcome> {
     const first = await Promise.race([settled, whenAborted(turn.signal)]);
     if (first === 'aborted') {
       conn.agent.notify(methods.agent.session.cancel, { sessionId: session.sessionId }).catch(() => undefined);
-      const ended = await within(settled, p.graceMs);
+      const ended = await within(settled, p.cancelGraceMs);
       report.receipt({ cancel: ended === undefined ? 'process killed after grace period' : 'agent stopped the turn' });
       if (ended === undefined) await p.escalate();
       return STOPPED;

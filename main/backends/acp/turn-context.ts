@@ -10,7 +10,7 @@ import type {
   SessionUpdate,
   ToolCallLocation,
 } from '@agentclientprotocol/sdk';
-import type { ToolCallSummary } from '../../domain/pending.js';
+import { sameToolCall, type PermissionOption, type ToolCallSummary } from '../../domain/pending.js';
 import type { PermissionOutcome, Turn, TurnReporter } from '../../ports.js';
 import { partOf } from './content.js';
 import { whenAborted } from '../process/child-process.js';
@@ -28,13 +28,17 @@ export class TurnContext {
   private parts = 0;
   /** What the turn's tool calls said so far: a permission request may carry only the toolCallId. */
   private readonly toolCalls = new Map<string, ToolCallSummary>();
+  /** Turn.carried until it answered the re-issued call (once). */
+  private carried: Turn['carried'];
 
   constructor(
     readonly turn: Turn,
     readonly report: TurnReporter,
     /** The session's id when the agent can `session/load` it: a question then survives a bridge restart. */
     private readonly reattach?: string,
-  ) {}
+  ) {
+    this.carried = turn.carried;
+  }
 
   onUpdate(update: SessionUpdate): void {
     if (!this.firstOutput) {
@@ -103,6 +107,8 @@ export class TurnContext {
       locations: locations(params.toolCall.locations) ?? known?.locations,
     };
     const options = params.options.map(({ optionId, name, kind }) => ({ optionId, name, kind }));
+    const carried = this.carriedAnswer(toolCall, options);
+    if (carried) return carried;
     const answer: PermissionOutcome | 'aborted' = await Promise.race([
       this.report.askPermission({
         toolCall,
@@ -117,5 +123,27 @@ export class TurnContext {
     // The runtime resolves answers against these options; anything else is a bug, never an approval.
     if (!options.some((o) => o.optionId === answer.optionId)) return CANCELLED;
     return { outcome: { outcome: 'selected', optionId: answer.optionId } };
+  }
+
+  /**
+   * The verdict given before a restart, for the same call re-issued: the option of this request with
+   * the chosen id, or else of the chosen kind (a new request may number its options anew). Used once.
+   */
+  private carriedAnswer(toolCall: ToolCallSummary, options: PermissionOption[]): RequestPermissionResponse | undefined {
+    const carried = this.carried;
+    if (!carried || !sameToolCall(carried.toolCall, toolCall)) return undefined;
+    const option =
+      options.find((o) => o.optionId === carried.option.optionId) ??
+      options.find((o) => o.kind === carried.option.kind);
+    if (!option) return undefined;
+    this.carried = undefined;
+    const fact = { title: toolCall.title, optionId: option.optionId, kind: option.kind, answeredBy: 'carried over' };
+    this.report.receipt({ permissionCarriedOver: fact });
+    this.report.progress({
+      kind: 'permission',
+      text: `${toolCall.title}: answered "${option.name}" as decided before the restart (not asked again)`,
+      data: fact,
+    });
+    return { outcome: { outcome: 'selected', optionId: option.optionId } };
   }
 }

@@ -16,10 +16,12 @@ import { runCommand } from '../command-runner.js';
 import type { CliContext, Runner } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { isAlive } from '../bridge-client/pid.js';
-import { configLocation, readConfig } from '../settings.js';
+import { configLocation, dataDirOf, readConfig } from '../settings.js';
+import { agentWarnings } from './logs.js';
 import { cliVersion } from '../version.js';
 import { resolveProgram } from '../scan/which.js';
 import { wslChecks } from '../wsl/wsl-checks.js';
+import { npmPackageOf } from '../../config/known-agents.js';
 import { dataDirModesCheck } from '../doctor/data-dir-check.js';
 
 export function registerDoctor(program: Command, run: Runner): void {
@@ -33,7 +35,7 @@ export function registerDoctor(program: Command, run: Runner): void {
 async function doctor(cli: CliContext, options: { fix?: boolean } = {}): Promise<number> {
   const checks: Check[] = [];
   const config = checkConfig(cli, checks);
-  if (config) checks.push(...(await checkAgents(config, cli.env)));
+  if (config) checks.push(...(await checkAgents(config, cli.env, dataDirOf(cli.opts, cli.env))));
   checks.push(...(await wslChecks({ config, platform: process.platform, env: cli.env, run: runCommand })));
   if (located(cli, checks)) {
     checkDiscovery(cli, checks);
@@ -76,7 +78,7 @@ function checkConfig(cli: CliContext, checks: Check[]): BridgeConfig | undefined
 }
 
 /** Each agent's program, then (ACP agents whose program was found) its `initialize` probe, all probes at once. */
-async function checkAgents(config: BridgeConfig, env: NodeJS.ProcessEnv): Promise<Check[]> {
+async function checkAgents(config: BridgeConfig, env: NodeJS.ProcessEnv, dataDir: string): Promise<Check[]> {
   const rows = Object.entries(config.agents).map(([name, agent]): [Check, Promise<Check> | undefined] => {
     if (!('command' in agent))
       return [{ name: `agent ${name}`, status: 'skip', detail: `${agent.kind}: no program to find` }, undefined];
@@ -93,7 +95,7 @@ async function checkAgents(config: BridgeConfig, env: NodeJS.ProcessEnv): Promis
           name: `agent ${name}`,
           status: 'fail',
           detail: `${program} not found on PATH`,
-          fix: `install it, or put its full path in config.yaml (agents.${name}.command)`,
+          fix: installHint(program, `agents.${name}.command`),
         }
       : platform === 'wsl'
         ? {
@@ -107,6 +109,8 @@ async function checkAgents(config: BridgeConfig, env: NodeJS.ProcessEnv): Promis
         ? import('../doctor/acp-probe.js')
             .then(({ probeAcpAgent }) => probeAcpAgent({ name, config: agent, env, clientVersion: cliVersion() }))
             .then((r) => probeCheck(name, r))
+            // What the agent last warned about while the bridge ran it often says why it fails now.
+            .then((c) => (c.status === 'fail' ? withLogWarnings(c, agentWarnings(dataDir, name)) : c))
         : undefined;
     return [check, probe];
   });
@@ -241,4 +245,16 @@ function fileMode(file: string): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** How to get a missing program: the npm package of a known agent, else its full path in the config. */
+export function installHint(program: string, key: string): string {
+  const pkg = npmPackageOf(program);
+  return pkg
+    ? `install it (\`npm install -g ${pkg}\`), or put its full path in config.yaml (${key})`
+    : `install it, or put its full path in config.yaml (${key})`;
+}
+
+function withLogWarnings(check: Check, warnings: string[]): Check {
+  return warnings.length ? { ...check, log: warnings.join('\n') } : check;
 }

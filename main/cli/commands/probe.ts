@@ -20,11 +20,15 @@ export function registerProbe(program: Command, run: Runner): void {
     .command('probe')
     .description('ask an agent what it declares (ACP: `initialize` only, no task is run); works with the bridge down')
     .argument('<agent>', 'the agent name in config.yaml')
-    .option('--timeout <seconds>', 'how long to wait for the answer', parseSeconds, PROBE_TIMEOUT_MS / 1000)
+    .option(
+      '--timeout <seconds>',
+      `how long to wait for the answer (default: an ACP agent's start_timeout_s, ${PROBE_TIMEOUT_MS / 1000} s for others)`,
+      parseSeconds,
+    )
     .action(run(probe));
 }
 
-async function probe(cli: CliContext, name: string, opts: { timeout: number }): Promise<number> {
+async function probe(cli: CliContext, name: string, opts: { timeout?: number }): Promise<number> {
   const config = readConfig(configLocation(cli.opts, cli.env).path, cli.env);
   const agent = config.agents[name];
   if (!agent) {
@@ -34,7 +38,8 @@ async function probe(cli: CliContext, name: string, opts: { timeout: number }): 
       EXIT.usage,
     );
   }
-  const timeoutMs = opts.timeout * 1000;
+  // One start timeout per ACP agent: the probe waits as long as the bridge would.
+  const timeoutMs = (opts.timeout ?? (agent.kind === 'acp' ? agent.start_timeout_s : PROBE_TIMEOUT_MS / 1000)) * 1000;
   if (agent.kind === 'acp') return reportAcp(cli, name, await probeAcp(cli, name, agent, timeoutMs));
   const outcome = await probeOther(cli, name, agent, timeoutMs);
   if (cli.json) cli.out.doc({ agent: name, kind: agent.kind, ...outcome });
@@ -90,6 +95,7 @@ function reportAcp(cli: CliContext, name: string, result: AcpProbeResult): numbe
   out.line(`  command:      ${result.launch}${result.via === 'direct' ? '' : ` (via ${result.via})`}`);
   out.line(`  protocol:     ACP v${declared.protocolVersion}`);
   out.line(`  capabilities: ${caps.length ? caps.join(', ') : 'text prompts only'}`);
+  out.line(`  started in:   ${(result.startMs / 1000).toFixed(1)} s`);
   if (declared.authMethods.length === 0) out.line('  login:        none declared');
   for (const method of declared.authMethods)
     out.line(`  login:        ${method.name} (${method.id})${method.description ? `: ${method.description}` : ''}`);

@@ -42,6 +42,10 @@ async function scan(cli: CliContext): Promise<number> {
   for (const note of notes) cli.out.note(`note: ${note}`);
   if (found.length === 0) {
     cli.out.line(`no known agents found (looked for ${KNOWN_AGENTS.map((k) => k.program).join(', ')})`);
+    const installable = KNOWN_AGENTS.filter((k) => k.npmPackage && k.entry.kind === 'acp');
+    cli.out.line(
+      `install one with npm: ${installable.map((k) => `${k.npmPackage} (${k.program})`).join(', ')}; then run \`contactor setup\` again`,
+    );
     return EXIT.completed;
   }
   for (const f of found) cli.out.note(`found ${f.product}: ${f.path}${where(f)}`);

@@ -2,8 +2,11 @@
 import type { AcpDeclaration, AcpProbeResult } from './acp-probe.js';
 import type { Check } from './check.js';
 
-/** How long `probe` and `doctor` wait for an agent's answer to `initialize`. */
+/** How long `probe` waits for a non-ACP agent's answer (an ACP agent gets its own `start_timeout_s`). */
 export const PROBE_TIMEOUT_MS = 10_000;
+
+/** A start slower than this is worth a word (it works, but the first task waits that long). */
+export const SLOW_START_MS = 10_000;
 
 /** Capabilities worth a word: the ones that change what the bridge can do with the agent. */
 export function capabilityList(declared: AcpDeclaration): string[] {
@@ -35,7 +38,7 @@ export function summarize(declared: AcpDeclaration): string {
   ].join('; ');
 }
 
-export function probeCheck(name: string, result: AcpProbeResult): Check {
+export function probeCheck(name: string, result: AcpProbeResult, slowStartMs = SLOW_START_MS): Check {
   const check = `acp ${name}`;
   if (!result.ok) {
     return {
@@ -50,10 +53,12 @@ export function probeCheck(name: string, result: AcpProbeResult): Check {
   const noise = result.stdoutNoise.length
     ? `; printed non-ACP text on stdout (${JSON.stringify(result.stdoutNoise[0])}), tolerated up to 50 lines a task`
     : '';
+  // Slow is not broken: the bridge waits start_timeout_s, and so did this probe.
+  const slow = result.startMs >= slowStartMs ? `; slow to start (${Math.round(result.startMs / 1000)} s)` : '';
   return {
     name: check,
     status: 'ok',
-    detail: `${summarize(result.declared)}${noise}`,
+    detail: `${summarize(result.declared)}${slow}${noise}`,
     data: { launch: result.launch, via: result.via, ...result.declared },
   };
 }

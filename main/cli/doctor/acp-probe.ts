@@ -14,7 +14,6 @@ import {
   type InitializeResponse,
 } from '@agentclientprotocol/sdk';
 import { clientCapabilities } from '../../backends/acp/client-capabilities.js';
-import { PROBE_TIMEOUT_MS } from './acp-probe-report.js';
 import { describeLaunch, planLaunch, spawnPlan, type LaunchPlan } from '../../backends/acp/launch.js';
 import {
   exited,
@@ -28,6 +27,7 @@ import { nodeWin32Probe } from '../../backends/process/win32-command.js';
 import type { AcpAgentConfig } from '../../schema/config.js';
 import { agentStdioStream } from '../../backends/acp/stdio-stream.js';
 import { inheritedAgentEnv } from '../../config/config.js';
+import { npmPackageOf } from '../../config/known-agents.js';
 
 const STDERR_LINES = 8;
 const NOISE_KEPT = 3;
@@ -37,6 +37,7 @@ export interface AcpProbeInput {
   config: AcpAgentConfig;
   env: NodeJS.ProcessEnv;
   clientVersion: string;
+  /** Default: the agent's `start_timeout_s`, the wait the bridge itself allows. */
   timeoutMs?: number;
   hostPlatform?: NodeJS.Platform;
 }
@@ -49,7 +50,15 @@ export interface AcpDeclaration {
 }
 
 export type AcpProbeResult =
-  | { ok: true; launch: string; via: LaunchPlan['via']; declared: AcpDeclaration; stdoutNoise: string[] }
+  | {
+      ok: true;
+      launch: string;
+      via: LaunchPlan['via'];
+      declared: AcpDeclaration;
+      stdoutNoise: string[];
+      /** From spawn to the answer to `initialize`: a cold start of a real agent takes 20-40 s. */
+      startMs: number;
+    }
   | { ok: false; launch: string; reason: string; fix: string; stderrTail: string; stdoutNoise: string[] };
 
 function hostCwd(cwd: string | undefined): string {
@@ -63,7 +72,7 @@ function hostCwd(cwd: string | undefined): string {
 
 export async function probeAcpAgent(input: AcpProbeInput): Promise<AcpProbeResult> {
   const { name, config } = input;
-  const timeoutMs = input.timeoutMs ?? PROBE_TIMEOUT_MS;
+  const timeoutMs = input.timeoutMs ?? config.start_timeout_s * 1000;
   let plan: LaunchPlan;
   try {
     plan = planLaunch({
@@ -101,6 +110,7 @@ export async function probeAcpAgent(input: AcpProbeInput): Promise<AcpProbeResul
   });
 
   let child: ReturnType<typeof spawnPlan>;
+  const spawnedAt = Date.now();
   try {
     child = spawnPlan(plan);
   } catch (err) {
@@ -167,6 +177,7 @@ export async function probeAcpAgent(input: AcpProbeInput): Promise<AcpProbeResul
         capabilities: init.agentCapabilities ?? {},
       },
       stdoutNoise: noise.slice(0, NOISE_KEPT),
+      startMs: Date.now() - spawnedAt,
     };
   } finally {
     await stopProcessTree(child, { graceMs: 2000 });
@@ -213,13 +224,15 @@ function fixFor(name: string, kind: FailureKind, plan?: LaunchPlan, noise: strin
     case 'missing':
       return plan?.via === 'wsl'
         ? "install WSL (`wsl --install`), or set the agent's platform to native/windows"
-        : `install the agent, or put its full path in config.yaml (${key})`;
+        : npmPackageOf(plan?.program ?? '')
+          ? `install the agent (\`npm install -g ${npmPackageOf(plan!.program)}\`), or put its full path in config.yaml (${key})`
+          : `install the agent, or put its full path in config.yaml (${key})`;
     case 'denied':
       return `make ${plan?.program ?? 'the program'} executable (chmod +x), or fix ${key}`;
     case 'exited':
       return `run ${run} in a terminal to see why it stops; it must keep running and speak ACP on stdin/stdout${noise.length ? ' (it printed non-ACP text on stdout)' : ''}`;
     case 'silent':
-      return `check that ${key} starts the agent in ACP mode (e.g. an --acp or --experimental-acp flag) and that it answers on stdout; a slow first start may need \`contactor probe ${name} --timeout 60\``;
+      return `check that ${key} starts the agent in ACP mode (e.g. an --acp flag, or \`acp\` for opencode) and that it answers on stdout; an agent slower than that to start needs a larger agents.${name}.start_timeout_s`;
     case 'noise':
       return `it printed text that is not ACP on stdout (${JSON.stringify(noise[0] ?? '')}): start it in ACP mode (${key}), and keep banners and logs on stderr`;
     case 'refused':

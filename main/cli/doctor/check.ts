@@ -8,6 +8,8 @@ export interface Check {
   fix?: string;
   /** The last lines the program wrote to stderr, when it failed. */
   stderr?: string;
+  /** The agent's last warnings in its stderr log (`contactor logs`), when its probe failed. */
+  log?: string;
   /** Facts behind the detail (what an ACP agent declared), for --json. */
   data?: unknown;
 }
@@ -17,5 +19,6 @@ export function printCheck(out: Output, check: Check): void {
   out.line(`${mark} ${check.name}: ${check.detail}`);
   if (check.status !== 'fail') return;
   if (check.stderr) for (const line of check.stderr.split('\n')) out.line(`    ${out.c.dim(`stderr| ${line}`)}`);
+  if (check.log) for (const line of check.log.split('\n')) out.line(`    ${out.c.dim(`log| ${line}`)}`);
   if (check.fix) out.line(`    fix: ${check.fix}`);
 }

@@ -1,0 +1,82 @@
+/**
+ * An agent's stderr, kept in a size-capped, rotated file of its own under the data dir
+ * (config/data-dir.ts `agentLogFile`, then `.1`, `.2`): what an agent warns about (a PATH it could not update, a
+ * model it does not know) is otherwise seen by no one. Each line is redacted before it is written (a
+ * secret split across two lines is not recognised); the files are the user's only. `contactor logs`
+ * reads them, and `doctor` shows an agent's last warnings when its probe fails.
+ */
+import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+
+export const AGENT_LOG_MAX_BYTES = 1024 * 1024;
+/** Rotated files kept besides the current one. */
+export const AGENT_LOG_KEEP = 2;
+
+export class AgentLog {
+  private size: number;
+
+  constructor(
+    readonly file: string,
+    private readonly redact: (line: string) => string,
+    private readonly maxBytes = AGENT_LOG_MAX_BYTES,
+    private readonly keep = AGENT_LOG_KEEP,
+  ) {
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    let size = 0;
+    try {
+      size = statSync(file).size;
+    } catch {
+      // no log yet
+    }
+    this.size = size;
+  }
+
+  /** Copies a process's stderr into the log, line by line, each line stamped with the time and pid. */
+  attach(stream: Readable, pid: number | undefined): void {
+    let partial = '';
+    stream.on('data', (chunk: Buffer) => {
+      const lines = (partial + chunk.toString('utf8')).split(/\r?\n/);
+      partial = lines.pop() ?? '';
+      // A line with no end for too long is written as it is (a progress bar, a stuck agent).
+      if (partial.length > 4096) {
+        lines.push(partial);
+        partial = '';
+      }
+      this.write(lines, pid);
+    });
+    stream.on('end', () => {
+      if (partial) this.write([partial], pid);
+    });
+    stream.on('error', () => undefined);
+  }
+
+  private write(lines: string[], pid: number | undefined): void {
+    if (lines.length === 0) return;
+    const at = new Date().toISOString();
+    const text = lines.map((line) => `${at} [${pid ?? '?'}] ${this.redact(line)}\n`).join('');
+    try {
+      appendFileSync(this.file, text, { mode: 0o600 });
+    } catch {
+      return; // a full disk or a removed data dir must not stop the agent
+    }
+    this.size += Buffer.byteLength(text);
+    if (this.size > this.maxBytes) this.rotate();
+  }
+
+  private rotate(): void {
+    try {
+      for (let i = this.keep - 1; i >= 1; i -= 1) {
+        try {
+          renameSync(`${this.file}.${i}`, `${this.file}.${i + 1}`);
+        } catch {
+          // that generation does not exist yet
+        }
+      }
+      renameSync(this.file, `${this.file}.1`);
+      this.size = 0;
+    } catch {
+      // left as it is: the next write tries again
+    }
+  }
+}
