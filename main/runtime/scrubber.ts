@@ -53,27 +53,32 @@ function withoutSecrets(value: unknown, secrets: readonly string[]): unknown {
     });
     return changed ? out : value;
   }
+  // A file part's bytes are base64: searched as bytes below, never as text (13 MB of it for a 10 MB file).
+  const file = fileBytesOf(value as Record<string, unknown>);
   let changed = false;
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
     const cleanKey = removeSecrets(key, secrets);
-    const clean = withoutSecrets(item, secrets);
+    const clean = file && key === 'file' ? fileWithout(file, secrets) : withoutSecrets(item, secrets);
     if (clean !== item || cleanKey !== key) changed = true;
     out[cleanKey] = clean;
-  }
-  const file = fileBytesOf(out);
-  if (file) {
-    const bytes = bytesWithout(file.bytes, secrets);
-    if (bytes !== file.bytes) return { ...out, file: { ...file, bytes } };
   }
   return changed ? out : value;
 }
 
+/** A file part's `file` with its name, link and bytes cleaned; the same object when nothing matched. */
+function fileWithout(file: { bytes: string } & Record<string, unknown>, secrets: readonly string[]): unknown {
+  const { bytes, ...rest } = file;
+  const cleanRest = withoutSecrets(rest, secrets) as Record<string, unknown>;
+  const cleanBytes = bytesWithout(bytes, secrets);
+  return cleanRest === rest && cleanBytes === bytes ? file : { ...cleanRest, bytes: cleanBytes };
+}
+
 /** The `file` of a file part with bytes (domain/task.ts FilePart), wherever one sits. */
-function fileBytesOf(value: Record<string, unknown>): { bytes: string } | undefined {
+function fileBytesOf(value: Record<string, unknown>): ({ bytes: string } & Record<string, unknown>) | undefined {
   if (value.kind !== 'file' || value.file === null || typeof value.file !== 'object') return undefined;
-  const file = value.file as { bytes?: unknown };
-  return typeof file.bytes === 'string' ? (file as { bytes: string }) : undefined;
+  const file = value.file as { bytes?: unknown } & Record<string, unknown>;
+  return typeof file.bytes === 'string' ? (file as { bytes: string } & Record<string, unknown>) : undefined;
 }
 
 /**
@@ -81,6 +86,8 @@ function fileBytesOf(value: Record<string, unknown>): { bytes: string } | undefi
  * file (a log, a config dump) is as readable as one in text. Base64 text itself never shows the token.
  */
 function bytesWithout(base64: string, secrets: readonly string[]): string {
+  // Decoding is the cost: first look for each secret as base64 text, in each of its three alignments.
+  if (!secrets.some((secret) => base64Cores(secret).some((core) => base64.includes(core)))) return base64;
   const bytes = Buffer.from(base64, 'base64');
   const marker = Buffer.from(REDACTED);
   let out = bytes;
@@ -100,4 +107,18 @@ function bytesWithout(base64: string, secrets: readonly string[]): string {
     out = Buffer.concat(pieces);
   }
   return out === bytes ? base64 : out.toString('base64');
+}
+
+/**
+ * What `secret` looks like inside base64 text when its bytes start at an offset of 0, 1 or 2 within a
+ * 3-byte group: the characters that encode only its own bytes (the first and last groups may mix in
+ * neighbours). Any file holding the secret shows one of these three.
+ */
+function base64Cores(secret: string): string[] {
+  const bytes = Buffer.from(secret);
+  return [0, 1, 2].map((offset) => {
+    const padded = Buffer.concat([Buffer.alloc(offset), bytes]);
+    const whole = Math.floor(padded.length / 3) * 4;
+    return padded.toString('base64').slice(offset === 0 ? 0 : 4, whole);
+  });
 }
