@@ -99,7 +99,8 @@ describe.skipIf(!canMountTmpfs())('a disk that fills up under a running task', (
     expect(refused.error.message).toMatch(/could not be stored: database or disk is full\. Free disk space/);
     expect(refused.error.data).toMatchObject({ taskId: id, retryable: true });
     // The failure could not be stored either: what is stored still says working, while no agent works.
-    expect((await rpc(bridge, 'tasks/get', { id })).result.status.state).toBe('working');
+    const stored = await rpc(bridge, 'tasks/get', { id });
+    expect(stored.result?.status.state, JSON.stringify(stored)).toBe('working');
 
     rmSync(filler);
     const ended = await untilState(bridge, id, (state) => state !== 'working');
