@@ -26,9 +26,9 @@ describe('kill harness replays', () => {
     expect(results).toEqual(items.map((i) => i * 2));
   });
 
-  it('replays below the per-address connection cap', () => {
+  it('replays below the bridge-wide connection cap', () => {
     expect(REPLAY_CONCURRENCY).toBeGreaterThan(1);
-    expect(REPLAY_CONCURRENCY).toBeLessThan(DEFAULT_CONNECTION_LIMITS.maxPerPeer);
+    expect(REPLAY_CONCURRENCY).toBeLessThan(DEFAULT_CONNECTION_LIMITS.maxConnections);
   });
 
   it('handles fewer items than the limit, and none', async () => {
