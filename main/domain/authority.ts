@@ -55,31 +55,35 @@ export function creatorOf(who: Identity): string {
   return who.kind === 'person' ? 'person' : `agent:${who.agent}`;
 }
 
-/** Whether `who` may do `action`; for task actions, on the task whose stored creator is `createdBy`. */
-export function allows(action: Action, who: Identity, task?: { createdBy?: unknown }): boolean {
+/** A task as the table needs it: its stored creator and the agent running it. */
+export interface TaskParty {
+  id?: string;
+  createdBy?: unknown;
+  agent?: string;
+}
+
+/** Whether `who` may do `action`; for task actions, on `task`. */
+export function allows(action: Action, who: Identity, task?: TaskParty): boolean {
   if (who.kind === 'person') return true;
   const grant: Grant = AUTHORITY[action];
   if (grant === 'any caller') return true;
   if (grant === 'person') return false;
-  // A task from before creators were recorded has none: only the person may act on it.
-  return task?.createdBy === creatorOf(who);
+  // The agent running a task never decides for it, even one that somehow created it itself; a task from
+  // before creators were recorded has none: only the person may act on it.
+  return task?.agent !== who.agent && task?.createdBy === creatorOf(who);
 }
 
 /** Throws the refusal (-32066 on the wire) when `who` may not do `action`. */
-export function authorize(action: Action, who: Identity, task?: { id: string; createdBy?: unknown }): void {
+export function authorize(action: Action, who: Identity, task?: TaskParty): void {
   const refused = refusal(action, who, task);
   if (refused) throw refused;
 }
 
 /** Why `who` may not do `action`, saying who may; undefined when it may. */
-export function refusal(
-  action: Action,
-  who: Identity,
-  task?: { id: string; createdBy?: unknown },
-): BridgeError | undefined {
+export function refusal(action: Action, who: Identity, task?: TaskParty): BridgeError | undefined {
   if (allows(action, who, task)) return undefined;
   const grant = AUTHORITY[action];
-  const onTask = task ? ` on task ${task.id}` : '';
+  const onTask = task?.id ? ` on task ${task.id}` : '';
   const whoMay =
     grant === 'person'
       ? 'only the person may (the install token: `contactor` on their machine, or the desktop app)'

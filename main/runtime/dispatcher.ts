@@ -1,4 +1,4 @@
-import { PERSON_BY_TOKEN, type Identity } from '../domain/authority.js';
+import { identityLabel, PERSON_BY_TOKEN, type Identity } from '../domain/authority.js';
 import { BridgeError } from '../domain/errors.js';
 import { redact } from '../domain/redaction.js';
 import type { StreamEvent } from '../domain/events.js';
@@ -13,6 +13,7 @@ import { PermissionDesk } from './permission-desk.js';
 import { answerQuestion, nonTextParts } from './question-answers.js';
 import { latestQuestions, type AnsweredQuestion } from './question-log.js';
 import type { AgentRegistry } from './registry.js';
+import { recoverAfterRestart } from './restart-recovery.js';
 import { storeNewTask } from './send-intake.js';
 import { TurnScheduler } from './turn-scheduler.js';
 
@@ -54,9 +55,6 @@ export interface Subscription {
   unsubscribe(): void;
 }
 
-// A replay of the old messageId returns this failed task; a new id runs the work again.
-const RESTART_REASON = 'the bridge restarted while this task was running; re-send it under a new messageId';
-
 /**
  * Orchestration: accepts sends, runs them through per-agent shards, settles answers and cancels, and
  * serves reads. It knows agents only through the AgentBackend port and tasks only through TaskStore.
@@ -94,24 +92,9 @@ export class Dispatcher {
     return this.opts.feed;
   }
 
-  /**
-   * After a restart: tasks that were running have lost their process and fail (retryable); questions
-   * stay readable and keep their expiry. A permission's agent-side request is gone (answering says so);
-   * a decision can still be answered, as a new turn.
-   */
+  /** After a restart (restart-recovery.ts): what was running fails as restarted; questions stay answerable. */
   recover(): { failed: number; waiting: number } {
-    const running = this.opts.store.tasksInStates(['submitted', 'working']);
-    for (const task of running) {
-      const live = this.live.revive(task);
-      live.patchMetadata({ retryable: true });
-      live.setStatus('failed', RESTART_REASON);
-    }
-    const waiting = this.opts.store.tasksInStates(['input-required']);
-    for (const task of waiting) {
-      const pending = task.metadata.pending;
-      if (pending) this.clock.schedule(this.live.revive(task), pending);
-    }
-    return { failed: running.length, waiting: waiting.length };
+    return recoverAfterRestart({ store: this.opts.store, live: this.live, clock: this.clock });
   }
 
   async send(request: SendRequest): Promise<Task> {
@@ -200,7 +183,8 @@ export class Dispatcher {
     return latestQuestions(this.list({ pageSize: 100, includeArtifacts: false }).tasks, limit);
   }
 
-  async cancel(taskId: string): Promise<Task> {
+  /** `by`: who asked, as their credential proves it (the transport checked they may); named in the status. */
+  async cancel(taskId: string, by?: Identity): Promise<Task> {
     const current = this.get(taskId);
     if (isTerminal(current.status.state)) {
       throw new BridgeError(
@@ -210,7 +194,7 @@ export class Dispatcher {
     }
     const live = this.live.get(taskId) ?? this.live.revive(current);
     live.patchMetadata({ pending: undefined });
-    live.setStatus('canceled', 'canceled by request');
+    live.setStatus('canceled', by ? `canceled by ${identityLabel(by)}` : 'canceled by request');
     live.abort.abort();
     this.desk.cancelAll(taskId);
     this.clock.clear(taskId);

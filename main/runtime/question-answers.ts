@@ -36,7 +36,8 @@ export interface GivenAnswer {
 }
 
 export function answerQuestion(deps: AnswerDeps, current: Task, given: GivenAnswer): Task {
-  authorize('answer a question', given.by, { id: current.id, createdBy: current.metadata.createdBy });
+  const { agent, createdBy } = current.metadata;
+  authorize('answer a question', given.by, { id: current.id, agent, createdBy });
   const pending = current.metadata.pending;
   if (current.status.state !== 'input-required' || !pending) throw notWaiting(current);
   const entry = deps.registry.get(current.metadata.agent);

@@ -131,8 +131,9 @@ export function delegationOf(params: DelegationParams): SendRequest['delegation'
 
 /** `tasks/cancel` and `CancelTask`: the person, or the caller that created the task (domain/authority.ts). */
 export function cancelAs(dispatcher: Dispatcher, taskId: string, call: RpcCall): Promise<Task> {
-  authorize('cancel a task', call.identity, { id: taskId, createdBy: dispatcher.get(taskId).metadata.createdBy });
-  return dispatcher.cancel(taskId);
+  const { agent, createdBy } = dispatcher.get(taskId).metadata;
+  authorize('cancel a task', call.identity, { id: taskId, agent, createdBy });
+  return dispatcher.cancel(taskId, call.identity);
 }
 
 /**
