@@ -28,8 +28,8 @@ export const AUTHORITY = {
   'reload the config': 'person',
   /** `config/status`: agents' commands, env names, roots. */
   'read the config': 'person',
-  /** `pending/list`: every open question, whoever asked it. */
-  'list open questions': 'person',
+  /** `pending/list`: an agent sees the questions (and their history) of the tasks it created only. */
+  'list open questions': 'person or creator',
   /** `GET /events`: every task's events, bridge-wide. */
   'follow every task': 'person',
   /** `message/send`, `message/stream`, `SendMessage`, `SendStreamingMessage`, `agents/orchestrate` (loop guards apply). */

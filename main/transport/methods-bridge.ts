@@ -2,7 +2,8 @@
  * The bridge's own methods (tasks/answer, tasks/list, pending/list, config/*, agents/*): the same in both
  * protocol versions, beside the v0.3 and v1 method tables.
  */
-import { authorize, identityLabel, type Identity } from '../domain/authority.js';
+import { allows, authorize, identityLabel, type Identity } from '../domain/authority.js';
+import type { Task } from '../domain/task.js';
 import { BridgeError } from '../domain/errors.js';
 import {
   AgentCardParamsSchema,
@@ -49,9 +50,17 @@ export function bridgeMethods(ctx: MethodContext): Record<string, MethodHandler>
       return { ...page, tasks: page.tasks.map((t) => applyHistoryLength(t, p.historyLength)), pageSize: p.pageSize };
     },
     'pending/list': (params, call) => {
-      authorize('list open questions', call.identity);
       const p = parseParams(PendingListParamsSchema, params);
-      return { tasks: dispatcher.pending(), ...(p.history ? { history: dispatcher.questionHistory(p.history) } : {}) };
+      // Filtered, not refused: a delegating agent's `contactor pending` lists the questions it may answer.
+      const visible = (task: Task): boolean =>
+        allows('list open questions', call.identity, {
+          agent: task.metadata.agent,
+          createdBy: task.metadata.createdBy,
+        });
+      const history = p.history
+        ? dispatcher.questionHistory(p.history).filter((q) => visible(dispatcher.get(q.taskId)))
+        : undefined;
+      return { tasks: dispatcher.pending().filter(visible), ...(history ? { history } : {}) };
     },
     'agents/list': (params) => {
       parseParams(EmptyParamsSchema, params);

@@ -167,7 +167,20 @@ const PERFORM: Record<Action, ((r: Running, who: Who) => Promise<Verdict>)[]> = 
   ],
   'reload the config': [async (r, who) => verdictOf(await post(r, who, 'config/reload', {}))],
   'read the config': [async (r, who) => verdictOf(await post(r, who, 'config/status', {}))],
-  'list open questions': [async (r, who) => verdictOf(await post(r, who, 'pending/list', {}))],
+  // Filtered rather than refused: a caller sees the questions it may answer.
+  'list open questions': [
+    async (r, who) => {
+      const taskId = await parkedTask(r);
+      const reply = await post(r, who, 'pending/list', { history: 50 });
+      expect(verdictOf(reply)).toBe('allowed');
+      const listed = (reply.body.result.tasks as { id: string }[]).some((t) => t.id === taskId);
+      const creators = (reply.body.result.tasks as { metadata: { createdBy?: string } }[]).map(
+        (t) => t.metadata.createdBy,
+      );
+      if (who !== 'person') expect(creators.every((c) => c === 'agent:boss' && who === 'creator')).toBe(true);
+      return listed ? 'allowed' : 'refused';
+    },
+  ],
   'follow every task': [
     async (r, who) => {
       const stop = new AbortController();
@@ -218,7 +231,8 @@ describe('the authority table', () => {
   it('pins the rules that keep a person in charge', () => {
     expect(AUTHORITY['answer a question']).toBe('person or creator');
     expect(AUTHORITY['cancel a task']).toBe('person or creator');
-    for (const action of ['stop the bridge', 'reload the config', 'list open questions', 'follow every task'] as const)
+    expect(AUTHORITY['list open questions']).toBe('person or creator');
+    for (const action of ['stop the bridge', 'reload the config', 'read the config', 'follow every task'] as const)
       expect(AUTHORITY[action]).toBe('person');
     // The agent running a task never answers its questions; a task from before creators were recorded
     // (no createdBy) is the person's alone.
