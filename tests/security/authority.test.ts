@@ -91,6 +91,24 @@ async function post(r: Running, who: Who, method: string, params: unknown, v1 = 
 
 type Verdict = 'allowed' | 'refused';
 
+/** A streaming method: allowed when it answers with an event stream (read to its end), else its error. */
+async function streamed(r: Running, who: Who, method: string, params: unknown, v1 = false): Promise<Verdict> {
+  const res = await fetch(r.url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${r.token(who)}`,
+      ...(v1 ? { 'a2a-version': '1.0' } : {}),
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  if (!res.headers.get('content-type')?.includes('text/event-stream')) {
+    return verdictOf({ status: res.status, body: (await res.json()) as Reply['body'] });
+  }
+  expect(await res.text()).not.toContain('"error"');
+  return 'allowed';
+}
+
 /** -32066 with a message saying who may is a refusal; a result is allowed; anything else is a test failure. */
 function verdictOf(reply: Reply): Verdict {
   if (reply.body.error?.code === -32066) {
@@ -141,6 +159,8 @@ const PERFORM: Record<Action, ((r: Running, who: Who) => Promise<Verdict>)[]> = 
     },
     async (r, who) => verdictOf(await post(r, who, 'message/send', continuation03(await parkedTask(r)))),
     async (r, who) => verdictOf(await post(r, who, 'SendMessage', continuationV1(await parkedTask(r)), true)),
+    async (r, who) => streamed(r, who, 'message/stream', continuation03(await parkedTask(r))),
+    async (r, who) => streamed(r, who, 'SendStreamingMessage', continuationV1(await parkedTask(r)), true),
   ],
   'cancel a task': [
     async (r, who) => verdictOf(await post(r, who, 'tasks/cancel', { id: await parkedTask(r) })),
@@ -267,9 +287,8 @@ describe('the authority table', () => {
       });
       expect(wrong).toEqual([]);
       // Spelled out for the cells that matter most.
-      expect(seen).toContain('answer a question #0 by runner: refused (table: refused)');
-      expect(seen).toContain('answer a question #1 by runner: refused (table: refused)');
-      expect(seen).toContain('answer a question #2 by runner: refused (table: refused)');
+      for (const route of [0, 1, 2, 3, 4])
+        expect(seen).toContain(`answer a question #${route} by runner: refused (table: refused)`);
       expect(seen).toContain('answer a question #0 by creator: allowed (table: allowed)');
       expect(seen).toContain('cancel a task #0 by other: refused (table: refused)');
       expect(seen).toContain('stop the bridge #0 by runner: refused (table: refused)');
