@@ -39,7 +39,7 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
   unprovenGraceMs: 2000,
 };
 
-type Refusal = 'too-many-connections' | 'unproven-dropped' | 'caller-over-cap';
+type Refusal = 'too-many-connections' | 'unproven-dropped';
 
 export class ConnectionGuard {
   /** In arrival order, so the first is the oldest; the value is when it arrived. */
@@ -86,10 +86,8 @@ export class ConnectionGuard {
   prove(socket: Socket, who: Identity): boolean {
     const agent = who.kind === 'agent' ? who.agent : undefined;
     if (this.holders.has(socket) && this.holders.get(socket) === agent) return true;
-    if (agent !== undefined && !this.roomFor(agent)) {
-      this.onRefused?.('caller-over-cap', socket.remoteAddress ?? 'unknown');
-      return false;
-    }
+    // The request is refused by the caller (and recorded there, with who): nothing to report here.
+    if (agent !== undefined && !this.roomFor(agent)) return false;
     this.unproven.delete(socket);
     this.release(socket);
     this.holders.set(socket, agent);

@@ -95,6 +95,8 @@ export async function handleRpcPost(
     ...(agent !== undefined ? { agentFromPath: agent } : {}),
     ...(caller?.kind === 'agent' ? { callerAgent: caller.agent } : {}),
     identity,
+    onNotPermitted: (method) =>
+      opts.onRefused?.(refusedRequest(req, path, 200, `not-permitted: ${method}`, identityLabel(identity))),
     ...(lastEventId !== undefined ? { resumeAfter: lastEventId } : {}),
   };
   const outcome = await opts.endpoint.handle(parsed, call);

@@ -16,6 +16,8 @@ export interface RpcCall {
   callerAgent?: string;
   /** Who is calling, as the token proves it: what the authority table (domain/authority.ts) is asked about. */
   identity: Identity;
+  /** Told when the authority table refused a method to this caller (the audit log records it). */
+  onNotPermitted?: (method: string) => void;
   /** A resuming SSE client's Last-Event-ID: the last event seq it saw. */
   resumeAfter?: number;
   /**

@@ -362,6 +362,14 @@ describe('an ACP agent approving its own permission request', () => {
       await r.bridge.stop();
       const answers = auditLines(r.dataDir).filter((l) => l.type === 'task.answered' && l.taskId === taskId);
       expect(answers).toEqual([expect.objectContaining({ by: 'person (token)', answer: 'reject' })]);
+      // Each attempt is on record, under the identity its token proved.
+      const refused = auditLines(r.dataDir).filter((l) => l.type === 'request.refused' && l.caller === 'agent worker');
+      expect(refused.map((l) => l.reason).sort()).toEqual([
+        'not-permitted: SendMessage',
+        'not-permitted: message/send',
+        'not-permitted: tasks/answer',
+        'not-permitted: tasks/answer',
+      ]);
     },
     TEST_MS,
   );
