@@ -1,5 +1,5 @@
 /**
- * The kill -9 harness itself: its replays must stay below the bridge's per-address connection cap, or the
+ * The kill -9 harness itself: its replays must stay below the bridge's connection cap, or the
  * soak fails on the cap (-32065 "too many connections") instead of proving 0 lost / 0 run twice.
  */
 import { describe, expect, it } from 'vitest';
