@@ -18,6 +18,8 @@ export function createdEntry(task: Task): AuditRecord {
   return {
     type: 'task.created',
     ...about(task),
+    // Who created it, as the token proved (domain/authority.ts): "person" or "agent:<name>".
+    ...(task.metadata.createdBy ? { createdBy: task.metadata.createdBy } : {}),
     ...(first ? { messageId: first.messageId, text: preview(textOf(first.parts)) } : {}),
     delegationDepth: task.metadata.delegationDepth,
     visitedAgents: task.metadata.visitedAgents,

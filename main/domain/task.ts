@@ -119,6 +119,8 @@ export interface TaskMetadata {
   pending?: import('./pending.js').Pending;
   receipt?: Record<string, unknown>;
   answeredBy?: string;
+  /** Who created the task, as its credential proved: "person" or "agent:<name>" (authority.ts). */
+  createdBy?: string;
   /** The working directory the requester named for this task. */
   cwd?: string;
   exitCode?: number;

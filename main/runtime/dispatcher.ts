@@ -1,21 +1,20 @@
-import { decisionFollowUp, resolveDecisionAnswer } from '../domain/decision-contract.js';
+import { identityLabel, PERSON_BY_TOKEN, type Identity } from '../domain/authority.js';
 import { BridgeError } from '../domain/errors.js';
 import { redact } from '../domain/redaction.js';
 import type { StreamEvent } from '../domain/events.js';
-import { isTerminal, textOf, type Message, type Part, type Task } from '../domain/task.js';
+import { isTerminal, textOf, type Message, type Task } from '../domain/task.js';
 import type { EventSink, TaskPage, TaskQuery, TaskStore } from '../ports.js';
 import { checkContinuation } from './continuation.js';
 import { resolveChain, loopGuardVerdict, type DelegationHints } from './delegation.js';
 import type { EventFeed } from './event-feed.js';
 import { durable, LiveTasks, snapshot } from './live-tasks.js';
-import { payloadHash } from './payload-hash.js';
 import { PendingClock } from './pending-clock.js';
-import { resolvePermissionAnswer } from './permission-answers.js';
-import { PermissionDesk, pendingLost } from './permission-desk.js';
-import { resumePermission } from './permission-resume.js';
-import { latestQuestions, recordQuestion, type AnsweredQuestion } from './question-log.js';
-import type { AgentEntry, AgentRegistry } from './registry.js';
-import { newTask } from './new-task.js';
+import { PermissionDesk } from './permission-desk.js';
+import { answerQuestion, nonTextParts } from './question-answers.js';
+import { latestQuestions, type AnsweredQuestion } from './question-log.js';
+import type { AgentRegistry } from './registry.js';
+import { recoverAfterRestart } from './restart-recovery.js';
+import { storeNewTask } from './send-intake.js';
 import type { Timers } from './timers.js';
 import { TurnScheduler } from './turn-scheduler.js';
 
@@ -30,6 +29,11 @@ export interface SendRequest {
   delegation: DelegationHints;
   /** The working directory for the agent, when the requester names one (absolute). */
   cwd?: string;
+  /**
+   * Who sends it, as the credential proves it (the transport always says; in-process callers are the
+   * person). A new task records it as its creator; a continuation answers as it.
+   */
+  by?: Identity;
 }
 
 export interface DispatcherOptions {
@@ -53,9 +57,6 @@ export interface DispatcherOptions {
 export interface Subscription {
   unsubscribe(): void;
 }
-
-// A replay of the old messageId returns this failed task; a new id runs the work again.
-const RESTART_REASON = 'the bridge restarted while this task was running; re-send it under a new messageId';
 
 /**
  * Orchestration: accepts sends, runs them through per-agent shards, settles answers and cancels, and
@@ -97,24 +98,9 @@ export class Dispatcher {
     return this.opts.feed;
   }
 
-  /**
-   * After a restart: tasks that were running have lost their process and fail (retryable); questions
-   * stay readable and keep their expiry. A permission's agent-side request is gone (answering says so);
-   * a decision can still be answered, as a new turn.
-   */
+  /** After a restart (restart-recovery.ts): what was running fails as restarted; questions stay answerable. */
   recover(): { failed: number; waiting: number } {
-    const running = this.opts.store.tasksInStates(['submitted', 'working']);
-    for (const task of running) {
-      const live = this.live.revive(task);
-      live.patchMetadata({ retryable: true });
-      live.setStatus('failed', RESTART_REASON);
-    }
-    const waiting = this.opts.store.tasksInStates(['input-required']);
-    for (const task of waiting) {
-      const pending = task.metadata.pending;
-      if (pending) this.clock.schedule(this.live.revive(task), pending);
-    }
-    return { failed: running.length, waiting: waiting.length };
+    return recoverAfterRestart({ store: this.opts.store, live: this.live, clock: this.clock });
   }
 
   async send(request: SendRequest): Promise<Task> {
@@ -133,41 +119,9 @@ export class Dispatcher {
           .map((l) => l.task),
     });
     const rejection = loopGuardVerdict(entry.name, chain, this.opts.maxDelegationDepth);
-    const unreserve = rejection ? undefined : this.reserveRoom(entry, req);
-
-    const task = newTask(req, chain, rejection);
-    // Only a send with its own messageId can be replayed: only then is its payload worth hashing (files too).
-    const key = req.idempotent
-      ? {
-          scope: entry.name,
-          messageId: req.message.messageId,
-          payloadHash: payloadHash({
-            agent: entry.name,
-            parts: req.message.parts,
-            contextId: req.message.contextId,
-            cwd: req.cwd,
-          }),
-        }
-      : undefined;
-    let outcome: ReturnType<TaskStore['create']>;
-    try {
-      outcome = this.opts.store.create(task, [], key);
-    } catch (err) {
-      unreserve?.(); // a failed insert must not hold a queue place forever
-      throw err;
-    }
-    const { stored, created, payloadHash: storedHash } = outcome;
-    if (!created) {
-      unreserve?.();
-      if (storedHash !== key?.payloadHash) {
-        throw new BridgeError(
-          'idempotency-conflict',
-          `messageId "${req.message.messageId}" was already used for a different request (task ${stored.task.id}); use a new messageId for new work`,
-          { taskId: stored.task.id },
-        );
-      }
-      return this.replay(stored.task.id, req.blocking);
-    }
+    const intake = storeNewTask({ store: this.opts.store, live: this.live }, entry, req, { chain, rejection });
+    if (intake.kind === 'replay') return this.replay(intake.taskId, req.blocking);
+    const { stored, unreserve } = intake;
     if (rejection) {
       await durable(this.opts.store);
       return stored.task;
@@ -235,7 +189,8 @@ export class Dispatcher {
     return latestQuestions(this.list({ pageSize: 100, includeArtifacts: false }).tasks, limit);
   }
 
-  async cancel(taskId: string): Promise<Task> {
+  /** `by`: who asked, as their credential proves it (the transport checked they may); named in the status. */
+  async cancel(taskId: string, by?: Identity): Promise<Task> {
     const current = this.get(taskId);
     if (isTerminal(current.status.state)) {
       throw new BridgeError(
@@ -245,7 +200,7 @@ export class Dispatcher {
     }
     const live = this.live.get(taskId) ?? this.live.revive(current);
     live.patchMetadata({ pending: undefined });
-    live.setStatus('canceled', 'canceled by request');
+    live.setStatus('canceled', by ? `canceled by ${identityLabel(by)}` : 'canceled by request');
     live.abort.abort();
     this.desk.cancelAll(taskId);
     this.clock.clear(taskId);
@@ -253,90 +208,13 @@ export class Dispatcher {
   }
 
   /**
-   * One answer path for every kind of question; the first answer wins. `message` is the A2A message
-   * that carried the answer (the standard route), kept in the task's history.
+   * One answer path for every kind of question (question-answers.ts); the first answer wins. `by` is
+   * who answers as their credential proves it, checked against the authority table; `message` is the
+   * A2A message that carried the answer (the standard route), kept in the task's history.
    */
-  answer(
-    taskId: string,
-    answer: string,
-    answeredBy: string,
-    message?: Message,
-    opts: { freeText?: boolean } = {},
-  ): Task {
-    const current = this.get(taskId);
-    const pending = current.metadata.pending;
-    if (current.status.state !== 'input-required' || !pending) {
-      if (current.metadata.lastAnswer) {
-        const last = current.metadata.lastAnswer as { by?: string; at?: string };
-        throw new BridgeError(
-          'already-answered',
-          `task ${taskId} was already answered by ${last.by ?? 'someone'} at ${last.at ?? 'an earlier time'}`,
-        );
-      }
-      throw new BridgeError(
-        'unsupported-operation',
-        `task ${taskId} is ${current.status.state}, not waiting for an answer`,
-      );
-    }
-    const entry = this.opts.registry.get(current.metadata.agent);
-    if (pending.kind === 'permission') {
-      const live = this.live.get(taskId);
-      if (live && !this.desk.has(taskId) && pending.reattach) {
-        const { reattach } = pending;
-        resumePermission(live, { ...pending, reattach }, { answer, answeredBy, entry, turns: this.turns, message });
-        this.clock.clear(taskId);
-        return this.live.view(live);
-      }
-      if (!live || !this.desk.has(taskId)) throw pendingLost();
-      // A refused answer must leave no trace: check it before its message joins the history.
-      resolvePermissionAnswer(pending.options, answer);
-      if (message) live.task.history.push(message);
-      this.desk.answer(live, answer, answeredBy, entry.settings);
-      return this.live.view(live);
-    }
-
-    if (answer.trim() === '') {
-      // Free text is allowed, but an empty choice would send the agent "The requester chose: " and nothing.
-      throw new BridgeError(
-        'invalid-params',
-        `answer is empty; answer with an option's text, its number (1-${pending.options.length}), or free text`,
-      );
-    }
-    const { choice, free } = resolveDecisionAnswer(pending.options, answer, opts);
-    // Before anything changes: a full queue refuses the answer (retry later) instead of failing the task.
-    const unreserve = entry.shard.reserve();
-    const live = this.live.get(taskId) ?? this.live.revive(current);
-    if (message) live.task.history.push(message);
-    this.clock.clear(taskId);
-    live.patchMetadata({
-      pending: undefined,
-      answeredBy,
-      lastAnswer: { choice, freeText: free, by: answeredBy, at: new Date().toISOString() },
-    });
-    const announce = recordQuestion(live, {
-      kind: 'decision',
-      about: pending.question,
-      outcome: 'answered',
-      answer: choice,
-      by: answeredBy,
-    });
-    live.setStatus('working');
-    announce();
-    const warm = entry.backend.traits.multiTurn && this.turns.isWarm(entry.name, live.task.contextId);
-    const decision = { question: pending.question, choice };
-    const first = live.task.history[0]?.parts ?? [];
-    // The whole request again with the choice: what an agent that no longer holds the conversation needs.
-    const cold = { text: decisionFollowUp(decision, textOf(first)), attachments: nonTextParts(first) };
-    // The agent is told which A2A message started this turn: the requester's own, when one carried the
-    // answer; an id is made up only for answers without one (tasks/answer, the CLI, the desktop app).
-    const messageId = message?.messageId ?? crypto.randomUUID();
-    this.turns.schedule(
-      live,
-      entry,
-      warm ? { messageId, text: decisionFollowUp(decision), attachments: [], cold } : { messageId, ...cold },
-      unreserve,
-    );
-    return this.live.view(live);
+  answer(taskId: string, answer: string, by: Identity, message?: Message, opts: { freeText?: boolean } = {}): Task {
+    const deps = { live: this.live, desk: this.desk, clock: this.clock, turns: this.turns, registry: this.registry };
+    return answerQuestion(deps, this.get(taskId), { answer, by, message, freeText: opts.freeText });
   }
 
   /** The seq of the task's latest event (0 for none): a stream that starts now resumes after it. */
@@ -379,11 +257,12 @@ export class Dispatcher {
     this.live.close();
   }
 
+  /** The standard A2A route for an answer: a message carrying the task's taskId, from `req.by`. */
   private continueTask(req: SendRequest): Promise<Task> | Task {
     const taskId = req.message.taskId!;
     const current = this.get(taskId);
     checkContinuation(current, { agent: req.agent, contextId: req.message.contextId });
-    const answered = this.answer(taskId, textOf(req.message.parts), 'caller', {
+    const answered = this.answer(taskId, textOf(req.message.parts), req.by ?? PERSON_BY_TOKEN, {
       ...req.message,
       contextId: current.contextId,
     });
@@ -397,28 +276,6 @@ export class Dispatcher {
     if (live && blocking) await live.settled();
     return this.get(taskId);
   }
-
-  /**
-   * A queue place for a new send. When the queue is full, a replay of a task still queued or running
-   * passes without one (the store then tells replay from conflict): a client retrying after a timeout
-   * must get its task back, not QueueFull.
-   */
-  private reserveRoom(entry: AgentEntry, req: SendRequest): (() => void) | undefined {
-    try {
-      return entry.shard.reserve();
-    } catch (err) {
-      const messageId = req.message.messageId;
-      const replay = this.live
-        .all()
-        .some((l) => l.task.metadata.agent === entry.name && l.task.history[0]?.messageId === messageId);
-      if (req.idempotent && replay) return undefined;
-      throw err;
-    }
-  }
-}
-
-function nonTextParts(parts: readonly Part[]): Part[] {
-  return parts.filter((p) => p.kind !== 'text');
 }
 
 function notFound(taskId: string): BridgeError {

@@ -1,3 +1,4 @@
+import { creatorOf, PERSON_BY_TOKEN } from '../domain/authority.js';
 import { agentMessage, type Task } from '../domain/task.js';
 import type { DelegationChain } from './delegation.js';
 import type { SendRequest } from './dispatcher.js';
@@ -33,6 +34,8 @@ export function newTask(req: SendRequest, chain: DelegationChain, rejection: str
       delegationDepth: chain.depth,
       visitedAgents: rejection ? chain.visited : [...chain.visited, agent],
       ...(req.cwd ? { cwd: req.cwd } : {}),
+      // Who may answer its questions and cancel it besides the person (domain/authority.ts).
+      createdBy: creatorOf(req.by ?? PERSON_BY_TOKEN),
       // A fan-out child says which fan-out it belongs to, so tasks/list can group them.
       ...(req.message.metadata?.orchestration ? { orchestration: req.message.metadata.orchestration } : {}),
     },

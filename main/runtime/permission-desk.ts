@@ -1,9 +1,9 @@
 import { BridgeError } from '../domain/errors.js';
-import { commandOf, describePending, type PermissionPending } from '../domain/pending.js';
+import { commandOf, describePending, type PermissionOption, type PermissionPending } from '../domain/pending.js';
 import type { PermissionOutcome, PermissionRequest } from '../ports.js';
 import { matchRule } from './approval-rules.js';
 import type { LiveTask } from './live-task.js';
-import { allowOption, rejectOption, resolvePermissionAnswer } from './permission-answers.js';
+import { allowOption, rejectOption } from './permission-answers.js';
 import { recordQuestion } from './question-log.js';
 import type { AgentSettings } from './registry.js';
 
@@ -96,11 +96,13 @@ export class PermissionDesk {
     return (this.queues.get(taskId)?.length ?? 0) > 0;
   }
 
-  /** Settles the question the task shows now. Throws a BridgeError a person can act on. */
-  answer(live: LiveTask, answer: string, answeredBy: string, settings: AgentSettings): void {
+  /**
+   * Settles the question the task shows now with the option its answer resolved to (the caller resolved
+   * it against that question's options, once, before anything changed).
+   */
+  answer(live: LiveTask, option: PermissionOption, answeredBy: string, settings: AgentSettings): void {
     const current = this.queues.get(live.id)?.[0];
     if (!current) throw pendingLost();
-    const option = resolvePermissionAnswer(current.pending.options, answer);
     live.patchMetadata({
       answeredBy,
       lastAnswer: {

@@ -5,10 +5,9 @@
  * (allowed: run it; rejected: do not) — the way answered decisions continue. Without a handle the answer
  * stays PendingLost (permission-desk.ts).
  */
-import { permissionFollowUp, type PermissionPending } from '../domain/pending.js';
+import { permissionFollowUp, type PermissionOption, type PermissionPending } from '../domain/pending.js';
 import { textOf, type Message } from '../domain/task.js';
 import type { LiveTask } from './live-task.js';
-import { resolvePermissionAnswer } from './permission-answers.js';
 import { recordQuestion } from './question-log.js';
 import type { AgentEntry } from './registry.js';
 import type { TurnScheduler } from './turn-scheduler.js';
@@ -16,10 +15,16 @@ import type { TurnScheduler } from './turn-scheduler.js';
 export function resumePermission(
   live: LiveTask,
   pending: PermissionPending & { reattach: string },
-  a: { answer: string; answeredBy: string; entry: AgentEntry; turns: TurnScheduler; message: Message | undefined },
+  a: {
+    option: PermissionOption;
+    answeredBy: string;
+    entry: AgentEntry;
+    turns: TurnScheduler;
+    message: Message | undefined;
+  },
 ): void {
-  // A refused answer or a full queue must leave the question as it was.
-  const option = resolvePermissionAnswer(pending.options, a.answer);
+  const { option } = a;
+  // A full queue must leave the question as it was.
   const unreserve = a.entry.shard.reserve();
   if (a.message) live.task.history.push(a.message);
   live.patchMetadata({

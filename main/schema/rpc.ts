@@ -40,7 +40,7 @@ export const AnswerParamsSchema = z.object({
   answer: z.union([z.string().min(1, 'answer must not be empty'), z.number().int().positive()], {
     error: 'answer is required: an option id or name, its number, yes/no, or free text',
   }),
-  /** Who answers, for the record (a person's name, an agent). Defaults to "caller". */
+  /** A name for the record, from the person only: kept as "person (token: NAME)"; refused from an agent's token. */
   answeredBy: z.string().min(1).max(100).optional(),
   /** The answer is free text even when it looks like an option number. */
   freeText: z.boolean().optional(),

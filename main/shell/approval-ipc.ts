@@ -3,6 +3,7 @@
  * from the app's own page (security checklist #17) and parses its payload with the shared schema before
  * the bridge sees it. ipc.ts registers these on ipcMain.
  */
+import type { Identity } from '../domain/authority.js';
 import { isBridgeError } from '../domain/errors.js';
 import type { Task } from '../domain/task.js';
 import { AnswerRequestSchema, ListPendingRequestSchema, type AnswerResult, type PendingItem } from '../schema/ipc.js';
@@ -26,7 +27,8 @@ export interface FrameIdentity {
   routingId: number;
 }
 
-export const ANSWERED_BY = 'person (approval window)';
+/** The approval window is the person's own channel (in-process): recorded as "person (approval window)". */
+export const ANSWERED_BY: Identity = { kind: 'person', via: 'approval window' };
 
 export interface ApprovalIpc {
   listPending(event: IpcSender, raw: unknown): PendingItem[];

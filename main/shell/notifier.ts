@@ -4,6 +4,7 @@
  * Toasts are a convenience, never the only way to answer: Focus mode drops them and users can turn them off,
  * so a failed toast is only logged — the tray badge and the approval window still show the question.
  */
+import type { Identity } from '../domain/authority.js';
 import { Notification, type ActivationArguments } from 'electron';
 import type { TaskEvent } from '../domain/events.js';
 import { isInterrupted, type Task } from '../domain/task.js';
@@ -11,7 +12,8 @@ import type { Dispatcher } from './bridge-host.js';
 import { pendingKeyOf, toastPlanFor, type ToastPlan } from './toast-plan.js';
 import { readActivation, toastXmlFor } from './toast-xml.js';
 
-export const ANSWERED_BY_TOAST = 'person (notification)';
+/** A toast's buttons are the person's own channel (in-process): recorded as "person (notification)". */
+export const ANSWERED_BY_TOAST: Identity = { kind: 'person', via: 'notification' };
 
 export interface NotifierOptions {
   dispatcher: () => Dispatcher | undefined;

@@ -5,6 +5,7 @@
  * parameters say. Loop guards and rate-limit buckets use this identity, never a request parameter.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { PERSON_BY_TOKEN, type Identity } from '../domain/authority.js';
 
 export type Caller = { kind: 'install' } | { kind: 'agent'; agent: string };
 
@@ -56,6 +57,16 @@ export class CallerTokens {
 
 function digest(token: string): Buffer {
   return createHash('sha256').update(token).digest();
+}
+
+/**
+ * The identity a request proves (domain/authority.ts): the install token is the person, an agent's
+ * derived token that agent. With `require_token: false` there is no credential to tell callers apart,
+ * so every caller counts as the person (SECURITY.md says so).
+ */
+export function identityOf(caller: Caller | undefined): Identity {
+  if (caller === undefined) return { kind: 'person', via: 'no token required' };
+  return caller.kind === 'agent' ? { kind: 'agent', agent: caller.agent } : PERSON_BY_TOKEN;
 }
 
 /** The rate-limit bucket of a caller: its token's identity, else (no token required) its address. */

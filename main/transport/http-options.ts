@@ -3,6 +3,7 @@
  * handler (rpc-post.ts), so neither imports the other for it.
  */
 import type { Socket } from 'node:net';
+import type { Identity } from '../domain/authority.js';
 import type { TaskEvent } from '../domain/events.js';
 import type { Task } from '../domain/task.js';
 import type { CallerTokens } from './caller-tokens.js';
@@ -36,8 +37,11 @@ export interface HttpOptions {
    * Windows has no SIGTERM, and Node's process.kill there ends a process abruptly.
    */
   onShutdownRequested?: () => void;
-  /** Told when a connection carried a request with a valid token (connection-guard.ts). */
-  onAuthenticated?: (socket: Socket) => void;
+  /**
+   * Told when a connection carried a request with a valid token, and whose (connection-guard.ts); false
+   * when that caller holds its share of connections already: the request is refused (503) and closed.
+   */
+  onAuthenticated?: (socket: Socket, who: Identity) => boolean;
 }
 
 export interface RefusedRequest {

@@ -11,12 +11,22 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import type { AgentCardV1 } from '../schema/card.js';
 import { AGENT_NAME } from '../schema/config.js';
+import { identityLabel, refusal, type Action, type Identity } from '../domain/authority.js';
+import { identityOf } from './caller-tokens.js';
 import { toV03Card } from './cards.js';
 import type { BridgeInfo, HttpOptions } from './http-options.js';
 import { failure } from './jsonrpc.js';
 import { gateRequest } from './request-gate.js';
-import { RpcError } from './rpc-errors.js';
-import { V03_VERSION, handleRpcPost, internalError, notFoundError, refusedRequest, unauthorized } from './rpc-post.js';
+import { REASON_CODES, RpcError } from './rpc-errors.js';
+import {
+  V03_VERSION,
+  callerOverCap,
+  handleRpcPost,
+  internalError,
+  notFoundError,
+  refusedRequest,
+  unauthorized,
+} from './rpc-post.js';
 import { SSE_HEADERS, writeSseEvent } from './sse.js';
 
 const NAME = AGENT_NAME.source.slice(1, -1);
@@ -62,14 +72,17 @@ function routes(opts: HttpOptions): Router {
     return card === undefined ? notFound(ctx) : sendCard(ctx, card, cardsSince);
   });
   router.get('/events', (ctx) => {
-    if (!authorized(ctx, opts)) return deny(ctx, opts, 401, unauthorized(), 'unauthorized');
-    opts.onAuthenticated?.(ctx.req.socket);
+    const who = caller(ctx, opts);
+    if (!who) return deny(ctx, opts, 401, unauthorized(), 'unauthorized');
+    if (!admitted(ctx, opts, who) || !permitted(ctx, opts, 'follow every task', who)) return;
     streamFeed(ctx, opts.info);
   });
   const { onShutdownRequested } = opts;
   if (onShutdownRequested) {
     router.post('/shutdown', (ctx) => {
-      if (!authorized(ctx, opts)) return deny(ctx, opts, 401, unauthorized(), 'unauthorized');
+      const who = caller(ctx, opts);
+      if (!who) return deny(ctx, opts, 401, unauthorized(), 'unauthorized');
+      if (!admitted(ctx, opts, who) || !permitted(ctx, opts, 'stop the bridge', who)) return;
       ctx.status = 202;
       ctx.body = { stopping: true };
       // After the reply is written: stopping closes the listener and this connection with it.
@@ -94,13 +107,33 @@ function captured(ctx: { captures?: string[] }): string {
   return ctx.captures?.[0] ?? '';
 }
 
-function deny(ctx: Koa.Context, opts: HttpOptions, status: number, err: RpcError, reason: string): void {
-  opts.onRefused?.(refusedRequest(ctx.req, ctx.path, status, reason));
+function deny(ctx: Koa.Context, opts: HttpOptions, status: number, err: RpcError, reason: string, who?: string): void {
+  opts.onRefused?.(refusedRequest(ctx.req, ctx.path, status, reason, who));
   refuse(ctx, status, err);
 }
 
-function authorized(ctx: Koa.Context, opts: HttpOptions): boolean {
-  return opts.tokens === undefined || opts.tokens.identify(ctx.get('authorization') || undefined) !== undefined;
+/** Who the request's token proves (domain/authority.ts), or undefined when a token is required and wrong. */
+function caller(ctx: Koa.Context, opts: HttpOptions): Identity | undefined {
+  if (opts.tokens === undefined) return identityOf(undefined);
+  const known = opts.tokens.identify(ctx.get('authorization') || undefined);
+  return known && identityOf(known);
+}
+
+/** The connection guard's word on the caller's share of connections (connection-guard.ts). */
+function admitted(ctx: Koa.Context, opts: HttpOptions, who: Identity): boolean {
+  if (!opts.onAuthenticated || opts.onAuthenticated(ctx.req.socket, who)) return true;
+  ctx.set('Retry-After', '1');
+  ctx.set('Connection', 'close');
+  deny(ctx, opts, 503, callerOverCap(who), 'caller-over-cap', identityLabel(who));
+  return false;
+}
+
+/** The authority table's word on a route: refused with 403 and -32066, saying who may. */
+function permitted(ctx: Koa.Context, opts: HttpOptions, action: Action, who: Identity): boolean {
+  const refused = refusal(action, who);
+  if (!refused) return true;
+  deny(ctx, opts, 403, new RpcError(REASON_CODES.unauthorized, refused.message), 'not-permitted', identityLabel(who));
+  return false;
 }
 
 function refuse(ctx: Koa.Context, status: number, err: RpcError): void {

@@ -122,6 +122,7 @@ export class JsonRpcEndpoint {
       if (id === undefined) return json(undefined);
       return json({ jsonrpc: '2.0', id: replyId, result: result ?? null });
     } catch (err) {
+      if (isBridgeError(err) && err.reason === 'unauthorized') call.onNotPermitted?.(method);
       if (id === undefined && !(err instanceof RpcError) && !isBridgeError(err)) this.report(err, method);
       if (id === undefined) return json(undefined);
       const error = this.expose(err, method);

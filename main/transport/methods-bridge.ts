@@ -2,6 +2,8 @@
  * The bridge's own methods (tasks/answer, tasks/list, pending/list, config/*, agents/*): the same in both
  * protocol versions, beside the v0.3 and v1 method tables.
  */
+import { allows, authorize, identityLabel, type Identity } from '../domain/authority.js';
+import type { Task } from '../domain/task.js';
 import { BridgeError } from '../domain/errors.js';
 import {
   AgentCardParamsSchema,
@@ -17,15 +19,21 @@ import type { ConfigControl, MethodContext, MethodHandler } from './rpc-types.js
 export function bridgeMethods(ctx: MethodContext): Record<string, MethodHandler> {
   const { dispatcher } = ctx;
   const methods: Record<string, MethodHandler> = {
-    'tasks/answer': (params) => {
+    'tasks/answer': (params, call) => {
       const p = parseParams(AnswerParamsSchema, params);
-      return dispatcher.answer(p.taskId, String(p.answer), p.answeredBy ?? 'caller', undefined, {
+      return dispatcher.answer(p.taskId, String(p.answer), answerer(call.identity, p.answeredBy), undefined, {
         freeText: p.freeText === true,
       });
     },
-    'config/status': () => configControl(ctx).status(),
+    'config/status': (_params, call) => {
+      authorize('read the config', call.identity);
+      return configControl(ctx).status();
+    },
     // The file is watched anyway; this applies an edit now and says what happened (`contactor reload`).
-    'config/reload': () => configControl(ctx).reload(),
+    'config/reload': (_params, call) => {
+      authorize('reload the config', call.identity);
+      return configControl(ctx).reload();
+    },
     'tasks/list': (params, call) => {
       const p = parseParams(ListTasksParamsSchema, params);
       const states = p.states ?? (p.status ? [p.status] : undefined);
@@ -41,9 +49,19 @@ export function bridgeMethods(ctx: MethodContext): Record<string, MethodHandler>
       });
       return { ...page, tasks: page.tasks.map((t) => applyHistoryLength(t, p.historyLength)), pageSize: p.pageSize };
     },
-    'pending/list': (params) => {
+    'pending/list': (params, call) => {
       const p = parseParams(PendingListParamsSchema, params);
-      return { tasks: dispatcher.pending(), ...(p.history ? { history: dispatcher.questionHistory(p.history) } : {}) };
+      // Filtered, not refused: a delegating agent's `contactor pending` lists the questions it may answer.
+      const visible = (task: Task): boolean =>
+        allows('list open questions', call.identity, {
+          agent: task.metadata.agent,
+          createdBy: task.metadata.createdBy,
+        });
+      const person = call.identity.kind === 'person'; // sees all: no task lookups for the history
+      const history = p.history
+        ? dispatcher.questionHistory(p.history).filter((q) => person || visible(dispatcher.get(q.taskId)))
+        : undefined;
+      return { tasks: dispatcher.pending().filter(visible), ...(history ? { history } : {}) };
     },
     'agents/list': (params) => {
       parseParams(EmptyParamsSchema, params);
@@ -58,6 +76,21 @@ export function bridgeMethods(ctx: MethodContext): Record<string, MethodHandler>
   // DuDuClaw-style aliases, for pipelines written against it.
   methods['agent/discover'] = methods['agents/list']!;
   return methods;
+}
+
+/**
+ * Who answers: the identity the token proved, never a parameter. The person may add a name for the
+ * record (`contactor answer --by`), kept beside the proof ("person (token: Ana)"); from an agent's token
+ * `answeredBy` is refused, since the record is that agent whatever it says.
+ */
+function answerer(identity: Identity, answeredBy: string | undefined): Identity {
+  if (answeredBy === undefined) return identity;
+  if (identity.kind === 'person') return { kind: 'person', via: `${identity.via}: ${answeredBy}` };
+  throw new BridgeError(
+    'unauthorized',
+    `answeredBy is not accepted from an agent's token: the bridge records who answered from the token (${identityLabel(identity)}); leave answeredBy out`,
+    { identity: identityLabel(identity) },
+  );
 }
 
 function configControl(ctx: MethodContext): ConfigControl {

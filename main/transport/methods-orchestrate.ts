@@ -8,6 +8,7 @@
  * `completed` task means "finished", never "correct"), so the caller applies its own rubric to the
  * results. A child parked on a question counts as settled for now: it is returned with its question.
  */
+import { PERSON_BY_TOKEN, type Identity } from '../domain/authority.js';
 import { BridgeError, isBridgeError } from '../domain/errors.js';
 import type { StreamEvent } from '../domain/events.js';
 import { isSettled, isTerminal, textOf, type Task, type TaskState } from '../domain/task.js';
@@ -47,15 +48,24 @@ export function orchestrateMethods(ctx: MethodContext): Record<string, MethodHan
   return {
     'agents/orchestrate': (params, call) => {
       const p = parseParams(OrchestrateParamsSchema, params);
-      return orchestrate(ctx.dispatcher, { ...p, ...optional('callerAgent', callerOf(call, p.callerAgent)) });
+      return orchestrate(
+        ctx.dispatcher,
+        { ...p, ...optional('callerAgent', callerOf(call, p.callerAgent)) },
+        call.identity,
+      );
     },
   };
 }
 
-export async function orchestrate(dispatcher: Dispatcher, p: OrchestrateParams): Promise<Orchestration> {
+/** `by`: who asks, as the token proves it; every child records it as its creator. */
+export async function orchestrate(
+  dispatcher: Dispatcher,
+  p: OrchestrateParams,
+  by: Identity = PERSON_BY_TOKEN,
+): Promise<Orchestration> {
   const agents = chooseAgents(dispatcher.registry, p);
   const orchestrationId = p.messageId ?? crypto.randomUUID();
-  const children = await Promise.all(agents.map((agent) => sendChild(dispatcher, agent, orchestrationId, p)));
+  const children = await Promise.all(agents.map((agent) => sendChild(dispatcher, agent, orchestrationId, p, by)));
   const running = children.filter((c): c is { agent: string; task: Task } => c.task !== undefined);
 
   let winner: string | undefined;
@@ -112,6 +122,7 @@ async function sendChild(
   agent: string,
   orchestrationId: string,
   p: OrchestrateParams,
+  by: Identity,
 ): Promise<{ agent: string; task?: Task; failure?: OrchestrationResult }> {
   try {
     const task = await dispatcher.send({
@@ -128,6 +139,7 @@ async function sendChild(
       idempotent: p.messageId !== undefined,
       blocking: false,
       delegation: delegationOf(p),
+      by,
     });
     return { agent, task };
   } catch (err) {

@@ -9,7 +9,7 @@ import { applyHistoryLength } from './a2a-v1-convert.js';
 import { parseParams } from './parse-params.js';
 import { RpcError } from './rpc-errors.js';
 import type { MethodContext, MethodHandler } from './rpc-types.js';
-import { agentLookup, parseSend } from './send-request.js';
+import { agentLookup, cancelAs, parseSend } from './send-request.js';
 import { endsAtSettled, sendStream, subscribeStream } from './task-stream.js';
 
 export function v03Methods(ctx: MethodContext): Record<string, MethodHandler> {
@@ -35,7 +35,7 @@ export function v03Methods(ctx: MethodContext): Record<string, MethodHandler> {
       const p = parseParams(TaskQueryParamsSchema, params);
       return applyHistoryLength(dispatcher.get(p.id), p.historyLength);
     },
-    'tasks/cancel': (params) => dispatcher.cancel(parseParams(TaskIdParamsSchema, params).id),
+    'tasks/cancel': (params, call) => cancelAs(dispatcher, parseParams(TaskIdParamsSchema, params).id, call),
     'tasks/resubscribe': (params, call) => {
       const p = parseParams(ResubscribeParamsSchema, params);
       // Same rule as message/stream (§7.9 streams the same SendStreamingMessageResponse events): it ends

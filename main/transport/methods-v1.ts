@@ -24,7 +24,7 @@ import { DuplicateFieldError, withJsonNames } from '../schema/proto-json-names.j
 import { parseParams } from './parse-params.js';
 import { RpcError } from './rpc-errors.js';
 import type { MethodContext, MethodHandler, RpcCall } from './rpc-types.js';
-import { agentLookup, fromStandard } from './send-request.js';
+import { agentLookup, cancelAs, fromStandard } from './send-request.js';
 import { endsAtSettled, endsAtTerminal, sendStream, subscribeStream } from './task-stream.js';
 
 export function v1Methods(ctx: MethodContext): Record<string, MethodHandler> {
@@ -58,8 +58,8 @@ export function v1Methods(ctx: MethodContext): Record<string, MethodHandler> {
       });
       return listTasksResultToV1(page, p);
     },
-    CancelTask: async (params) =>
-      getTaskResultToV1(await dispatcher.cancel(parseV1Params(CancelTaskRequestV1Schema, params).id)),
+    CancelTask: async (params, call) =>
+      getTaskResultToV1(await cancelAs(dispatcher, parseV1Params(CancelTaskRequestV1Schema, params).id, call)),
     SubscribeToTask: (params, call) => {
       const p = parseV1Params(SubscribeToTaskRequestV1Schema, params);
       // v1 §3.1.6: "The stream MUST terminate when the task reaches a terminal state (TASK_STATE_COMPLETED,

@@ -4,11 +4,12 @@
  * rate limit, then the JSON or SSE reply — every refusal reported through `onRefused`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { identityLabel, type Identity } from '../domain/authority.js';
 import getRawBody from 'raw-body';
 import { discardBody } from './drain-body.js';
 import type { HttpOptions, RefusedRequest } from './http-options.js';
 import { failure } from './jsonrpc.js';
-import { bucketOf } from './caller-tokens.js';
+import { bucketOf, identityOf } from './caller-tokens.js';
 import { RpcError } from './rpc-errors.js';
 import { parseBody, type ProtocolVersion, type RpcCall } from './rpc-types.js';
 import { SSE_HEADERS, parseLastEventId, writeSseEvent } from './sse.js';
@@ -52,7 +53,14 @@ export async function handleRpcPost(
   if (agent !== undefined && !opts.info.hasAgent(agent)) return notFound(res, path);
   const caller = opts.tokens?.identify(req.headers.authorization || undefined);
   if (opts.tokens !== undefined && caller === undefined) return deny(401, unauthorized(), 'unauthorized');
-  opts.onAuthenticated?.(req.socket);
+  const identity = identityOf(caller);
+  if (opts.onAuthenticated && !opts.onAuthenticated(req.socket, identity)) {
+    await discardBody(req, DISCARD_LIMIT_BYTES);
+    return deny(503, callerOverCap(identity), 'caller-over-cap', {
+      caller: identityLabel(identity),
+      headers: { 'Retry-After': '1', Connection: 'close' },
+    });
+  }
 
   const version = negotiateVersion((req.headers['a2a-version'] as string | undefined) || target.versionParam);
   let body: string;
@@ -86,6 +94,9 @@ export async function handleRpcPost(
     ...(version instanceof RpcError ? { version: '1.0', versionError: version } : { version }),
     ...(agent !== undefined ? { agentFromPath: agent } : {}),
     ...(caller?.kind === 'agent' ? { callerAgent: caller.agent } : {}),
+    identity,
+    onNotPermitted: (method) =>
+      opts.onRefused?.(refusedRequest(req, path, 200, `not-permitted: ${method}`, identityLabel(identity))),
     ...(lastEventId !== undefined ? { resumeAfter: lastEventId } : {}),
   };
   const outcome = await opts.endpoint.handle(parsed, call);
@@ -159,6 +170,15 @@ export function negotiateVersion(header: string | undefined): ProtocolVersion | 
   if (v === '' || V03_VERSION.test(v)) return '0.3';
   if (/^1\.0(\.\d+)?$/.test(v)) return '1.0';
   return new RpcError(-32009, `A2A version "${v}" is not supported; this bridge speaks 1.0 and 0.3`);
+}
+
+/** A caller over its share of connections (connection-guard.ts): what to close, and that it may retry. */
+export function callerOverCap(who: Identity): RpcError {
+  return new RpcError(
+    -32065,
+    `too many connections held by ${identityLabel(who)}; close some of its streams or idle connections, then retry`,
+    { retryAfterMs: 1000 },
+  );
 }
 
 export function unauthorized(): RpcError {

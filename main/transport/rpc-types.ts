@@ -1,3 +1,4 @@
+import type { Identity } from '../domain/authority.js';
 import type { Dispatcher } from '../runtime/dispatcher.js';
 import type { RpcError } from './rpc-errors.js';
 
@@ -13,6 +14,10 @@ export interface RpcCall {
    * an agent the bridge started. The loop guards use it; no request parameter can change it.
    */
   callerAgent?: string;
+  /** Who is calling, as the token proves it: what the authority table (domain/authority.ts) is asked about. */
+  identity: Identity;
+  /** Told when the authority table refused a method to this caller (the audit log records it). */
+  onNotPermitted?: (method: string) => void;
   /** A resuming SSE client's Last-Event-ID: the last event seq it saw. */
   resumeAfter?: number;
   /**

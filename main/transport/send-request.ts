@@ -1,5 +1,6 @@
+import { authorize } from '../domain/authority.js';
 import { BridgeError } from '../domain/errors.js';
-import type { Message, Part } from '../domain/task.js';
+import type { Message, Part, Task } from '../domain/task.js';
 import type { Dispatcher, SendRequest } from '../runtime/dispatcher.js';
 import { MessageSendParamsSchema, isObject, type MessageSendParams } from '../schema/a2a.js';
 import { BridgeSendParamsSchema, type BridgeSendParams, type DelegationParams } from '../schema/rpc.js';
@@ -80,6 +81,7 @@ export function fromStandard(params: MessageSendParams, call: RpcCall, lookup: A
         ...optional('callerAgent', callerOf(call, meta.callerAgent ?? messageMeta.callerAgent)),
       },
       ...optional('cwd', meta.cwd ?? messageMeta.cwd),
+      by: call.identity,
     },
     ...(params.configuration?.historyLength !== undefined ? { historyLength: params.configuration.historyLength } : {}),
   };
@@ -111,6 +113,7 @@ function fromShorthand(params: BridgeSendParams, call: RpcCall): ParsedSend {
       blocking: params.configuration?.blocking ?? true,
       delegation: delegationOf({ ...params, callerAgent: callerOf(call, params.callerAgent) }),
       ...optional('cwd', params.cwd),
+      by: call.identity,
     },
     ...(params.configuration?.historyLength !== undefined ? { historyLength: params.configuration.historyLength } : {}),
   };
@@ -124,6 +127,13 @@ export function delegationOf(params: DelegationParams): SendRequest['delegation'
     ...optional('parentTaskId', params.parentTaskId),
     ...optional('callerAgent', params.callerAgent),
   };
+}
+
+/** `tasks/cancel` and `CancelTask`: the person, or the caller that created the task (domain/authority.ts). */
+export function cancelAs(dispatcher: Dispatcher, taskId: string, call: RpcCall): Promise<Task> {
+  const { agent, createdBy } = dispatcher.get(taskId).metadata;
+  authorize('cancel a task', call.identity, { id: taskId, agent, createdBy });
+  return dispatcher.cancel(taskId, call.identity);
 }
 
 /**

@@ -135,7 +135,7 @@ export function createBridgeServer(opts: HttpBridgeOptions): BridgeServer {
       ...(rateLimit ? { rateLimit } : {}),
       ...(opts.onRefused ? { onRefused: opts.onRefused } : {}),
       ...(opts.onShutdownRequested ? { onShutdownRequested: opts.onShutdownRequested } : {}),
-      onAuthenticated: (socket) => guard.prove(socket),
+      onAuthenticated: (socket, who) => guard.prove(socket, who),
     }));
   http.on('request', (req, res) => handlerFor()(req, res));
   return server;

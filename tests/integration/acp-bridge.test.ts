@@ -59,7 +59,7 @@ describe('ACP agent through the bridge', () => {
     expect(answered.result.status.state).toBe('working');
     const done = await waitForState(b, sent.result.id, 'completed');
     expect(done.metadata.pending).toBeUndefined();
-    expect(done.metadata.answeredBy).toBe('caller');
+    expect(done.metadata.answeredBy).toBe('person (token)');
 
     const again = await b.rpc('tasks/answer', { taskId: sent.result.id, answer: 'no' });
     expect(again.error?.code).toBe(-32062);
@@ -70,7 +70,7 @@ describe('ACP agent through the bridge', () => {
       kind: 'permission',
       outcome: 'answered',
       answer: 'allow',
-      by: 'caller',
+      by: 'person (token)',
     });
   });
 

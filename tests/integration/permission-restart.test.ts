@@ -74,7 +74,11 @@ it.each(CASES)(
     // The conversation came back (1 earlier message: the prompt that asked) and the agent acted on the answer.
     expect(reply).toBe(`picked up ${sessionId} with 1 earlier messages; ${verdict}`);
     expect(done.metadata.receipt).toMatchObject({ sessionId, sessionLoaded: true });
-    expect(done.metadata.questions.at(-1)).toMatchObject({ kind: 'permission', outcome: 'answered', by: 'caller' });
+    expect(done.metadata.questions.at(-1)).toMatchObject({
+      kind: 'permission',
+      outcome: 'answered',
+      by: 'person (token)',
+    });
     const lines = readFileSync(log, 'utf8')
       .trim()
       .split('\n')

@@ -86,7 +86,7 @@ describe('standing approval rules', () => {
     const call = permissionRequest('Run tests', { rawInput: { command: 'npm test' } });
     const backend = core.add('agent', new AskingBackend([call]));
     const first = await core.send('agent', 'one', { blocking: true });
-    core.dispatcher.answer(first.id, 'allow-always', 'tester');
+    core.dispatcher.answer(first.id, 'allow-always', { kind: 'person', via: 'tester' });
     await core.untilTerminal(first.id);
     const second = await core.send('agent', 'two', { blocking: true });
     expect(second.status.state).toBe('completed');
@@ -141,7 +141,7 @@ describe('expiry of questions', () => {
     expect(done.metadata.questions).toEqual([
       expect.objectContaining({ outcome: 'expired', answer: 'reject-once', by: 'expiry' }),
     ]);
-    expect(() => core.dispatcher.answer(task.id, 'yes', 'late')).toThrow();
+    expect(() => core.dispatcher.answer(task.id, 'yes', { kind: 'person', via: 'late' })).toThrow();
   });
 
   it('withdraws the request (cancelled) at expiry when the agent offered no reject option', async () => {

@@ -73,7 +73,7 @@ describe('cancel', () => {
     expect(task.status.state).toBe('input-required');
     const canceled = await core.dispatcher.cancel(task.id);
     expect(canceled).toMatchObject({ status: { state: 'canceled' }, metadata: { pending: undefined } });
-    expect(() => core.dispatcher.answer(task.id, '1', 'late')).toThrow(
+    expect(() => core.dispatcher.answer(task.id, '1', { kind: 'person', via: 'late' })).toThrow(
       expect.objectContaining({ reason: 'unsupported-operation' }),
     );
     expect(core.dispatcher.pending()).toEqual([]);

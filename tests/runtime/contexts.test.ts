@@ -41,7 +41,7 @@ describe('per-context serialization', () => {
     expect(asking.turns.map((t) => t.taskId)).toEqual([parked.id, other.id]);
     expect(core.dispatcher.get(second.id).status.state).toBe('submitted');
 
-    core.dispatcher.answer(parked.id, 'yes', 'test');
+    core.dispatcher.answer(parked.id, 'yes', { kind: 'person', via: 'test' });
     await core.untilTerminal(parked.id);
     await core.untilState(second.id, 'input-required');
     expect(asking.turns.map((t) => t.taskId)).toEqual([parked.id, other.id, second.id]);

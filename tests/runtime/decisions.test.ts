@@ -52,7 +52,7 @@ describe('decisions', () => {
     core = new Core();
     const backend = core.add('agent', asksOnce(false));
     const task = await core.send('agent', 'write the config', { blocking: true });
-    const answered = core.dispatcher.answer(task.id, '2', 'tester');
+    const answered = core.dispatcher.answer(task.id, '2', { kind: 'person', via: 'tester' });
     expect(answered.status.state).toBe('working');
     expect(answered.metadata.pending).toBeUndefined();
     const done = await core.untilTerminal(task.id);
@@ -63,7 +63,7 @@ describe('decisions', () => {
     ).toBe(true);
     expect(followUp.endsWith(DECISION_CONTRACT)).toBe(true);
     expect(backend.turns[1]!.taskId).toBe(task.id);
-    expect(done.metadata.lastAnswer).toMatchObject({ choice: 'TOML', freeText: false, by: 'tester' });
+    expect(done.metadata.lastAnswer).toMatchObject({ choice: 'TOML', freeText: false, by: 'person (tester)' });
     expect(done.metadata.questions).toEqual([
       expect.objectContaining({ kind: 'decision', outcome: 'answered', answer: 'TOML' }),
     ]);
@@ -76,7 +76,7 @@ describe('decisions', () => {
     core = new Core();
     const backend = core.add('agent', asksOnce(true));
     const task = await core.send('agent', 'write the config', { blocking: true });
-    core.dispatcher.answer(task.id, 'yaml', 'tester');
+    core.dispatcher.answer(task.id, 'yaml', { kind: 'person', via: 'tester' });
     const done = await core.untilTerminal(task.id);
     expect(backend.turns[1]).toMatchObject({ followUp: true, contextId: task.contextId });
     expect(backend.turns[1]!.text).not.toContain('write the config');
@@ -88,7 +88,7 @@ describe('decisions', () => {
     core = new Core();
     const backend = core.add('agent', asksOnce());
     const task = await core.send('agent', 'write the config', { blocking: true });
-    core.dispatcher.answer(task.id, 'neither: use JSON5', 'tester');
+    core.dispatcher.answer(task.id, 'neither: use JSON5', { kind: 'person', via: 'tester' });
     const done = await core.untilTerminal(task.id);
     expect(backend.turns[1]!.text).toContain('The requester chose: neither: use JSON5');
     expect(done.metadata.lastAnswer).toMatchObject({ freeText: true });
@@ -103,7 +103,7 @@ describe('decisions', () => {
     expect(done.status.state).toBe('completed');
     expect(backend.turns[1]!.text).toContain('The requester chose: YAML');
     expect(done.history.map((m) => m.messageId)).toContain('answer-msg');
-    expect(() => core.dispatcher.answer(task.id, '2', 'late')).toThrow(
+    expect(() => core.dispatcher.answer(task.id, '2', { kind: 'person', via: 'late' })).toThrow(
       expect.objectContaining({ reason: 'already-answered' }),
     );
     await expect(core.send('agent', '2', { taskId: task.id })).rejects.toMatchObject({
@@ -118,8 +118,8 @@ describe('decisions', () => {
     const task = await core.send('agent', 'write the config');
     backend.finish(0, ASK);
     await core.untilState(task.id, 'input-required');
-    core.dispatcher.answer(task.id, '1', 'first');
-    expect(() => core.dispatcher.answer(task.id, '2', 'second')).toThrow(
+    core.dispatcher.answer(task.id, '1', { kind: 'person', via: 'first' });
+    expect(() => core.dispatcher.answer(task.id, '2', { kind: 'person', via: 'second' })).toThrow(
       expect.objectContaining({ reason: 'already-answered', message: expect.stringContaining('first') }),
     );
     await backend.started(2);
@@ -132,13 +132,13 @@ describe('decisions', () => {
     const backend = core.add('agent', new GatedBackend());
     const task = await core.send('agent', 'work');
     await backend.started();
-    expect(() => core.dispatcher.answer(task.id, '1', 'tester')).toThrow(
+    expect(() => core.dispatcher.answer(task.id, '1', { kind: 'person', via: 'tester' })).toThrow(
       expect.objectContaining({ reason: 'unsupported-operation', message: expect.stringContaining('working') }),
     );
     await expect(core.send('agent', '1', { taskId: task.id })).rejects.toMatchObject({
       reason: 'unsupported-operation',
     });
-    expect(() => core.dispatcher.answer('no-such-task', '1', 'tester')).toThrow(
+    expect(() => core.dispatcher.answer('no-such-task', '1', { kind: 'person', via: 'tester' })).toThrow(
       expect.objectContaining({ reason: 'task-not-found' }),
     );
     backend.finish(0);
@@ -148,7 +148,7 @@ describe('decisions', () => {
     core = new Core();
     const backend = core.add('agent', asksOnce());
     const task = await core.send('agent', 'write the config', { blocking: true });
-    expect(() => core.dispatcher.answer(task.id, '   ', 'tester')).toThrow(
+    expect(() => core.dispatcher.answer(task.id, '   ', { kind: 'person', via: 'tester' })).toThrow(
       expect.objectContaining({ reason: 'invalid-params' }),
     );
     await expect(
@@ -168,7 +168,7 @@ describe('decisions', () => {
     const busy = await core.send('agent', 'busy');
     await backend.started(2);
     await core.send('agent', 'queued');
-    expect(() => core.dispatcher.answer(parked.id, '1', 'tester')).toThrow(
+    expect(() => core.dispatcher.answer(parked.id, '1', { kind: 'person', via: 'tester' })).toThrow(
       expect.objectContaining({ reason: 'queue-full' }),
     );
     expect(core.dispatcher.get(parked.id)).toMatchObject({
@@ -178,7 +178,7 @@ describe('decisions', () => {
     backend.finish(1);
     await core.untilTerminal(busy.id);
     await backend.started(3);
-    core.dispatcher.answer(parked.id, '1', 'tester');
+    core.dispatcher.answer(parked.id, '1', { kind: 'person', via: 'tester' });
     backend.finish(2);
     await backend.started(4);
     backend.finish(3, 'done');

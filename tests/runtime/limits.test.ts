@@ -137,7 +137,7 @@ describe('max_concurrent_tasks', () => {
     await other.started(1);
     other.finish(0);
     expect((await h.until(waiting.id, (t) => isTerminal(t.status.state))).status.state).toBe('completed');
-    h.dispatcher.answer(asking.id, 'yes', 'tester');
+    h.dispatcher.answer(asking.id, 'yes', { kind: 'person', via: 'tester' });
     expect((await h.until(asking.id, (t) => isTerminal(t.status.state))).status.state).toBe('completed');
     expect(slots.running).toBe(0);
   });

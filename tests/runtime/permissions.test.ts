@@ -48,10 +48,13 @@ describe('permission questions', () => {
     ['its 1-based number', '3', 'reject-once'],
   ])('takes an answer by %s and hands the agent that option', async (_how, answer, optionId) => {
     const { backend, task } = await parkedOn();
-    const answered = core.dispatcher.answer(task.id, answer, 'tester');
+    const answered = core.dispatcher.answer(task.id, answer, { kind: 'person', via: 'tester' });
     expect(answered.status.state).toBe('working');
     expect(answered.metadata.pending).toBeUndefined();
-    expect(answered.metadata).toMatchObject({ answeredBy: 'tester', lastAnswer: { optionId, by: 'tester' } });
+    expect(answered.metadata).toMatchObject({
+      answeredBy: 'person (tester)',
+      lastAnswer: { optionId, by: 'person (tester)' },
+    });
     const done = await core.untilTerminal(task.id);
     expect(done.status.state).toBe('completed');
     expect(backend.outcomes).toEqual([{ outcome: 'selected', optionId }]);
@@ -61,7 +64,7 @@ describe('permission questions', () => {
     const { backend, task } = await parkedOn();
     const err = (() => {
       try {
-        core.dispatcher.answer(task.id, 'maybe', 'tester');
+        core.dispatcher.answer(task.id, 'maybe', { kind: 'person', via: 'tester' });
       } catch (e) {
         return e;
       }
@@ -77,12 +80,12 @@ describe('permission questions', () => {
 
   it('a second answer gets already-answered; the first one wins', async () => {
     const { backend, task } = await parkedOn();
-    core.dispatcher.answer(task.id, 'no', 'first');
-    expect(() => core.dispatcher.answer(task.id, 'yes', 'second')).toThrow(
+    core.dispatcher.answer(task.id, 'no', { kind: 'person', via: 'first' });
+    expect(() => core.dispatcher.answer(task.id, 'yes', { kind: 'person', via: 'second' })).toThrow(
       expect.objectContaining({ reason: 'already-answered', message: expect.stringContaining('first') }),
     );
     await core.untilTerminal(task.id);
-    expect(() => core.dispatcher.answer(task.id, 'yes', 'late')).toThrow(
+    expect(() => core.dispatcher.answer(task.id, 'yes', { kind: 'person', via: 'late' })).toThrow(
       expect.objectContaining({ reason: 'already-answered' }),
     );
     expect(backend.outcomes).toEqual([{ outcome: 'selected', optionId: 'reject-once' }]);
@@ -94,10 +97,10 @@ describe('permission questions', () => {
       permissionRequest('Delete build/'),
     ]);
     expect((task.metadata.pending as PermissionPending).toolCall.title).toBe('Read secrets.txt');
-    core.dispatcher.answer(task.id, 'yes', 'tester');
+    core.dispatcher.answer(task.id, 'yes', { kind: 'person', via: 'tester' });
     await core.untilState(task.id, 'input-required');
     expect((core.dispatcher.get(task.id).metadata.pending as PermissionPending).toolCall.title).toBe('Delete build/');
-    core.dispatcher.answer(task.id, 'no', 'tester');
+    core.dispatcher.answer(task.id, 'no', { kind: 'person', via: 'tester' });
     const done = await core.untilTerminal(task.id);
     expect(done.status.state).toBe('completed');
     expect(backend.outcomes).toEqual([
@@ -115,10 +118,10 @@ describe('permission questions', () => {
     );
     const task = await core.send('agent', 'go', { blocking: true });
     expect((task.metadata.pending as PermissionPending).toolCall.title).toBe('first');
-    const afterFirst = core.dispatcher.answer(task.id, 'no', 'tester');
+    const afterFirst = core.dispatcher.answer(task.id, 'no', { kind: 'person', via: 'tester' });
     expect(afterFirst.status.state).toBe('input-required');
     expect((afterFirst.metadata.pending as PermissionPending).toolCall.title).toBe('second');
-    const afterSecond = core.dispatcher.answer(task.id, 'allow-always', 'tester');
+    const afterSecond = core.dispatcher.answer(task.id, 'allow-always', { kind: 'person', via: 'tester' });
     expect(afterSecond.status.state).toBe('working');
     await core.untilTerminal(task.id);
     expect(backend.outcomes).toEqual([
@@ -131,14 +134,14 @@ describe('permission questions', () => {
         about: 'first',
         outcome: 'answered',
         answer: 'reject-once',
-        by: 'tester',
+        by: 'person (tester)',
       }),
       expect.objectContaining({
         kind: 'permission',
         about: 'second',
         outcome: 'answered',
         answer: 'allow-always',
-        by: 'tester',
+        by: 'person (tester)',
       }),
     ]);
   });
@@ -165,7 +168,7 @@ describe('permission questions', () => {
     expect(task.status.state).toBe('input-required');
     await vi.advanceTimersByTimeAsync(300);
     expect(core.dispatcher.get(task.id).status.state).toBe('input-required');
-    core.dispatcher.answer(task.id, 'yes', 'tester');
+    core.dispatcher.answer(task.id, 'yes', { kind: 'person', via: 'tester' });
     const done = await core.untilTerminal(task.id);
     expect(done.status.state).toBe('completed');
     expect(backend.turns[0]!.signal.aborted).toBe(false);
@@ -177,7 +180,7 @@ describe('permission questions', () => {
     expect(done.status.state).toBe('completed');
     expect(backend.outcomes).toEqual([{ outcome: 'selected', optionId: 'allow-once' }]);
     expect(done.history.map((m) => m.messageId)).toContain('answer-1');
-    expect(() => core.dispatcher.answer(task.id, 'no', 'late')).toThrow(
+    expect(() => core.dispatcher.answer(task.id, 'no', { kind: 'person', via: 'late' })).toThrow(
       expect.objectContaining({ reason: 'already-answered' }),
     );
   });
@@ -187,7 +190,7 @@ describe('permission questions', () => {
     await expect(core.send('agent', 'perhaps', { taskId: task.id, messageId: 'bad-answer' })).rejects.toMatchObject({
       reason: 'invalid-params',
     });
-    core.dispatcher.answer(task.id, 'yes', 'tester');
+    core.dispatcher.answer(task.id, 'yes', { kind: 'person', via: 'tester' });
     const done = await core.untilTerminal(task.id);
     expect(done.history.map((m) => m.messageId)).not.toContain('bad-answer');
     expect(core.store.get(task.id)!.task.history.map((m) => m.messageId)).not.toContain('bad-answer');
@@ -202,7 +205,7 @@ describe('permission questions', () => {
     await new Promise((r) => setTimeout(r, 5));
     const b = await core.send('other', 'two', { blocking: true });
     expect(core.dispatcher.pending().map((t) => t.id)).toEqual([a.id, b.id]);
-    core.dispatcher.answer(a.id, 'yes', 'tester');
+    core.dispatcher.answer(a.id, 'yes', { kind: 'person', via: 'tester' });
     await core.untilTerminal(a.id);
     expect(core.dispatcher.pending().map((t) => t.id)).toEqual([b.id]);
   });

@@ -79,7 +79,7 @@ it('writes no extra snapshot when a later turn of the task runs on the process i
   const task = await core.send('agent', 'pick', { blocking: true });
   expect(task.status.state).toBe('input-required');
   expect(store.snapshotsOnly).toBe(1);
-  core.dispatcher.answer(task.id, '1', 'tester');
+  core.dispatcher.answer(task.id, '1', { kind: 'person', via: 'tester' });
   const done = await core.untilTerminal(task.id);
   expect(done.status.state).toBe('completed');
   expect(done.metadata.receipt).toMatchObject({ pid: 4242, pidStart: 'linux:boot:77' });

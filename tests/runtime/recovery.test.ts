@@ -81,12 +81,12 @@ describe('restart recovery with a real SQLite file', () => {
       toolCall: { title: 'Deploy' },
     });
 
-    expect(() => b.dispatcher.answer(permission.id, 'yes', 'tester')).toThrow(
+    expect(() => b.dispatcher.answer(permission.id, 'yes', { kind: 'person', via: 'tester' })).toThrow(
       expect.objectContaining({ reason: 'pending-lost', message: expect.stringContaining('re-send') }),
     );
     expect(agentsB.asker.turns).toHaveLength(0);
 
-    b.dispatcher.answer(decision.id, '2', 'tester');
+    b.dispatcher.answer(decision.id, '2', { kind: 'person', via: 'tester' });
     const done = await b.untilTerminal(decision.id);
     expect(done.status.state).toBe('completed');
     expect(agentsB.decider.turns).toHaveLength(1);

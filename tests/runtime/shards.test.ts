@@ -50,8 +50,8 @@ describe('per-agent shards', () => {
     const next = await core.send('agent', 'meanwhile', { blocking: true });
     expect(next.status.state).toBe('input-required');
     expect(asking.turns.map((t) => t.taskId)).toEqual([parked.id, next.id]);
-    core.dispatcher.answer(parked.id, 'yes', 'test');
-    core.dispatcher.answer(next.id, 'no', 'test');
+    core.dispatcher.answer(parked.id, 'yes', { kind: 'person', via: 'test' });
+    core.dispatcher.answer(next.id, 'no', { kind: 'person', via: 'test' });
     expect((await core.untilTerminal(parked.id)).status.state).toBe('completed');
     expect((await core.untilTerminal(next.id)).status.state).toBe('completed');
   });

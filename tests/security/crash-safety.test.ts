@@ -79,7 +79,7 @@ describe('one transaction per state change', () => {
     await send('bad');
     const asking = await send('asks');
     expect(asking.status.state).toBe('input-required');
-    dispatcher.answer(asking.id, 'yes', 'tester');
+    dispatcher.answer(asking.id, 'yes', { kind: 'person', via: 'tester' });
     await new Promise<void>((resolve) => {
       const poll = () => (dispatcher.get(asking.id).status.state === 'completed' ? resolve() : setTimeout(poll, 5));
       poll();

@@ -1,5 +1,5 @@
 /**
- * The kill -9 harness itself: its replays must stay below the bridge's per-address connection cap, or the
+ * The kill -9 harness itself: its replays must stay below the bridge's connection cap, or the
  * soak fails on the cap (-32065 "too many connections") instead of proving 0 lost / 0 run twice.
  */
 import { describe, expect, it } from 'vitest';
@@ -26,9 +26,9 @@ describe('kill harness replays', () => {
     expect(results).toEqual(items.map((i) => i * 2));
   });
 
-  it('replays below the per-address connection cap', () => {
+  it('replays below the bridge-wide connection cap', () => {
     expect(REPLAY_CONCURRENCY).toBeGreaterThan(1);
-    expect(REPLAY_CONCURRENCY).toBeLessThan(DEFAULT_CONNECTION_LIMITS.maxPerPeer);
+    expect(REPLAY_CONCURRENCY).toBeLessThan(DEFAULT_CONNECTION_LIMITS.maxConnections);
   });
 
   it('handles fewer items than the limit, and none', async () => {

@@ -52,10 +52,10 @@ export interface KillFigures {
 const AGENTS = ['k1', 'k2', 'k3'];
 /**
  * Replays in flight at once. Each in-flight fetch holds its own connection, and the bridge refuses a
- * connection past its per-address cap (connection-guard.ts, `maxPerPeer`, -32065): a soak that replayed
+ * connection past its bridge-wide cap (connection-guard.ts, `maxConnections`, -32065): a soak that replayed
  * every earlier messageId at once failed at round 8 (540+ replays) on the cap, not on a broken promise.
  */
-export const REPLAY_CONCURRENCY = Math.min(64, DEFAULT_CONNECTION_LIMITS.maxPerPeer / 8);
+export const REPLAY_CONCURRENCY = Math.min(64, DEFAULT_CONNECTION_LIMITS.maxConnections / 16);
 /**
  * The real `contactor serve`, started as users start it: bin/contactor.js runs the bundle tests/global-setup.ts
  * builds (the soak builds it too), ~1 s faster per start than compiling the source through tsx each time.

@@ -129,7 +129,7 @@ describe('the audit log, end to end', () => {
     const ofTask = entries.filter((e) => e.taskId === done.result.id).map((e) => e.type);
     expect(ofTask).toEqual(['task.created', 'task.input-required', 'task.answered', 'task.completed']);
     expect(entries.find((e) => e.type === 'task.answered')).toMatchObject({
-      by: 'alice',
+      by: 'person (token: alice)',
       answer: 'TOML',
       pendingKind: 'decision',
     });

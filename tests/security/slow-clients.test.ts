@@ -66,7 +66,7 @@ describe('slow clients', () => {
     const { url, token } = await start({
       headersTimeoutMs: 500,
       checkEveryMs: 100,
-      limits: { maxConnections: 100, maxPerPeer: 100, maxUnproven: 8, unprovenGraceMs: 0 },
+      limits: { maxConnections: 100, maxPerCaller: 100, reservedForPerson: 0, maxUnproven: 8, unprovenGraceMs: 0 },
     });
     const trickles: Conn[] = [];
     for (let i = 0; i < 20; i += 1) {
@@ -92,7 +92,7 @@ describe('slow clients', () => {
 
   it('refuses connections past the cap with 503 and a JSON-RPC error', async () => {
     const { url, token } = await start({
-      limits: { maxConnections: 5, maxPerPeer: 5, maxUnproven: 5, unprovenGraceMs: 0 },
+      limits: { maxConnections: 5, maxPerCaller: 5, reservedForPerson: 0, maxUnproven: 5, unprovenGraceMs: 0 },
     });
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'agents/list', params: {} });
     const held: Conn[] = [];

@@ -361,7 +361,7 @@ describe('running app', () => {
     const items = list(own, undefined) as { taskId: string }[];
     expect(items.map((i) => i.taskId)).toContain(task.id);
     expect((await rpc(bridge(), 'tasks/get', { id: task.id })).status.state).toBe('input-required');
-    bridge().dispatcher.answer(task.id, 'red', 'test');
+    bridge().dispatcher.answer(task.id, 'red', { kind: 'person', via: 'test' });
   });
 
   it('the activation callback leaves live toasts to their own events (no double answer)', async () => {
@@ -371,7 +371,7 @@ describe('running app', () => {
     expect((await rpc(bridge(), 'tasks/get', { id: task.id })).status.state).toBe('input-required');
     notificationFor(task.id)!.emit('click', fakeEvent());
     expect(fake.windows.some((w) => !w.destroyed)).toBe(true);
-    bridge().dispatcher.answer(task.id, 'tabs', 'test');
+    bridge().dispatcher.answer(task.id, 'tabs', { kind: 'person', via: 'test' });
     await vi.waitFor(
       async () => expect((await rpc(bridge(), 'tasks/get', { id: task.id })).status.state).toBe('completed'),
       WAIT,
@@ -401,7 +401,7 @@ describe('running app', () => {
     expect(shell.host.bridge).toBe(running);
     expect(shell.host.error).toBeUndefined();
     expect((await rpc(bridge(), 'tasks/get', { id: asked.id })).status.state).toBe('input-required');
-    bridge().dispatcher.answer(asked.id, 'tabs', 'test');
+    bridge().dispatcher.answer(asked.id, 'tabs', { kind: 'person', via: 'test' });
 
     cfg.write();
     menuItem(tray, 'Reload config').click!();

@@ -20,7 +20,7 @@ export function registerTaskVerbs(program: Command, run: Runner): void {
     .argument('<answer...>')
     .option('--text', 'the answer is free text, even when it looks like an option number')
     .option('--no-wait', 'do not follow the task after answering')
-    .option('--by <name>', 'who answers, for the record')
+    .option('--by <name>', 'a name for the record, kept beside the identity your token proves ("person (token: NAME)")')
     .option('--timeout <seconds>', 'stop waiting after this long', parseSeconds)
     .action(run(answer));
   program.command('cancel').description('cancel a task').argument('<taskId>').action(run(cancel));
