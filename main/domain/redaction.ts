@@ -3,8 +3,9 @@ import type { Part } from './task.js';
 /**
  * Credential-shaped strings, removed from every text the bridge writes itself: its log, the audit log,
  * error messages, and a task's status texts (failure reasons built from an agent's stderr, warnings).
- * The bridge's own tokens are removed from everything, agents' replies included (issue 16 item 5).
- * Redact a whole text before cutting a preview from it: a cut can split a secret past recognition.
+ * The bridge's own tokens are removed from everything, agents' replies included
+ * (SECURITY.md#what-the-bridge-guarantees). Redact a whole text before cutting a preview from it: a cut can split a
+ * secret past recognition.
  */
 const CREDENTIAL_PATTERNS: RegExp[] = [
   /\b(?:sk|pk|rk)-[A-Za-z0-9_-]{16,}\b/g, // OpenAI / Anthropic-style API keys

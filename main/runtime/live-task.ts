@@ -34,7 +34,9 @@ export class LiveTask {
     private readonly store: TaskStore,
     private readonly sinks: readonly EventSink[],
     private readonly onLost: (err: Error) => void,
-    /** Credentials out of the texts the bridge writes itself (issue 16 item 5); none when absent. */
+    /**
+     * Credentials out of the texts the bridge writes itself (SECURITY.md#what-the-bridge-guarantees); none when absent.
+     */
     private readonly redact: (text: string) => string = (text) => text,
   ) {
     this.task = stored.task;
@@ -90,7 +92,7 @@ export class LiveTask {
 
   /**
    * Writes the task as it is now, without an event: for facts that must survive a crash before the next
-   * status change, such as the pid and start time of the agent running it (issue 16 item 3).
+   * status change, such as the pid and start time of the agent running it (SECURITY.md#agent-processes).
    */
   saveSnapshot(): void {
     if (this.frozen || isTerminal(this.state)) return;

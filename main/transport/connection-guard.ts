@@ -1,7 +1,7 @@
 /**
- * Connection caps (issue 16 item 6): 500 slow-body connections were held 90 s, and unauthenticated
- * connections trickling a byte every 3 s held 14,599 file descriptors. Headers and bodies must arrive in
- * bounded times (server.ts), and connections are counted here:
+ * Connection caps (SECURITY.md#limits-at-a-glance-configyaml): 500 slow-body connections were held 90 s, and
+ * unauthenticated connections trickling a byte every 3 s held 14,599 file descriptors. Headers and bodies must arrive
+ * in bounded times (server.ts), and connections are counted here:
  *
  * - every connection, bridge-wide and per remote address: past either cap a new one is refused at once
  *   with HTTP 503 and a JSON-RPC error, then closed;
