@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: contactor against baselines measured in the same run — the @a2a-js/sdk reference
- * server, the SDK's direct ACP client, a bare node:http floor — judged against issue 19's goals, every
+ * server, the SDK's direct ACP client, a bare node:http floor — judged against the goals in bench/lib/goals.ts, every
  * one a same-run ratio (bench/lib/goals.ts). A goal passes when the median of the runs meets it; the
  * table prints every run's value and their spread. Results go to bench/results/ (JSON + Markdown).
  *

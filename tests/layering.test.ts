@@ -1,5 +1,5 @@
 /**
- * The layering of ARCHITECTURE.md, held by a test ("Import direction"; judgement 9): the rules are data in
+ * The layering of docs/architecture.md#what-may-import-what, held by a test: the rules are data in
  * tests/layering/rules.ts, the checker is tests/layering/checker.ts and globals.ts. Each violation prints
  * `file:line: rule`. tests/layering/planted.test.ts feeds the same checker source text that breaks one rule
  * each, so every hole it closes stays closed.
@@ -54,7 +54,7 @@ describe('layering', () => {
 
   it('every scanned file belongs to a layer of the table', () => {
     const unplaced = FILES.filter((f) => !layerOf(f.rel)).map(
-      (f) => `${f.rel}: in no layer; place it in ARCHITECTURE.md and in tests/layering/rules.ts`,
+      (f) => `${f.rel}: in no layer; place it in docs/architecture.md and in tests/layering/rules.ts`,
     );
     expect(unplaced).toEqual([]);
   });

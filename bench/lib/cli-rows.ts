@@ -1,5 +1,5 @@
 /**
- * The CLI section (issue 15 item 11): `contactor --version` and `contactor agents` against a bare
+ * The CLI section: `contactor --version` and `contactor agents` against a bare
  * `node -e 0` on the same Node, with a bridge of its own running, in a home and config of its own.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';

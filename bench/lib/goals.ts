@@ -1,7 +1,7 @@
 /**
- * Issue 19's goals: every one a ratio against a baseline measured in the same run. Each full run
- * yields one value per goal; the verdict is on the median of the runs, printed with all the values and
- * their spread, so one noisy run neither passes nor fails a goal on its own.
+ * The benchmark's goals (docs/benchmark.md): every one a ratio against a baseline measured in the same run. Each full
+ * run yields one value per goal; the verdict is on the median of the runs, printed with all the values and their
+ * spread, so one noisy run neither passes nor fails a goal on its own.
  */
 import { median } from './stats.js';
 
@@ -80,7 +80,7 @@ export const GOALS: Goal[] = [
     meets: (v) => v <= 1.7,
     format: 'ratio',
   },
-  // Issue 15 item 11, already ratios.
+  // CLI start-up, already ratios.
   {
     measure: 'contactor --version, vs node -e 0',
     goal: '≤ 3×',

@@ -1,5 +1,5 @@
 /**
- * CLI start-up (issue 15 item 11): wall time of a whole `contactor` process, from spawn to exit, against
+ * CLI start-up: wall time of a whole `contactor` process, from spawn to exit, against
  * a bare `node -e 0` on the same Node in the same run. The forms are run round-robin (one of each per
  * round) so load that drifts during the run touches every form alike; medians of `runs` rounds.
  */

@@ -1,5 +1,5 @@
 /**
- * Delegation context without cooperation (CONTRACT.md "Agent environment"): inside an agent the bridge
+ * Delegation context without cooperation (docs/contract.md#agent-environment): inside an agent the bridge
  * started, `send` passes on who is calling and on behalf of which task, so loop guards hold across hops
  * even when the agent never heard of them.
  */

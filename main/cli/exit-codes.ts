@@ -1,5 +1,5 @@
 /**
- * The CLI's exit codes (CONTRACT.md "CLI") and the one error type its commands throw: a message a person
+ * The CLI's exit codes (docs/contract.md#cli) and the one error type its commands throw: a message a person
  * can act on, and the code the process ends with.
  */
 import type { TaskState } from '../domain/task.js';
@@ -54,7 +54,7 @@ export function exitForState(state: TaskState | 'unknown'): ExitCode {
   }
 }
 
-/** JSON-RPC error codes (CONTRACT.md "Error codes") that mean the caller asked for something wrong. */
+/** JSON-RPC error codes (docs/contract.md#error-codes) that mean the caller asked for something wrong. */
 const USAGE_CODES = new Set([
   -32700, -32600, -32601, -32602, -32001, -32002, -32003, -32004, -32005, -32009, -32060, -32061, -32062, -32063,
 ]);

@@ -1,5 +1,5 @@
 /**
- * The `contactor` entry: parse, run one verb, end with its exit code (CONTRACT.md "CLI"). Every failure
+ * The `contactor` entry: parse, run one verb, end with its exit code (docs/contract.md#cli). Every failure
  * becomes one clear line on stderr (and, with --json, an `{error}` document on stdout).
  */
 import { cliVersion } from './version.js';

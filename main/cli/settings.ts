@@ -74,7 +74,7 @@ export function dataDirOf(opts: GlobalOptions, env: NodeJS.ProcessEnv): string {
 /**
  * The YAML's own `data_dir` when it is a plain string: what validation would give for a valid file, and
  * the best guess for a broken one. Only a `${VAR}` in it needs the full read. Every CLI call comes here,
- * so the cheap path is the common one (issue 15 item 11).
+ * so the cheap path is the common one (CLI start-up is measured: docs/benchmark.md).
  */
 function configuredDataDir(file: string, env: NodeJS.ProcessEnv): string | undefined {
   let raw: { data_dir?: unknown } | null;

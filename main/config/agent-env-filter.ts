@@ -1,5 +1,5 @@
 /**
- * What of the inherited environment an agent may not see (issue 16 item 8), applied on top of the
+ * What of the inherited environment an agent may not see (SECURITY.md#threat-model), applied on top of the
  * allow-list in config.ts `inheritedAgentEnv` (a separate step, so either can change alone):
  *
  * - proxy variables keep their host but lose `user:password@`, unless the agent's config says

@@ -26,7 +26,7 @@ export interface LoadedConfig {
 
 type Env = Record<string, string | undefined>;
 
-/** CONTRACT.md "Files and places". */
+/** Where config and data live: docs/contract.md#files-and-places. */
 export function defaultConfigPath(env: Env = process.env, platform: NodeJS.Platform = process.platform): string {
   if (platform === 'win32')
     return path.win32.join(env.APPDATA ?? path.win32.join(homedir(), 'AppData', 'Roaming'), 'contactor', 'config.yaml');

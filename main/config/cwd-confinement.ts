@@ -1,8 +1,8 @@
 /**
- * Where a task may run (issue 16 item 1): a caller once sent `cwd: "/"` and an ACP agent read the bridge's
- * token through fs/read_text_file; a CLI agent ran in `~/.ssh`. A task's cwd must lie inside the agent's
- * roots — its configured `cwd` and below, or the explicit `allowed_cwds` list, or the user's home when it
- * has neither — and never inside the bridge's own data dir or config folder, whatever the roots say.
+ * Where a task may run (SECURITY.md#what-the-bridge-guarantees): a caller once sent `cwd: "/"` and an ACP agent read
+ * the bridge's token through fs/read_text_file; a CLI agent ran in `~/.ssh`. A task's cwd must lie inside the agent's
+ * roots — its configured `cwd` and below, or the explicit `allowed_cwds` list, or the user's home when it has neither —
+ * and never inside the bridge's own data dir or config folder, whatever the roots say.
  *
  * Paths are compared after resolving symlinks (the nearest existing ancestor of a path that does not
  * exist yet), so a link inside a root cannot lead out of it. A WSL agent's Linux paths cannot be resolved

@@ -1,5 +1,5 @@
 /**
- * User-only modes for everything in the data dir (issue 16 item 4): in a data dir that already existed
+ * User-only modes for everything in the data dir (SECURITY.md#threat-model): in a data dir that already existed
  * with mode 755, the database, its -wal/-shm and the log were created 0644 and another user read task
  * text from the WAL. The folder is made 0700 and every file 0600 at each start, whatever existed
  * before; the database file is created 0600 before SQLite opens it, since SQLite gives its -wal and -shm

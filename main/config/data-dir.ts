@@ -100,8 +100,8 @@ function readPid(file: string): number | undefined {
 /**
  * Whether a process is running: the one liveness check of the bridge (its instance lock) and the CLI
  * (`up`, `down`, `status`, `doctor`). EPERM means it runs, as another user. A zombie is dead: after a
- * kill -9 the bridge stays a zombie until its parent reaps it, and must not block a restart (issue 16
- * item 9). Linux reads the state from /proc; elsewhere a zombie cannot be told apart and counts as alive.
+ * kill -9 the bridge stays a zombie until its parent reaps it, and must not block a restart. Linux reads the state from
+ * /proc; elsewhere a zombie cannot be told apart and counts as alive.
  */
 export function isProcessAlive(pid: number): boolean {
   try {

@@ -1,5 +1,5 @@
 /**
- * The well-known agent products: the one place that names them (ARCHITECTURE.md "config.ts"). `scan` looks
+ * The well-known agent products: the one place that names them (docs/architecture.md#folders). `scan` looks
  * for their programs and proposes each one's config.yaml entry; the config gives a `subprocess_cli` agent
  * whose program is one of them the decision contract by default (a plain command would echo it back).
  */

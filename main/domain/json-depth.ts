@@ -1,6 +1,6 @@
 /**
- * Nesting depth of JSON values (issue 16 item 7): metadata nested ~4,400 levels was stored and served to
- * every reader, and many JSON parsers overflow their stack long before that. Requests deeper than
+ * Nesting depth of JSON values (SECURITY.md#limits-at-a-glance-configyaml): metadata nested ~4,400 levels was stored
+ * and served to every reader, and many JSON parsers overflow their stack long before that. Requests deeper than
  * MAX_JSON_DEPTH are refused at the edge; structured data taken from agents is cut at the same depth.
  */
 export const MAX_JSON_DEPTH = 64;

@@ -106,7 +106,7 @@ export interface Task {
   metadata: TaskMetadata;
 }
 
-/** Bridge facts live flat in `task.metadata` (see CONTRACT.md). */
+/** Bridge facts live flat in `task.metadata` (docs/contract.md#task-metadata). */
 export interface TaskMetadata {
   agent: string;
   /** `completed` means "finished executing", never "correct". */

@@ -2,7 +2,7 @@ import type { Part } from '../domain/task.js';
 
 /**
  * Batches reply text into artifact chunks: a chunk is flushed when 512 characters have accumulated or
- * 20 ms after the last text arrived, whichever comes first (CONTRACT.md "Streaming"). The first 512
+ * 20 ms after the last text arrived, whichever comes first (docs/contract.md#streaming). The first 512
  * characters of an event-loop turn leave at once; what else reaches 512 in the same turn (one pipe read
  * of a fast agent holds dozens of chunks) leaves as one chunk at the end of the turn, up to 64 KiB — not
  * one stored event and one SSE frame per 512 characters (bench: a 10 MB reply took 10,244 events and

@@ -95,7 +95,7 @@ export class LiveTask {
 
   /**
    * Writes the task as it is now, without an event: for facts that must survive a crash before the next
-   * status change, such as the pid and start time of the agent running it (issue 16 item 3).
+   * status change, such as the pid and start time of the agent running it (SECURITY.md#agent-processes).
    */
   saveSnapshot(): void {
     if (this.frozen || isTerminal(this.state)) return;

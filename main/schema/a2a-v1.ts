@@ -204,7 +204,7 @@ export const ListTasksRequestV1Schema = z.object({
 
 export const CancelTaskRequestV1Schema = z.object({ id: TaskIdSchema, metadata: MetadataSchema.optional(), tenant });
 
-/** `metadata.afterSeq` is the bridge's resume cursor (CONTRACT.md "Streaming"). */
+/** `metadata.afterSeq` is the bridge's resume cursor (docs/contract.md#streaming). */
 export const SubscribeToTaskRequestV1Schema = z.object({
   id: TaskIdSchema,
   metadata: ResumeMetadataSchema.optional(),

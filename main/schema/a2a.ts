@@ -136,7 +136,7 @@ export const MessageSendParamsSchema = z.object({
   metadata: MetadataSchema.optional(),
 });
 
-/** The bridge's shorthand (CONTRACT.md "JSON-RPC"): one agent, plain text. */
+/** The bridge's shorthand (docs/contract.md#sending-a-message): one agent, plain text. */
 export const ShorthandSendParamsSchema = z.object({
   agent: nonEmpty('agent'),
   text: z
@@ -186,12 +186,12 @@ export function isObject(v: unknown): v is Record<string, unknown> {
 /** A task id in request params (v0.3 `id`, v1 `id`). */
 export const TaskIdSchema = z.string({ error: 'id is required (the task id)' }).min(1, 'id must not be empty');
 
-/** The resume cursor `metadata.afterSeq` of a resubscribe (CONTRACT.md "Streaming"), v0.3 and v1 alike. */
+/** The resume cursor `metadata.afterSeq` of a resubscribe (docs/contract.md#streaming), v0.3 and v1 alike. */
 export const ResumeMetadataSchema = z.looseObject({
   afterSeq: z.number().int().min(0, 'metadata.afterSeq must be 0 or more').optional(),
 });
 
-/** Accepts `taskId` as an alias of `id` (CONTRACT.md: `tasks/get {id}` also accepts `taskId`). */
+/** Accepts `taskId` as an alias of `id` (docs/contract.md#json-rpc-methods). */
 function withTaskId<S extends z.ZodRawShape>(shape: S) {
   const object = z.object({
     id: TaskIdSchema,
@@ -212,7 +212,7 @@ export const TaskQueryParamsSchema = withTaskId({
 /** `tasks/cancel`. */
 export const TaskIdParamsSchema = withTaskId({ metadata: MetadataSchema.optional() });
 
-/** `tasks/resubscribe`: `metadata.afterSeq` is the resume cursor (CONTRACT.md "Streaming"). */
+/** `tasks/resubscribe`: `metadata.afterSeq` is the resume cursor (docs/contract.md#streaming). */
 export const ResubscribeParamsSchema = withTaskId({ metadata: ResumeMetadataSchema.optional() });
 
 export type TaskQueryParams = z.infer<typeof TaskQueryParamsSchema>;

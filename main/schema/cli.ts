@@ -1,5 +1,5 @@
 /**
- * What the `contactor` CLI reads from the bridge, parsed once at the edge (STYLE.md #3). The shapes are
+ * What the `contactor` CLI reads from the bridge, validated once where it enters. The shapes are
  * the v0.3 wire (schema/a2a.ts) plus the bridge's own results; unknown members pass through, so a newer
  * bridge that adds facts does not break an older CLI.
  */

@@ -1,6 +1,6 @@
 /**
  * `<data_dir>/bridge.json`: how a CLI (or the tray, or an agent) finds the running bridge
- * (CONTRACT.md "Files and places"). Written atomically by the bridge with user-only permissions.
+ * (docs/contract.md#discovery-file). Written atomically by the bridge with user-only permissions.
  */
 import { z } from 'zod';
 

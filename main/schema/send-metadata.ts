@@ -1,6 +1,7 @@
 /**
- * Bridge facts a standard A2A client may put in a send's `metadata` (or `message.metadata`), CONTRACT.md
- * "JSON-RPC": the agent and the delegation fields. Unknown members pass through (A2A metadata is open).
+ * Bridge facts a standard A2A client may put in a send's `metadata` (or `message.metadata`),
+ * docs/contract.md#sending-a-message: the agent and the delegation fields. Unknown members pass through (A2A metadata
+ * is open).
  */
 import { z } from 'zod';
 

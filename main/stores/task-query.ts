@@ -81,7 +81,7 @@ export function isTaskEvent(event: StreamEvent): event is TaskEvent {
 
 /**
  * A task's event log is append-only with strictly rising seq numbers; a resuming subscriber relies on it
- * (CONTRACT.md, Streaming). Returns the seq of the last event, or `lastSeq` when there are none.
+ * (docs/contract.md#streaming). Returns the seq of the last event, or `lastSeq` when there are none.
  */
 export function checkedLastSeq(taskId: string, lastSeq: number, events: readonly StreamEvent[]): number {
   let previous = lastSeq;

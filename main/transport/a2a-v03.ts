@@ -1,6 +1,6 @@
 /**
  * The v0.3 wire is the internal model itself (domain/task.ts); only stream events differ: their `seq`
- * travels as the SSE `id:` line, not in the JSON (CONTRACT.md "Streaming").
+ * travels as the SSE `id:` line, not in the JSON (docs/contract.md#streaming).
  */
 import type { ArtifactUpdateEvent, StatusUpdateEvent, StreamEvent } from '../domain/events.js';
 import type { Task } from '../domain/task.js';

@@ -1,5 +1,5 @@
 /**
- * Who is calling, from the bearer token alone (issue 16 item 2). The user's CLI and any client they
+ * Who is calling, from the bearer token alone (SECURITY.md#the-token). The user's CLI and any client they
  * configure use the per-install token; every agent the bridge starts gets its own token, derived from
  * the install token and its name, so a request made from inside an agent names that agent whatever its
  * parameters say. Loop guards and rate-limit buckets use this identity, never a request parameter.

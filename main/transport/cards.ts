@@ -1,5 +1,5 @@
 /**
- * Agent cards (CONTRACT.md "Agent cards"): one per agent at /agents/<name>/.well-known/agent-card.json
+ * Agent cards (docs/contract.md#agent-cards): one per agent at /agents/<name>/.well-known/agent-card.json
  * and the bridge's own at /.well-known/agent-card.json. Pure builders; the HTTP layer serves them.
  *
  * One card, v1-shaped, is served with and without `A2A-Version` (the issue: the header-less card must
@@ -50,7 +50,7 @@ export interface AgentProfile {
   tags?: string[];
 }
 
-/** A bearer token is required on JSON-RPC (CONTRACT.md "Security defaults"); cards themselves need none. */
+/** A bearer token is required on JSON-RPC (docs/contract.md#security-defaults); cards themselves need none. */
 export interface BearerSecurity {
   bearer: { description?: string };
 }

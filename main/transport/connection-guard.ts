@@ -1,6 +1,6 @@
 /**
  * Connection caps, counted by who holds the connection rather than by address (every 127.x.y.z is this
- * machine, so an address names nobody). Headers and bodies must arrive in bounded times (server.ts);
+ * machine, so an address names nobody; SECURITY.md#limits-at-a-glance-configyaml). Headers and bodies must arrive in bounded times (server.ts);
  * here connections are counted:
  *
  * - every connection, bridge-wide: at the cap a new one takes the place of the oldest connection that

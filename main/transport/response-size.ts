@@ -1,9 +1,9 @@
 /**
- * A bound on what one POST may answer (issue 16 item 2): a batch of `tasks/list` calls with artifacts
- * once took 3.8 GB and ended in a bare HTTP 500. Each reply is serialized once, here, as it is made; a
- * reply that would pass the bound (or that JSON.stringify cannot make at all) becomes a JSON-RPC error
- * with the request's id, and a batch stops growing once its replies reach the bound. `tasks/list` pages
- * are cut short before that (dispatcher.ts), so only a single oversized task reaches this error.
+ * A bound on what one POST may answer (SECURITY.md#limits-at-a-glance-configyaml): a batch of `tasks/list` calls with
+ * artifacts once took 3.8 GB and ended in a bare HTTP 500. Each reply is serialized once, here, as it is made; a reply
+ * that would pass the bound (or that JSON.stringify cannot make at all) becomes a JSON-RPC error with the request's id,
+ * and a batch stops growing once its replies reach the bound. `tasks/list` pages are cut short before that
+ * (dispatcher.ts), so only a single oversized task reaches this error.
  */
 import { RpcError } from './rpc-errors.js';
 
@@ -16,7 +16,7 @@ export const RESPONSE_ENVELOPE_BYTES = 64 * 1024;
 /**
  * The largest response: one task whose reply reached `max_artifact_bytes`, with its messages (each at
  * most `max_body_bytes`, as it arrived) and its envelope, fits; a batch or page of many such does not.
- * The cap counts a file's decoded bytes (issue 17) while the reply carries them as base64, 4/3 as many:
+ * The cap counts a file's decoded bytes while the reply carries them as base64, 4/3 as many:
  * the reply's share is sized for that.
  */
 export function responseLimitFor(maxArtifactBytes: number, maxBodyBytes: number): number {

@@ -1,5 +1,5 @@
 /**
- * Applies config.yaml edits to a running bridge (issue 15 item 3): agents added, changed or removed take
+ * Applies config.yaml edits to a running bridge (README.md#configuration): agents added, changed or removed take
  * effect without a restart. A changed agent gets a new backend for new work while the old one finishes
  * what it started (its running turns, an ACP process's live sessions and open questions) and is closed
  * once idle; a removed agent's queued tasks fail as retryable (turn-runner). An edit that does not

@@ -3,7 +3,7 @@
  * pageSize bounds, scoping to the endpoint's agent. Backed by the real SQLite store.
  *
  * Bulk tasks are made cheaply and for real: a send whose visitedAgents already holds the target is
- * stored as a `rejected` task by the loop guard (CONTRACT.md), with no process started.
+ * stored as a `rejected` task by the loop guard (docs/contract.md#sending-a-message), with no process started.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { echoAgent, startTestBridge, type TestBridge } from '../helpers/bridge.js';

@@ -1,5 +1,5 @@
 /**
- * Issue 14 items 6 and 9: the environment of the processes the bridge starts from the desktop app.
+ * The environment of the processes the bridge starts from the desktop app.
  * ELECTRON_RUN_AS_NODE is read by every Electron exe at startup (electron/electron shell/app/electron_main_win.cc,
  * `IsEnvSet(kRunAsNode)` behind the runAsNode fuse), so it must reach only the app's own exe.
  */
@@ -24,7 +24,7 @@ import { fixture } from '../fixtures/cli/processes.js';
 const APP = 'C:\\Users\\Zoë\\AppData\\Local\\Programs\\contactor\\Contactor.exe';
 const CLI_DIR = 'C:\\Users\\Zoë\\AppData\\Local\\Programs\\contactor\\resources\\cli';
 
-describe('envForProgram (item 9)', () => {
+describe('envForProgram', () => {
   it('gives ELECTRON_RUN_AS_NODE to the app exe only, however Windows spells its path', () => {
     const env = { Path: 'C:\\Windows', ELECTRON_RUN_AS_NODE: '1' };
     expect(envForProgram(APP.toLowerCase(), env, APP, 'win32')).toEqual({
@@ -38,7 +38,7 @@ describe('envForProgram (item 9)', () => {
   });
 });
 
-describe('the CLI folder on every agent PATH (item 6)', () => {
+describe('the CLI folder on every agent PATH', () => {
   it('puts the folder first on the Windows PATH, whatever its case, once', () => {
     const env = withCliDirFirst({ Path: `C:\\Windows;${CLI_DIR};C:\\bin`, X: '1' }, CLI_DIR, 'win32');
     expect(env).toEqual({ Path: `${CLI_DIR};C:\\Windows;C:\\bin`, X: '1', [CLI_DIR_VAR]: CLI_DIR });
@@ -88,7 +88,7 @@ describe('the CLI folder on every agent PATH (item 6)', () => {
   );
 });
 
-describe('CliBackend spawn env (item 9)', () => {
+describe('CliBackend spawn env', () => {
   let dir: string;
   beforeEach(async () => (dir = await mkdtemp(join(tmpdir(), 'contactor-env-'))));
   afterEach(async () => rm(dir, { recursive: true, force: true }));

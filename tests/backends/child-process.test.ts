@@ -172,7 +172,7 @@ function taskkillStandIn(...flags: string[]): TreeKill {
   };
 }
 
-describe('stopProcessTree when taskkill fails (issue 14 item 10)', () => {
+describe('stopProcessTree when taskkill fails', () => {
   it.runIf(posix)('falls back to child.kill() and says what may still run', async () => {
     const pidFile = join(dir, 'pid');
     const log = join(dir, 'taskkill.log');

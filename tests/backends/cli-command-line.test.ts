@@ -1,5 +1,5 @@
 /**
- * Issue 14 item 11: a `.cmd` agent with `prompt_via: arg`. cmd.exe cannot carry a line break in an argument
+ * A `.cmd` agent with `prompt_via: arg`. cmd.exe cannot carry a line break in an argument
  * (it ends the command there; quoteCmdArg refuses it), and the decision contract makes every prompt
  * multi-line, so for a batch file run through cmd.exe the prompt goes to a file. The Windows lane runs the
  * real cmd.exe; here the Windows side is a fake file system, as in win32-command.test.ts.

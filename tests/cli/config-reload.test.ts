@@ -1,5 +1,5 @@
 /**
- * Config edits reach a running bridge without a restart (issue 15 item 3), end to end: a detached bridge
+ * Config edits reach a running bridge without a restart, end to end: a detached bridge
  * started by `contactor up`, its config file edited on disk, and every observation made through the CLI.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Delegation context without cooperation (CONTRACT.md "Agent environment"): an agent that runs
+ * Delegation context without cooperation (docs/contract.md#agent-environment): an agent that runs
  * `contactor send` passes on the chain from its environment, so A → B → A is rejected as a loop instead
  * of dead-locking A's queue.
  */

@@ -56,7 +56,7 @@ describe.skipIf(!oldNode)('bin/contactor.js on an old Node', () => {
       });
       expect(run.status).toBe(2);
       expect(run.stderr).toMatch(/contactor needs Node ≥ 22\.14 \(found v\d+/);
-      // --version needs no Node 24 and no CLI: answered from package.json, no relaunch (issue 15 item 11).
+      // --version needs no Node 24 and no CLI: answered from package.json, no relaunch (it is the fastest start).
       const version = spawnSync(oldNode!, [path.join(pkg, 'bin', 'contactor.js'), '--version'], {
         encoding: 'utf8',
         env: cleanEnv(pkg),

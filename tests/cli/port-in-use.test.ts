@@ -1,5 +1,5 @@
 /**
- * The configured port held by a program that is not contactor (issue 15 item 5): `up`, `status`, `doctor`
+ * The configured port held by a program that is not contactor: `up`, `status`, `doctor`
  * and `agents` each say so and how to choose another port; `up --port` does. A failed start quotes only
  * what that start wrote to serve.log, never an older run's lines.
  */

@@ -131,7 +131,7 @@ describe('skill install', () => {
   });
 });
 
-describe('skill install through the WSL wrapper (issue 14 item 7)', () => {
+describe('skill install through the WSL wrapper', () => {
   it('installs into the home the wrapper names (CONTACTOR_WSL_HOME), laid out as on Linux even for a Windows CLI', async () => {
     const winHome = mkdtempSync(path.join(dir, 'win-home-'));
     const wslHome = mkdtempSync(path.join(dir, 'wsl-home-'));

@@ -1,5 +1,5 @@
 /**
- * config.yaml (issue 2 item 4; CONTRACT.md "Files and places"): where it is, what a first run creates,
+ * config.yaml (docs/contract.md#files-and-places): where it is, what a first run creates,
  * and that every mistake a person can make gives `file:line: key: what is wrong` and changes nothing.
  */
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';

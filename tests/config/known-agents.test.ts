@@ -1,4 +1,4 @@
-/** Which agents get the decision contract when their config does not say (issue 15 item 4). */
+/** Which agents get the decision contract when their config does not say (docs/contract.md#pending-questions). */
 import { describe, expect, it } from 'vitest';
 import { decisionContractDefault, KNOWN_AGENTS, npmPackageOf } from '../../main/config/known-agents.js';
 import { AcpAgentSchema, AgentConfigSchema } from '../../main/schema/config.js';

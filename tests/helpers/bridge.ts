@@ -1,5 +1,5 @@
 /**
- * The one way tests get a real bridge (issue 10): a temp config and data dir, port 0 unless a test
+ * The one way tests get a real bridge: a temp config and data dir, port 0 unless a test
  * needs a fixed one, the per-install token (every test uses the authenticated path), and cleanup.
  * `stop` keeps the files so a test can read the database or the audit log afterwards; `cleanup` removes them.
  */

@@ -1,6 +1,6 @@
 /**
  * The browser tests skip with a message where Chromium is missing, except with CI=true, where that fails the
- * run (issue 18 item 5) — decided in one place, tests/helpers/chromium.ts, that every browser test goes through.
+ * run — decided in one place, tests/helpers/chromium.ts, that every browser test goes through.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';

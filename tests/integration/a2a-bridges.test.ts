@@ -152,7 +152,7 @@ describe('a2a backend between two contactor bridges', () => {
     const peerTaskId = sent.result.metadata.receipt.peerTaskId;
     const onBAsking = (await b.rpc('tasks/get', { id: peerTaskId })).result;
     expect(onBAsking.status.state).toBe('input-required');
-    // A peer bridge adds its own decision contract: A sends the brief as written (issue 15 item 4).
+    // A peer bridge adds its own decision contract: A sends the brief as written.
     expect(JSON.stringify(onBAsking.history[0].parts)).not.toContain('[[NEEDS_DECISION]]');
 
     await a.rpc('tasks/answer', { taskId: sent.result.id, answer: 'blue' });

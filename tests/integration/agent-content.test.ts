@@ -1,5 +1,5 @@
 /**
- * Issue 17 item 1 (outbound): everything an ACP agent says reaches the client. Images, audio, resource
+ * Rich content, outbound: everything an ACP agent says reaches the client. Images, audio, resource
  * links and embedded resources become A2A parts — v1 `{raw|url|data, mediaType, filename}`, v0.3
  * `{kind: file|data}` — in stream events and in the stored artifact, within the artifact cap counted in
  * decoded bytes; what cannot be passed on is a note in the artifact, never a crash or a silent loss.

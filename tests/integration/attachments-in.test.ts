@@ -1,5 +1,5 @@
 /**
- * Issue 17 item 1 (inbound): a file an ACP agent cannot take inline (its promptCapabilities do not
+ * Rich content, inbound: a file an ACP agent cannot take inline (its promptCapabilities do not
  * accept images, audio or embedded resources) is saved in a temp folder of its own — never in the
  * user's workspace — named in the prompt, and removed when the turn ends. Both protocol versions.
  */

@@ -1,5 +1,5 @@
 /**
- * A changed ACP agent (issue 15 item 3): its running process keeps its live session and open permission
+ * A changed ACP agent in a live config reload: its running process keeps its live session and open permission
  * question until they settle, while new work goes to a process started from the new definition. Real
  * fake ACP agent (SDK agent side), real HTTP, the config file edited and `config/reload` called.
  */

@@ -1,6 +1,6 @@
 /**
- * Issue 17 item 4: a follow-up turn tells the ACP agent which A2A message started it
- * (`_meta.contactor.messageId`, CONTRACT.md "Agent environment"): the requester's own messageId when a
+ * A follow-up turn tells the ACP agent which A2A message started it
+ * (`_meta.contactor.messageId`, docs/contract.md#agent-environment): the requester's own messageId when a
  * message carried the answer, in both protocol versions; a made-up one only for `tasks/answer`.
  */
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The request gate over real HTTP (ARCHITECTURE.md "Security"; CONTRACT.md "Security defaults"): a web
+ * The request gate over real HTTP (SECURITY.md#threat-model; docs/contract.md#security-defaults): a web
  * page's request (foreign Host = DNS rebinding, Origin = CSRF), non-JSON and oversized bodies, and the
  * bearer token. Every refusal happens before dispatch, so no agent runs.
  */

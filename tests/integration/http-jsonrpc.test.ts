@@ -1,6 +1,6 @@
 /**
  * JSON-RPC 2.0 over real HTTP: the envelope errors, batches, notifications and the exposure rule
- * (JSON-RPC 2.0 §4–§6; CONTRACT.md "Error codes").
+ * (JSON-RPC 2.0 §4–§6; docs/contract.md#error-codes).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,6 +1,7 @@
 /**
  * The seed's semantics end to end over real HTTP with real child processes: the failure taxonomy,
- * messageId idempotency, loop guards and the decision flow (ARCHITECTURE.md judgements 2, 4, 6, 7).
+ * messageId idempotency, loop guards and the decision flow (docs/contract.md#sending-a-message,
+ * docs/contract.md#pending-questions).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

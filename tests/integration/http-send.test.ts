@@ -1,6 +1,6 @@
 /**
  * Sending over real HTTP with the demo echo agent: both send forms, the per-agent endpoint, /health and
- * the cards (CONTRACT.md "JSON-RPC", "Agent cards").
+ * the cards (docs/contract.md#sending-a-message, docs/contract.md#agent-cards).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentCardV1Schema } from '../../main/schema/card.js';

@@ -1,6 +1,6 @@
 /**
  * Starting and stopping a real bridge: a taken port, the token policy, and the files a stop leaves
- * behind (CONTRACT.md "Security defaults", "Files and places").
+ * behind (docs/contract.md#security-defaults, docs/contract.md#discovery-file).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';

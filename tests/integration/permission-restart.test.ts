@@ -1,5 +1,5 @@
 /**
- * Issue 17 item 7: a permission pending when the bridge stopped can still be answered when the ACP agent
+ * A permission pending when the bridge stopped can still be answered when the ACP agent
  * advertises `loadSession`. The answer starts a new turn: `session/load` restores the conversation (the
  * agent replays it; it does not re-send the dead turn's request), then a prompt tells the agent the
  * decision on that tool call. The fake agent implements session/load as the ACP schema defines it

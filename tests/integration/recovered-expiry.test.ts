@@ -1,5 +1,5 @@
 /**
- * Issue 17 item 9: questions recovered at start-up expire on time exactly like the others — the task
+ * Questions recovered at start-up expire on time exactly like the others — the task
  * fails (reject, never allow), the outcome is recorded as `expired` by `expiry`, and subscribers see it.
  * Both kinds: a decision (CLI echo agent) and a permission whose agent-side request died with the bridge
  * (ACP agent without session/load).

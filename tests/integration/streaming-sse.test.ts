@@ -1,5 +1,5 @@
 /**
- * SSE over real HTTP (CONTRACT.md "Streaming"; A2A v0.3 §7.2, §7.9): the Task first, then status and
+ * SSE over real HTTP (docs/contract.md#streaming; A2A v0.3 §7.2, §7.9): the Task first, then status and
  * artifact events whose `id:` is the task's event sequence, the stream closing after the final event,
  * and `tasks/resubscribe` resuming after Last-Event-ID without losing an event.
  */

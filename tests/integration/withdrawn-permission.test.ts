@@ -1,5 +1,5 @@
 /**
- * Issue 17 item 8: an ACP agent withdraws its own permission request — it cancels the request
+ * An ACP agent withdraws its own permission request — it cancels the request
  * (`$/cancel_request`), or its turn ends while the question is open. The pending question is cleared
  * with outcome `withdrawn`, the task goes back to working and ends with the turn: never a question that
  * no answer can reach. Seen through both protocol versions' streams and reads.

@@ -1,6 +1,6 @@
 /**
  * Planted violations: source text that breaks one layering rule each, fed to the same checker the tree goes
- * through (tests/layering.test.ts), so every hole issue 18 item 4 closed stays closed.
+ * through (tests/layering.test.ts), so every hole once found and closed stays closed.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

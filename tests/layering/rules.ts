@@ -1,12 +1,12 @@
 /**
- * The layering of ARCHITECTURE.md ("Import direction"; judgement 9) as data, checked by tests/layering.test.ts.
+ * The layering of docs/architecture.md#what-may-import-what as data, checked by tests/layering.test.ts.
  * Edit here when a layer, a folder or an allowance changes; the checker (checker.ts) never names a file.
  *
  * Paths are from the repository root with forward slashes. A folder (ending in `/`) covers everything under it,
  * sub-folders included, so `main/backends/acp/` needs no line of its own; a file names one file. Every path
  * named here must exist (a test says which do not), so moving a file cannot silently drop its allowance.
  *
- * The table is ARCHITECTURE.md's, plus what it leaves implicit, said explicitly: the third-party packages each
+ * The table is docs/architecture.md's, plus what it leaves implicit, said explicitly: the third-party packages each
  * layer may use, node: builtins wherever I/O happens (never in domain/, runtime/, schema/, renderer/), type-only
  * zod where schema types flow, and the small modules the table does not name (config/data-dir.ts,
  * audit/logging.ts).
@@ -152,7 +152,7 @@ export const RULES: Record<Layer, Rule> = {
     typePackages: ['zod'],
     node: true,
   },
-  // data-dir: the discovery file the server publishes (CONTRACT.md "Files and places").
+  // data-dir: the discovery file the server publishes (docs/contract.md#discovery-file).
   server: { imports: ['runtime', 'transport', 'ports', 'domain', 'data-dir', 'platform'], node: true },
   wiring: {
     imports: [

@@ -83,7 +83,7 @@ describe.skipIf(!existsSync(STUB_EXE))('electron-builder --dir layout (stub Elec
   });
 
   /**
-   * Issue 14 item 5, the Linux half: the same layout with the linux-x64 prebuild dropped in, run by this Node 24
+   * The packaged app's CLI, the Linux half: the same layout with the linux-x64 prebuild dropped in, run by this Node 24
    * from a folder outside the repo. Node's resolution from resources/cli/contactor.cjs can only reach
    * resources/cli/node_modules there. (The Windows lane runs the win32 binary with the Windows Node.)
    */

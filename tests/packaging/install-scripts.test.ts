@@ -1,5 +1,5 @@
 /**
- * `npm ci` must work with a plain npm configuration and no compiler (issue 15 item 1). npm 11 decides per
+ * `npm ci` must work with a plain npm configuration and no compiler. npm 11 decides per
  * package from package.json `allowScripts` (npm docs, commands/npm-install-scripts.md: "Dependency install
  * scripts are blocked by default ... for any dependency that does not have a matching entry"); a package
  * with a binding.gyp and no install/preinstall script gets an implicit `node-gyp rebuild` (npm docs,

@@ -1,12 +1,12 @@
 /**
- * Issue 14 items 6 and 12: build/installer.nsh compiled with Debian's makensis the way electron-builder
- * compiles it. The header comes from electron-builder's own NsisScriptGenerator (app-builder-lib
- * out/targets/nsis/nsisScriptGenerator.js: include dir, the `--updated`… flags, our include), with
- * `-WX` (NsisTarget.js: warnings are errors) and the defines it passes (APP_ID, APP_EXECUTABLE_FILENAME,
- * PRODUCT_NAME, BUILD_UNINSTALLER for the uninstaller pass). The hooks are inserted where its templates
- * insert them: CHECK_APP_RUNNING (include/allowOnlyOneInstallerInstance.nsh, the real file) in the install
- * section and in un.checkAppRunning (installSection.nsh, uninstaller.nsh), customInstall after the files,
- * customUnInstall in the uninstall section.
+ * The installer's PATH entry and its quit-the-app step: build/installer.nsh compiled with Debian's makensis the way
+ * electron-builder compiles it. The header comes from electron-builder's own NsisScriptGenerator (app-builder-lib
+ * out/targets/nsis/nsisScriptGenerator.js: include dir, the `--updated`… flags, our include), with `-WX`
+ * (NsisTarget.js: warnings are errors) and the defines it passes (APP_ID, APP_EXECUTABLE_FILENAME, PRODUCT_NAME,
+ * BUILD_UNINSTALLER for the uninstaller pass). The hooks are inserted where its templates insert them:
+ * CHECK_APP_RUNNING (include/allowOnlyOneInstallerInstance.nsh, the real file) in the install section and in
+ * un.checkAppRunning (installSection.nsh, uninstaller.nsh), customInstall after the files, customUnInstall in the
+ * uninstall section.
  *
  * Two stand-ins, because electron-builder downloads them from GitHub: StdUtils.TestParameter (the StdUtils
  * plugin; same meaning for the flags electron-builder passes, e.g. `--updated` from include/installUtil.nsh,

@@ -68,7 +68,7 @@ describe('decisions', () => {
       expect.objectContaining({ kind: 'decision', outcome: 'answered', answer: 'TOML' }),
     ]);
     // The question turn leaves no artifact; the answer's reply takes the id, so a streaming client's
-    // `append: false` chunk replaces the question text it saw (issue 15 item 8).
+    // `append: false` chunk replaces the question text it saw.
     expect(done.artifacts.map((a) => a.artifactId)).toEqual([`${task.id}-reply`]);
   });
 

@@ -1,5 +1,5 @@
 /**
- * Issue 16 item 3: the pid and start time of the agent running a task are what a restart after a crash
+ * SECURITY.md#agent-processes: the pid and start time of the agent running a task are what a restart after a crash
  * stops it by (recorded-agents.ts), so they must be stored while the task runs, not only with its next
  * status change (a crash before that would leave the agent unrecorded). Real SQLite file, read through a
  * second connection as the next bridge would.

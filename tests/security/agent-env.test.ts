@@ -1,5 +1,5 @@
 /**
- * Issue 16 item 8: agents inherited proxy variables with credentials and every XDG_* variable. Now the
+ * Agents once inherited proxy variables with credentials and every XDG_* variable. Now the
  * credentials are stripped (unless pass_proxy_credentials) with a warning at load, only the XDG base
  * dirs pass, and prompt_via: arg is warned about (the prompt shows in `ps`).
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 16 item 2, as an attacker tried it on a real bridge: a client-chosen `callerAgent` selecting its
+ * Caller identity and budgets, as an attacker tried it on a real bridge: a client-chosen `callerAgent` selecting its
  * own rate-limit bucket, one batch of thousands of calls charged as one minute, a batch of `tasks/list`
  * with artifacts that grew to gigabytes and ended in a bare HTTP 500; and the fix's other half, each
  * agent's own derived token, from which the bridge knows the caller for the loop guards.
@@ -32,7 +32,7 @@ const call = (id: number, method: string, params: unknown = {}) => ({ jsonrpc: '
 
 describe('identity from the token', () => {
   it('gives each agent its own token derived from the install token, never the install token itself', async () => {
-    // The agent prints a hash of its token: the token itself never appears in a reply (item 5).
+    // The agent prints a hash of its token: the token itself never appears in a reply.
     const hashToken =
       "process.stdout.write(require('crypto').createHash('sha256').update(process.env.CONTACTOR_TOKEN).digest('hex'))";
     const tb = await bridge({

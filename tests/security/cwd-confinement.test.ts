@@ -1,5 +1,5 @@
 /**
- * Issue 16 item 1, as the attacker did it: a task's `cwd` moved an agent out of its workspace (`/`, a
+ * Task cwd confinement, as the attacker did it: a task's `cwd` moved an agent out of its workspace (`/`, a
  * sibling such as `~/.ssh`, the bridge's data dir), and an ACP agent read the token file through
  * fs/read_text_file. Real bridges, real CLI agents and the fake ACP agent (SDK agent side).
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 16 item 3, as the attacker did it: an agent whose children leave its process group (`setsid`,
+ * Escaped agent processes, as the attacker did it: an agent whose children leave its process group (`setsid`,
  * a double fork reparented to init) used to outlive its task (5 of 5), and after a kill -9 of the bridge
  * its running agents were orphaned for good (23 alive across 12 kills). Real processes, real bridges;
  * the mark the bridge gives every agent (spawn-marks.ts) is what finds them. Linux: /proc.

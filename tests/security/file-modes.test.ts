@@ -1,5 +1,5 @@
 /**
- * Issue 16 item 4, as the attacker found it: in a data dir that already existed with mode 755, the
+ * User-only files in the data dir, as the attacker found it: in a data dir that already existed with mode 755, the
  * database, its -wal/-shm and the log were created 0644, and another user read task text from the WAL.
  */
 import { chmodSync, mkdirSync, statSync, writeFileSync } from 'node:fs';

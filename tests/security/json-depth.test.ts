@@ -1,5 +1,5 @@
 /**
- * Issue 16 item 7: metadata nested ~4,400 levels was stored and served to every reader. Requests are
+ * Metadata nested ~4,400 levels was stored and served to every reader. Requests are
  * refused past MAX_JSON_DEPTH at the edge (-32600, nothing stored); what agents report is cut there.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -53,7 +53,7 @@ describe('rate_limit_per_minute', () => {
     expect(error.data.retryAfterMs).toBeGreaterThan(0);
     expect(error.data.retryAfterMs).toBeLessThanOrEqual(12_000);
 
-    // Naming another agent as callerAgent does not open another budget (issue 16 item 2).
+    // Naming another agent as callerAgent does not open another budget.
     const named = await tb.rpc('message/send', { agent: 'echo', text: 'hi', callerAgent: 'codex' });
     expect(named.error?.code).toBe(-32065);
     // An agent the bridge started, calling with its own (derived) token, has its own budget.

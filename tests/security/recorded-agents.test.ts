@@ -1,5 +1,5 @@
 /**
- * Issue 16 item 3: a restarted bridge stops the agents of tasks the killed one left running by the pid
+ * A restarted bridge stops the agents of tasks the killed one left running by the pid
  * and start time recorded at spawn (recorded-agents.ts), and never a process that only has the same pid
  * now. Real processes throughout.
  *

@@ -1,5 +1,5 @@
 /**
- * Issue 16 item 3 end to end: an agent that clears its environment (`exec env -i ...`) carries no mark
+ * End to end: an agent that clears its environment (`exec env -i ...`) carries no mark
  * (spawn-marks.ts), so after a kill -9 of the bridge only the pid and start time its task recorded can
  * find it. The restarted bridge stops it by those two; a task whose record names a live unrelated
  * process (its pid rewritten in the database, as a reused pid would look) leaves that process alone.

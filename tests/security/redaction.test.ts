@@ -1,5 +1,5 @@
 /**
- * Issue 16 item 5: a failure reason built from an agent's stderr was served unredacted by tasks/get,
+ * A failure reason built from an agent's stderr was served unredacted by tasks/get,
  * tasks/list and SSE while its audit copy was redacted. Now every text the bridge writes is redacted,
  * before any cut; replies stay as the agent wrote them, except the bridge's own tokens.
  */

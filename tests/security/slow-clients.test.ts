@@ -1,6 +1,6 @@
 /**
- * Issue 16 item 6, as the attacker did it (scaled down: tens of connections, not thousands, on loopback,
- * with the bridge's bounds shortened the way `createBridge({http})` allows): slow headers and slow bodies
+ * Connection caps and slow-client bounds, as the attacker did it (scaled down: tens of connections, not thousands, on
+ * loopback, with the bridge's bounds shortened the way `createBridge({http})` allows): slow headers and slow bodies
  * used to hold connections for as long as the client liked, and nothing capped how many there were.
  */
 import { connect, type Socket } from 'node:net';

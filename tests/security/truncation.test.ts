@@ -1,5 +1,5 @@
 /**
- * Issue 16 item 10: a reply cut short must say so in `metadata.truncated` (SECURITY.md), not only in a
+ * A reply cut short must say so in `metadata.truncated` (SECURITY.md), not only in a
  * receipt. A CLI agent's stdout past the backend's own cap used to show only `receipt.stdoutTruncated`.
  */
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Issue 16 item 9: after a kill -9, a bridge that is dead but not yet reaped (a zombie) counted as alive
+ * After a kill -9, a bridge that is dead but not yet reaped (a zombie) counted as alive
  * and its instance lock blocked a restart. A real zombie is made here: `sh` starts a child that exits
  * and then execs `sleep`, which never reaps it.
  * (The child outlives the exec by a moment so the shell cannot reap it first.)

@@ -466,7 +466,7 @@ describe('after a restart', () => {
   });
 });
 
-describe('the installer asks the app to quit (issue 14 item 12)', () => {
+describe('the installer asks the app to quit', () => {
   it('Contactor.exe --quit reaches the running app, which stops its agents and records the running task', async () => {
     fake.reset();
     const cfg = desktopConfig();

@@ -1,5 +1,5 @@
 /**
- * Issue 14 item 3: the approval window must accept its own page's IPC wherever the app is installed. The
+ * The approval window must accept its own page's IPC wherever the app is installed. The
  * frame URL comes from the same steps Electron and Chromium take (chromium-file-url.ts names them).
  */
 import { pathToFileURL } from 'node:url';

@@ -1,5 +1,5 @@
 /**
- * Issue 14 item 8: no unmodified key approves. The key map is data (renderer/choices.ts); the Chromium test
+ * No unmodified key approves. The key map is data (renderer/choices.ts); the Chromium test
  * (tests/e2e/approval-window.test.ts) presses the keys for real.
  */
 import { describe, expect, it } from 'vitest';

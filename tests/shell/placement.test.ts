@@ -85,7 +85,7 @@ describe('wslCliSetup', () => {
       'ln -sf "/mnt/d/a\\$b\\`c\\"d/resources/cli/contactor" ~/.local/bin/contactor',
     );
   });
-  it('pasted into a shell twice, works in that same shell (item 7)', () => {
+  it('pasted into a shell twice, works in that same shell', () => {
     const home = mkdtempSync(path.join(tmpdir(), 'contactor-wsl-setup-'));
     try {
       // The wrapper stands in for /mnt/c/…/resources/cli/contactor (no Windows drive here): it says who it is.

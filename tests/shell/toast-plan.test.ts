@@ -11,7 +11,7 @@ const ctx: RiskContext = {
   protectedDirs: ['/home/me/.local/share/contactor', '/home/me/.config/contactor', ...protectedHomeDirs(HOME)],
 };
 
-describe('isLowRisk (issue 14 item 2: flags per program, paths inside the workspace)', () => {
+describe('isLowRisk (flags per program, paths inside the workspace)', () => {
   it.each([
     'ls', 'ls -la', 'ls -la src', 'ls -R src', 'pwd', 'wc -l README.md', 'wc -l src/a.ts src/b.ts', 'cat README.md',
     'head -n 20 a.txt', 'head -n20 a.txt', 'tail -5 log.txt', 'rg TODO src', 'rg -n TODO', 'rg -e TODO src',

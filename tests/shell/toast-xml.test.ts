@@ -1,5 +1,5 @@
 /**
- * Issue 14 item 1: toast buttons must still answer after a restart. The toast is our own `toastXml`; the
+ * Toast buttons must still answer after a restart. The toast is our own `toastXml`; the
  * activation is fed back exactly as Windows + Electron deliver it (windows-toast-host.ts names the sources).
  */
 import { describe, expect, it } from 'vitest';

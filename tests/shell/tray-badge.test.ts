@@ -1,4 +1,4 @@
-/** Issue 14 item 13: the open-question count drawn on the tray icon (BGRA pixels, as nativeImage.toBitmap gives). */
+/** The open-question count drawn on the tray icon (BGRA pixels, as nativeImage.toBitmap gives). */
 import { describe, expect, it } from 'vitest';
 import { badgeBitmap, badgeText } from '../../main/shell/tray-badge.js';
 

@@ -1,5 +1,5 @@
 /**
- * A task's last seq without a row write per event (issue 19): events committed without a snapshot (a
+ * A task's last seq without a row write per event (docs/benchmark.md): events committed without a snapshot (a
  * streamed reply's chunks) leave the task row untouched, and the store recovers the last seq from the
  * events themselves — after a reopen and after a kill -9 alike — so the next event still follows it.
  */

@@ -45,7 +45,7 @@ const claude: AgentProfile = {
 };
 const bearer = { bearer: { description: 'The token from bridge.json' } };
 
-describe('agent card (v1 §4.4.1 AgentCard, §8.3 protocol declaration; CONTRACT.md "Agent cards")', () => {
+describe('agent card (v1 §4.4.1 AgentCard, §8.3 protocol declaration; docs/contract.md#agent-cards)', () => {
   const url = 'http://127.0.0.1:8791/agents/codex';
   const card = buildAgentCard({ ...codex, url, version: '0.1.0' });
 
@@ -138,7 +138,7 @@ describe('agent card (v1 §4.4.1 AgentCard, §8.3 protocol declaration; CONTRACT
   });
 });
 
-describe('bridge card (issue 9 §4: the root card describes the bridge, one skill per agent)', () => {
+describe('bridge card (the root card describes the bridge, one skill per agent)', () => {
   const card = buildBridgeCard({
     agents: [codex, claude],
     url: 'http://127.0.0.1:8791/',

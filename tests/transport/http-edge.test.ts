@@ -1,5 +1,5 @@
 /**
- * The shape of the HTTP edge (issue 18 item 3), read from the sources with the TypeScript compiler: the
+ * The shape of the HTTP edge (docs/architecture.md#folders), read from the sources with the TypeScript compiler: the
  * request gate is called in one place, no two transport modules import each other, and server.ts builds
  * no transport object (wiring-http.ts does). Behaviour over HTTP: tests/integration/http-routes.test.ts.
  */

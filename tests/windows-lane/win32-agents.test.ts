@@ -186,7 +186,7 @@ describe('agents found on PATH × PATHEXT', () => {
   });
 
   it('delivers a multi-line prompt with the decision contract to a .cmd agent with prompt_via: arg', async () => {
-    // The prompt travels in a UTF-8 file named by a one-line argument (issue 14 item 11); the agent reads it.
+    // The prompt travels in a UTF-8 file named by a one-line argument; the agent reads it.
     handWrittenCmd('arg-agent', fixture('follow-prompt-file.mjs'));
     const prompt = withDecisionContract('first line\nsecond line');
     const config = { command: ['arg-agent'], prompt_via: 'arg', prompt_flag: ['--'] };

@@ -3,7 +3,7 @@
  * credentials and the turn's abort signal, says which HTTP failures a retry can help with (PeerError),
  * and notes each SSE event's `id:`, which the SDK's own SSE reader drops (sse_utils.ts
  * `parseSseStream` reads only `event:` and `data:`) but a contactor peer resumes after
- * (Last-Event-ID, CONTRACT.md "Streaming").
+ * (Last-Event-ID, docs/contract.md#streaming).
  */
 import { createParser } from 'eventsource-parser';
 import { isAbort } from '../shared/fetch-util.js';

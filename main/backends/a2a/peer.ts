@@ -35,7 +35,7 @@ export interface DeclaredTraits {
   backend?: string;
 }
 
-/** contactor's card extension (CONTRACT.md "Agent cards"). */
+/** contactor's card extension (docs/contract.md#agent-cards). */
 const CONTACTOR_TRAITS_URI = 'urn:contactor:agent-traits:v1';
 const CARD_TTL_MS = 60_000;
 

@@ -94,7 +94,7 @@ export async function preparePrompt(
   return { blocks, cleanup };
 }
 
-/** Per-task identity for a long-lived agent process (CONTRACT.md "Agent environment"). */
+/** Per-task identity for a long-lived agent process (docs/contract.md#agent-environment). */
 export function contactorMeta(turn: Turn): Record<string, unknown> {
   return {
     contactor: {

@@ -181,7 +181,7 @@ export class HttpApiBackend implements AgentBackend {
     return value;
   }
 
-  /** Seed: retry only what a retry can fix — rate limits and server faults, never a bad request. */
+  /** Retry only what a retry can fix — rate limits and server faults, never a bad request. */
   private async refusal(
     res: Response,
     endpoint: string,

@@ -1,5 +1,5 @@
 /**
- * Which process instance a pid names (issue 16 item 3): a pid is reused once its process has exited, so
+ * Which process instance a pid names (SECURITY.md#agent-processes): a pid is reused once its process has exited, so
  * a stored pid alone may name an unrelated program by the next start. Stored together with the time the
  * process started, it names one process only: same pid and same start = same process.
  *

@@ -1,5 +1,5 @@
 /**
- * Stopping, at start, the agent processes of tasks a killed bridge left running (issue 16 item 3), by
+ * Stopping, at start, the agent processes of tasks a killed bridge left running (SECURITY.md#agent-processes), by
  * what the store recorded for them: each agent's pid and start identity (process-start.ts) in the task's
  * `metadata.receipt` (`pid`, `pidStart`). A pid whose process has another start time now is another
  * program that reused the number: it is never signalled.

@@ -1,5 +1,5 @@
 /**
- * Finding every process an agent started, even the ones that left its process group (issue 16 item 3):
+ * Finding every process an agent started, even the ones that left its process group (SECURITY.md#agent-processes):
  * a child that runs `setsid`, or a daemon that double-forks and is reparented to init, is no longer in
  * the group `stopProcessTree` signals and used to outlive its task. Every child the bridge spawns
  * carries two marks in its environment, which its descendants inherit whatever group or session they

@@ -1,5 +1,5 @@
 /**
- * Stopping a child and every process it started, wherever they went (issue 16 item 3): the process
+ * Stopping a child and every process it started, wherever they went (SECURITY.md#agent-processes): the process
  * tree as `stopProcessTree` reaches it (group or taskkill), then on Linux whatever still carries the
  * child's spawn mark — a `setsid` child, a double-forked daemon reparented to init (spawn-marks.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * The Linux side of WSL agents after a killed bridge (issue 16 item 3). On Windows the bridge holds only
+ * The Linux side of WSL agents after a killed bridge (SECURITY.md#agent-processes). On Windows the bridge holds only
  * `wsl.exe`'s pid; the agent itself runs inside the distro, where `/proc` is not visible from Windows.
  * Its `CONTACTOR_BRIDGE_RUN` mark is forwarded through WSLENV like every CONTACTOR_* variable, so at the
  * next start the bridge runs this script inside each distro its WSL agents use: it SIGKILLs every

@@ -1,7 +1,7 @@
 /**
  * The fallback backend for agents that speak no protocol: one process per turn, the prompt on stdin (or
  * as the last argument), stdout as the one artifact, the exit code as the verdict. What it cannot do is
- * said on its card (seed: "关键不在它有什么，在它缺什么能被告知").
+ * said on its card: what an agent lacks matters as much as what it has, so callers are told.
  */
 import { rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -268,7 +268,7 @@ function reportOutput(report: TurnReporter, exit: ChildExit, stdout: CollectedOu
   if (output !== '') report.text(output);
 }
 
-/** Seed: a non-zero exit is a logic failure (a retry gets the same error); empty output still completes. */
+/** A non-zero exit is a logic failure (a retry gets the same error); empty output still completes. */
 function verdict(program: string, exit: ChildExit, stderr: StderrTail): TurnOutcome {
   if (exit.code === 0) return { kind: 'completed', exitCode: 0 };
   const last = stderr.lastLine();

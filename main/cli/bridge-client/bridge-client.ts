@@ -17,7 +17,7 @@ export interface StreamEvent {
 }
 
 export interface StreamOptions {
-  /** Resume after this event (Last-Event-ID, CONTRACT.md "Streaming"). */
+  /** Resume after this event (Last-Event-ID, docs/contract.md#streaming). */
   lastEventId?: number;
   signal?: AbortSignal;
 }

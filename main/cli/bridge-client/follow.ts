@@ -1,7 +1,7 @@
 /**
  * Following one task to its next stop (terminal, or waiting for input): read its stream, and when the
  * connection drops, resume after the last event seen with `tasks/resubscribe` + Last-Event-ID
- * (CONTRACT.md "Streaming"), so nothing is missed or repeated. The final task comes from `tasks/get`.
+ * (docs/contract.md#streaming), so nothing is missed or repeated. The final task comes from `tasks/get`.
  */
 import { isSettled, type TaskState } from '../../domain/task.js';
 import { CliTaskSchema, type CliTask, type StreamResult } from '../../schema/cli.js';

@@ -1,7 +1,7 @@
 /**
  * One plain HTTP request with the whole reply read, over node:http. The CLI's one-shot calls use it
  * instead of fetch: loading fetch's implementation (undici) was the largest single cost of a short
- * `contactor agents` run (issue 15 item 11, `npm run bench -- --only=cli`). Streams still use fetch.
+ * `contactor agents` run (`npm run bench -- --only=cli`). Streams still use fetch.
  */
 import type * as Http from 'node:http';
 

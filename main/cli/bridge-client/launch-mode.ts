@@ -1,5 +1,5 @@
 /**
- * What `contactor up` starts (CONTRACT.md "CLI"): on Windows with the desktop app present, the tray app,
+ * What `contactor up` starts (docs/contract.md#cli): on Windows with the desktop app present, the tray app,
  * which hosts the bridge; everywhere else, or with `--headless`, a detached `contactor serve`. Pure: the
  * platform, environment, own executable and file lookup come in, so every case is tested on any OS.
  */

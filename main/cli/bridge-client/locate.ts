@@ -1,5 +1,5 @@
 /**
- * Finding the bridge (CONTRACT.md "Files and places"): CONTACTOR_URL (+ CONTACTOR_TOKEN) wins — that is how
+ * Finding the bridge (docs/contract.md#discovery-file): CONTACTOR_URL (+ CONTACTOR_TOKEN) wins — that is how
  * agents the bridge started reach it; else the discovery file in the data dir; else the configured
  * address, where nothing answers unless a bridge runs without a discovery file. A config too broken to
  * name an address is an error (exit 2): guessing the default address would talk to some other bridge.

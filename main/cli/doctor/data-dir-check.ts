@@ -1,5 +1,5 @@
 /**
- * `contactor doctor`'s data-dir permissions check (issue 16 item 4): every entry user-only (folder 0700,
+ * `contactor doctor`'s data-dir permissions check (SECURITY.md#threat-model): every entry user-only (folder 0700,
  * files 0600), or what is looser and the command that fixes it; `--fix` applies it. Where modes mean
  * nothing (Windows: the profile ACL protects %LOCALAPPDATA%; a WSL /mnt/c path) it says so.
  */

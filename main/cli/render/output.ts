@@ -1,5 +1,5 @@
 /**
- * Where the CLI writes. With `--json`, stdout carries exactly one JSON document (CONTRACT.md "CLI"), so
+ * Where the CLI writes. With `--json`, stdout carries exactly one JSON document (docs/contract.md#cli), so
  * human lines go to stderr then; colours only on a TTY and never with NO_COLOR.
  */
 import pc from 'picocolors';

@@ -1,7 +1,7 @@
 /**
  * How a failed run ends: one clear line on stderr, the exit code, and with --json an `{error}` document
  * on stdout — unless the command already printed its document before failing, since `--json` promises
- * exactly one (CONTRACT.md "CLI"); the stderr line and the exit code still say it failed.
+ * exactly one (docs/contract.md#cli); the stderr line and the exit code still say it failed.
  */
 import { CommanderError } from 'commander';
 import { CliError, EXIT } from '../exit-codes.js';
