@@ -275,7 +275,7 @@ describe('CliBackend', () => {
       const rec = recorder();
       const cli = backend(
         { command: fixture('sleeper.mjs', '--ignore-term', '--pid-file', pidFile) },
-        { treeKill: taskkillStandIn('--refuse') },
+        { treeKill: taskkillStandIn('--refuse'), taskkillWaitMs: TEST_TIMEOUT_MS },
       );
       const running = cli.run(turn({ signal: abort.signal }), rec.reporter);
       const pid = await pidFrom(pidFile);

@@ -66,7 +66,7 @@ export function cliFixtureAgent(file: string, args: string[] = []): Record<strin
   return {
     kind: 'subprocess_cli',
     command: [process.execPath, path.join(REPO_ROOT, 'tests', 'cli', 'fixtures', file), ...args],
-    timeout_s: 30,
+    timeout_s: TEST_TIMEOUT_MS / 1000,
   };
 }
 

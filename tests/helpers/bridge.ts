@@ -9,6 +9,7 @@ import path from 'node:path';
 import { stringify } from 'yaml';
 import type { Timers } from '../../main/runtime/timers.js';
 import { createBridge, type Bridge } from '../../main/wiring/wiring.js';
+import { TEST_TIMEOUT_MS } from './timeouts.js';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
 export const ECHO_AGENT = path.join(REPO_ROOT, 'resources', 'agents', 'echo-agent.mjs');
@@ -89,7 +90,7 @@ export function nodeScriptAgent(
   return {
     kind: 'subprocess_cli',
     command: [process.execPath, path.resolve(REPO_ROOT, script), ...args],
-    timeout_s: 30,
+    timeout_s: TEST_TIMEOUT_MS / 1000,
     ...extra,
   };
 }
@@ -124,7 +125,7 @@ export function fakeAcpAgent(args: string[] = [], extra: Record<string, unknown>
     kind: 'acp',
     command: [process.execPath, FAKE_ACP_AGENT, ...args],
     append_decision_contract: false,
-    timeout_s: 30,
+    timeout_s: TEST_TIMEOUT_MS / 1000,
     ...extra,
   };
 }

@@ -49,7 +49,7 @@ function exportToken(name: string, token: string): void {
 }
 
 function remote(url: string, tokenEnv: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { kind: 'a2a', url, token_env: tokenEnv, timeout_s: 30, ...extra };
+  return { kind: 'a2a', url, token_env: tokenEnv, timeout_s: TEST_TIMEOUT_MS / 1000, ...extra };
 }
 
 function freePort(): Promise<number> {
@@ -120,7 +120,7 @@ describe('a2a backend between two contactor bridges', () => {
   it("an a2a agent's card derives its traits from a peer card without contactor's extension, and says what is unknown", async () => {
     const peer = await startSdkEchoServer({ protocol: '1.0', streaming: false });
     try {
-      const a = await bridge({ plain: { kind: 'a2a', url: peer.url, timeout_s: 30 } });
+      const a = await bridge({ plain: { kind: 'a2a', url: peer.url, timeout_s: TEST_TIMEOUT_MS / 1000 } });
       expect((await a.rpc('message/send', { agent: 'plain', text: 'hi' })).result.status.state).toBe('completed');
       const card = (await a.rpc('agents/card', { agent: 'plain' })).result;
       expect(traitsOf(card)).toEqual({

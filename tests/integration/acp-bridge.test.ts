@@ -7,12 +7,13 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT, startTestBridge, type RpcResponse, type TestBridge } from '../helpers/bridge.js';
 import { eventually, waitForState } from '../helpers/wait.js';
+import { TEST_TIMEOUT_MS } from '../helpers/timeouts.js';
 
 const FAKE_AGENT = path.join(REPO_ROOT, 'tests', 'fixtures', 'acp', 'fake-agent.mjs');
 const acpAgent = {
   kind: 'acp',
   command: [process.execPath, FAKE_AGENT],
-  timeout_s: 30,
+  timeout_s: TEST_TIMEOUT_MS / 1000,
   append_decision_contract: false,
 };
 

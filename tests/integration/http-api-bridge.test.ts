@@ -21,7 +21,13 @@ const KEY_ENV = 'CONTACTOR_TEST_LLM_KEY';
 beforeAll(async () => {
   process.env[KEY_ENV] = 'sk-bridge-test';
   mock = await startMockChatServer();
-  const llm = { kind: 'http_api', base_url: mock.baseUrl, model: 'mock', api_key_env: KEY_ENV, timeout_s: 30 };
+  const llm = {
+    kind: 'http_api',
+    base_url: mock.baseUrl,
+    model: 'mock',
+    api_key_env: KEY_ENV,
+    timeout_s: TEST_TIMEOUT_MS / 1000,
+  };
   tb = await startTestBridge({ agents: { llm, slow: { ...llm, timeout_s: 1 } } });
 });
 afterAll(async () => {

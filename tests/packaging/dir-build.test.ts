@@ -109,7 +109,7 @@ describe.skipIf(!existsSync(STUB_EXE))('electron-builder --dir layout (stub Elec
         `port: ${await closedPort()}\ndata_dir: ${path.join(elsewhere, 'data')}\nagents:\n` +
           `  echo: { kind: subprocess_cli, command: ['\${CONTACTOR_NODE}', '\${CONTACTOR_RESOURCES}/agents/echo-agent.mjs'] }\n`,
       );
-      const up = await runCli(['up', '-c', config, '--json'], { entry: cli, env, cwd: elsewhere, timeoutMs: 30_000 });
+      const up = await runCli(['up', '-c', config, '--json'], { entry: cli, env, cwd: elsewhere });
       expect(up.stderr).toBe('');
       expect(up.code).toBe(0);
       try {

@@ -10,6 +10,7 @@ import { redact, SecretFilter } from '../../main/domain/redaction.js';
 import { deriveAgentToken } from '../../main/transport/caller-tokens.js';
 import { fakeAcpAgent, startTestBridge, type TestBridge } from '../helpers/bridge.js';
 import { nodeFixture } from './attack-agents.js';
+import { TEST_TIMEOUT_MS } from '../helpers/timeouts.js';
 
 const LEAKS = [
   'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
@@ -117,7 +118,7 @@ describe('on a real bridge', () => {
         '-e',
         "process.stderr.write('login failed: password=hunter22 token ghp_abcdefghijklmnopqrstuvwx\\n'); process.exit(1)",
       ],
-      timeout_s: 30,
+      timeout_s: TEST_TIMEOUT_MS / 1000,
     };
     tb = await startTestBridge({ agents: { dying }, isolatedEnv: true });
     const res = await tb.rpc('message/send', { agent: 'dying', text: 'x' });

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { FAKE_AGENT } from '../fixtures/acp/harness.js';
+import { TEST_TIMEOUT_MS } from '../helpers/timeouts.js';
 
 export const ECHO_AGENT = path.resolve(import.meta.dirname, '..', '..', 'resources', 'agents', 'echo-agent.mjs');
 
@@ -31,7 +32,7 @@ export function desktopConfig(): DesktopConfig {
         kind: 'subprocess_cli',
         command: [process.execPath, ECHO_AGENT],
         cwd: root,
-        timeout_s: 30,
+        timeout_s: TEST_TIMEOUT_MS / 1000,
         append_decision_contract: true, // as in config.example.yaml: the demo asks with the contract
       },
       // The fake agent reads its prompt's first word: the decision contract must not be appended.
@@ -39,7 +40,7 @@ export function desktopConfig(): DesktopConfig {
         kind: 'acp',
         command: [process.execPath, FAKE_AGENT],
         cwd: root,
-        timeout_s: 30,
+        timeout_s: TEST_TIMEOUT_MS / 1000,
         append_decision_contract: false,
       },
     },
