@@ -287,6 +287,49 @@ describe.skipIf(!MAKENSIS || !existsSync(WINE))('build/installer.nsh under Wine 
     expect(await clsidPresent()).toBe(false);
   }, 120_000);
 
+  /**
+   * NSIS's ReadRegStr on a value longer than NSIS_MAX_STRLEN (1024 in this makensis, 8192 in electron-builder's)
+   * yields "" with the error flag (NSIS Source/exehead/exec.c, EW_READREGSTR), exactly as for a missing value. An
+   * installer that takes that "" for "no PATH yet" replaces the user's whole PATH with its folder. The lengths: a
+   * real one seen in the wild (1,259) and one past electron-builder's 8192 as well (9,000).
+   */
+  const longPath = (length: number): string => {
+    let value = '%USERPROFILE%\\bin';
+    for (let i = 0; value.length < length; i++) value += `;C:\\tools\\t${String(i).padStart(4, '0')}`;
+    return value.slice(0, length);
+  };
+  const setUserPath = (type: 'REG_SZ' | 'REG_EXPAND_SZ', value: string): Promise<string> =>
+    wine('reg', 'add', 'HKCU\\Environment', '/v', 'Path', '/t', type, '/d', value, '/f');
+
+  it.each([1259, 9000])(
+    'a %i-character PATH (longer than NSIS_MAX_STRLEN) is never written, by install or uninstall',
+    async (length) => {
+      const user = `${longPath(length - 'C:\\inst\\resources\\cli;'.length)};C:\\inst\\resources\\cli`;
+      expect(user).toHaveLength(length);
+      await setUserPath('REG_EXPAND_SZ', user);
+      await wine(path.join(tmp, 'setup64.exe'), '/S', '/D=C:\\inst');
+      expect(await userPath()).toBe(`REG_EXPAND_SZ ${user}`);
+      await wine(path.join(tmp, 'unbuild64.exe'), '/S', '/D=C:\\inst');
+      await wine('C:\\inst\\uninstall.exe', '/S', '_?=C:\\inst');
+      expect(await userPath()).toBe(`REG_EXPAND_SZ ${user}`);
+    },
+    120_000,
+  );
+
+  it('a PATH that reads whole but would not fit with our folder added is left alone', async () => {
+    const user = longPath(1010); // reads whole (< 1024), but 1010 + ";C:\inst\resources\cli" would not
+    await setUserPath('REG_EXPAND_SZ', user);
+    await wine(path.join(tmp, 'setup64.exe'), '/S', '/D=C:\\inst');
+    expect(await userPath()).toBe(`REG_EXPAND_SZ ${user}`);
+  }, 120_000);
+
+  it('no PATH value at all: the installer creates it as REG_EXPAND_SZ with only our folder', async () => {
+    await wine('reg', 'delete', 'HKCU\\Environment', '/v', 'Path', '/f').catch(() => '');
+    expect(await userPath()).toBeUndefined();
+    await wine(path.join(tmp, 'setup64.exe'), '/S', '/D=C:\\inst');
+    expect(await userPath()).toBe('REG_EXPAND_SZ C:\\inst\\resources\\cli');
+  }, 120_000);
+
   it('an entry the user typed differently (case, trailing backslash) is still ours; a PATH of only ours goes', async () => {
     await wine(
       'reg',
