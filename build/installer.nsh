@@ -14,8 +14,14 @@
 ; ---- Updates and uninstall: stop the bridge cleanly before files are replaced -----------------------------
 ; electron-builder's own _CHECK_APP_RUNNING (include/allowOnlyOneInstallerInstance.nsh) stops every process
 ; under $INSTDIR with Stop-Process / taskkill: the bridge never gets to stop its agents or record its running
-; tasks. So first ask the running app to quit (`Contactor.exe --quit` reaches it through the single-instance
-; lock; main/shell/app.ts), wait for it, and only then run electron-builder's check for whatever is left.
+; tasks. So, while a process of this install runs:
+; 1. every bridge of it — the tray app's, or a headless `contactor serve` (Contactor.exe in Node mode), which
+;    never takes the single-instance lock, so `--quit` cannot reach it — is asked to stop through its discovery
+;    file and POST /shutdown: `contactor down`, run by this install's own CLI (it finds the config and data dir
+;    as the user's bridge did, and waits a bounded time for the pid to end);
+; 2. the tray app is asked to quit (`Contactor.exe --quit` reaches it through the single-instance lock;
+;    main/shell/app.ts), and is waited for;
+; 3. only then electron-builder's check runs for whatever is left.
 ; Defining customCheckAppRunning makes that file skip these two lines, which its _CHECK_APP_RUNNING needs.
 !include "getProcessInfo.nsh"
 Var pid
@@ -24,7 +30,21 @@ Var pid
   !insertmacro IS_POWERSHELL_AVAILABLE
   !insertmacro FIND_PROCESS "${APP_EXECUTABLE_FILENAME}" $R0
   ${if} $R0 == 0
-    DetailPrint "Asking ${PRODUCT_NAME} to stop its agents and quit"
+    DetailPrint "Asking the ${PRODUCT_NAME} bridge to stop its agents"
+    ${if} ${FileExists} "$INSTDIR\resources\cli\contactor.exe"
+      nsExec::Exec '"$INSTDIR\resources\cli\contactor.exe" down'
+      Pop $R1
+    ${elseIf} ${FileExists} "$INSTDIR\resources\cli\contactor.cjs"
+      ; An install from before the launcher: the same CLI, run as the launcher would run it.
+      System::Call 'Kernel32::SetEnvironmentVariable(t "ELECTRON_RUN_AS_NODE", t "1")'
+      nsExec::Exec '"$INSTDIR\${APP_EXECUTABLE_FILENAME}" "$INSTDIR\resources\cli\contactor.cjs" down'
+      Pop $R1
+      System::Call 'Kernel32::SetEnvironmentVariable(t "ELECTRON_RUN_AS_NODE", p 0)'
+    ${endIf}
+    !insertmacro FIND_PROCESS "${APP_EXECUTABLE_FILENAME}" $R0
+  ${endIf}
+  ${if} $R0 == 0
+    DetailPrint "Asking ${PRODUCT_NAME} to quit"
     ExecWait '"$INSTDIR\${APP_EXECUTABLE_FILENAME}" --quit'
     StrCpy $R1 0
     ${DoWhile} $R0 == 0

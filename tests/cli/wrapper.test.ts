@@ -179,6 +179,14 @@ describe.each(['shebang', 'bash'] as const)('run by %s', (shell) => {
     expect(r.report().argv).toEqual([CLI_WIN, ...args]);
   });
 
+  it('runs the native launcher when the installation has one: the arguments as given, no CLI path in front', () => {
+    executable(join(FIXTURES, 'contactor-exe.js'), join(install, 'resources/cli/contactor.exe'));
+    const args = ['send', 'dsh', 'two\nlines', '%PATH%', 'R&D', '"quoted"', '李雷 ✓'];
+    const r = run(installedWrapper(), args, { shell });
+    expect(r.status).toBe(0);
+    expect(r.report().argv).toEqual(args);
+  });
+
   it('forwards piped stdin to the exe, including large unicode input', () => {
     const input = 'brief: ünïcødé ✓\n'.repeat(20_000);
     const r = run(installedWrapper(), ['send', 'dsh', '-'], { shell, input });

@@ -177,9 +177,14 @@ describe('build/installer.nsh content', () => {
     );
   });
 
-  it('asks the running app to quit before electron-builder’s own kill', () => {
+  it('stops every bridge of this install (/shutdown via its discovery file), then asks the app to quit, then kills', () => {
     const check = nsh.slice(nsh.indexOf('!macro customCheckAppRunning'), nsh.indexOf('!macroend'));
-    expect(check.indexOf('--quit')).toBeGreaterThan(0);
+    // `contactor down` (main/cli/commands/lifecycle.ts): discovery file, POST /shutdown, a bounded wait.
+    const down = check.indexOf('contactor.exe" down');
+    const legacyDown = check.indexOf('contactor.cjs" down');
+    expect(down).toBeGreaterThan(0);
+    expect(legacyDown).toBeGreaterThan(down);
+    expect(check.indexOf('--quit')).toBeGreaterThan(legacyDown);
     expect(check.indexOf('--quit')).toBeLessThan(check.indexOf('!insertmacro _CHECK_APP_RUNNING'));
   });
 });
