@@ -317,7 +317,42 @@ describe('path arguments', () => {
     expect(r.report().argv.slice(1)).toEqual(['send', 'dsh', '--file', '-', '--', '--cwd', 'not/a/path']);
   });
 
+  it('a path that does not exist yet: its nearest existing parent translated, the rest appended', () => {
+    // The stand-in refuses missing paths, as wslpath -m does (tests/fixtures/wsl/wslpath.js).
+    const r = run(installedWrapper(), [
+      '--data-dir',
+      './new',
+      '-c',
+      '~/new.yaml',
+      'skill',
+      'install',
+      '--dir',
+      'sub dir/skills/deeper/',
+      '--file',
+      'missing.md',
+    ]);
+    expect(r.status).toBe(0);
+    expect(r.report().argv.slice(1)).toEqual([
+      '--data-dir',
+      `${winWork()}/./new`,
+      '-c',
+      `//wsl.localhost/Test${home}/new.yaml`,
+      'skill',
+      'install',
+      '--dir',
+      `${winWork()}/sub dir/skills/deeper`,
+      '--file',
+      `${winWork()}/missing.md`,
+    ]);
+  });
+
   it('refuses a path Windows cannot be given, naming the flag, without running the exe', () => {
+    // wslpath itself failing for the folder: e.g. a Linux path on a distro Windows cannot reach.
+    executable(join(FIXTURES, 'wslpath.js'), join(tmp, 'bin/wslpath-real'));
+    writeFileSync(
+      join(tmp, 'bin/wslpath'),
+      `#!/bin/sh\ncase "$2" in ${work}*) exit 1 ;; esac\nexec "${join(tmp, 'bin/wslpath-real')}" "$@"\n`,
+    );
     const r = run(installedWrapper(), ['send', 'dsh', 'go', '--file', 'missing.md']);
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
