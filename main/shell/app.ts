@@ -15,7 +15,7 @@ import { TRAY_HINT, takeFirstRun } from './first-run.js';
 import { BridgeHost } from './bridge-host.js';
 import { snapshotOf } from './bridge-snapshot.js';
 import { registerApprovalIpc } from './ipc.js';
-import { appLayout, windowsIdentity } from './layout.js';
+import { appLayout, userDataDir, windowsIdentity } from './layout.js';
 import { protectedHomeDirs } from './low-risk.js';
 import { Notifier } from './notifier.js';
 import { onSessionEnd } from './session-end.js';
@@ -70,6 +70,12 @@ function startsHidden(args: readonly unknown[]): boolean {
 }
 
 export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefined> {
+  // Before the lock, which Chromium keeps in userData: a dev run's name and folder are its own (layout.ts).
+  const identity = windowsIdentity(app.isPackaged, process.execPath);
+  if ((opts.platform ?? process.platform) === 'win32') {
+    if (identity.name) app.setName(identity.name);
+    app.setPath('userData', userDataDir(app.isPackaged, opts.env, os.homedir()));
+  }
   if (!app.requestSingleInstanceLock({ argv: opts.argv.slice(1) })) {
     app.quit();
     return undefined;
@@ -81,8 +87,6 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
   }
   // setAppUserModelId and setToastActivatorCLSID are `@platform win32` (electron.d.ts): absent elsewhere.
   if ((opts.platform ?? process.platform) === 'win32') {
-    const identity = windowsIdentity(app.isPackaged, process.execPath);
-    if (identity.name) app.setName(identity.name);
     app.setAppUserModelId(identity.aumid);
     app.setToastActivatorCLSID(identity.clsid);
   }

@@ -87,12 +87,14 @@ describe('startup', () => {
     try {
       const shell = await launch({
         argv: ['Contactor.exe'],
-        env: testEnv(),
+        env: testEnv({ LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local' }),
         platform: 'win32',
         bridge: { configPath: cfg.configPath },
       });
       expect(shell).toBeDefined();
-      expect(fake.calls.filter((c) => c !== 'activator').slice(0, 7)).toEqual([
+      expect(fake.calls.filter((c) => c !== 'activator').slice(0, 8)).toEqual([
+        // Electron's own folder before the lock Chromium keeps in it, never the config folder (layout.ts).
+        'path:userData=C:\\Users\\u\\AppData\\Local\\Contactor\\app',
         'lock',
         'aumid:dev.contactor.app',
         `clsid:${TOAST_ACTIVATOR_CLSID}`,
@@ -120,12 +122,15 @@ describe('startup', () => {
     cfg = desktopConfig();
     await launch({
       argv: ['electron', '.', '--hidden'],
-      env: testEnv(),
+      env: testEnv({ LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local' }),
       platform: 'win32',
       bridge: { configPath: cfg.configPath },
     });
-    expect(fake.calls.slice(1, 4)).toEqual([
+    // Its own name and userData before the lock: a dev run is a separate instance beside the installed app.
+    expect(fake.calls.slice(0, 5)).toEqual([
       `name:${DEV_APP_NAME}`,
+      'path:userData=C:\\Users\\u\\AppData\\Local\\Contactor\\dev',
+      'lock',
       `aumid:${process.execPath}`,
       `clsid:${DEV_TOAST_ACTIVATOR_CLSID}`,
     ]);

@@ -100,6 +100,7 @@ export const app = {
     return fake.lockGranted;
   }),
   setName: vi.fn((name: string) => void fake.calls.push(`name:${name}`)),
+  setPath: vi.fn((name: string, value: string) => void fake.calls.push(`path:${name}=${value}`)),
   setAppUserModelId: vi.fn((id: string) => void fake.calls.push(`aumid:${id}`)),
   setToastActivatorCLSID: vi.fn((id: string) => void fake.calls.push(`clsid:${id}`)),
   whenReady: vi.fn(async () => void fake.calls.push('ready')),
