@@ -18,7 +18,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TOAST_ACTIVATOR_CLSID } from '../../main/shell/layout.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -291,6 +291,34 @@ describe.skipIf(!MAKENSIS || !existsSync(WINE))('build/installer.nsh under Wine 
     expect(await userPath()).toBe('REG_EXPAND_SZ C:\\tools;%USERPROFILE%\\bin');
     expect(await clsidPresent()).toBe(false);
   }, 120_000);
+
+  const MINGW = ['/usr/bin/x86_64-w64-mingw32-gcc'].find((p) => existsSync(p));
+  it.skipIf(!MINGW)(
+    'tells running programs the environment changed: WM_SETTINGCHANGE "Environment"',
+    async () => {
+      // A window needs a display driver: Wine's null driver, in this test's own prefix.
+      await wine('reg', 'add', 'HKCU\\Software\\Wine\\Drivers', '/v', 'Graphics', '/d', 'null', '/f');
+      const listener = path.join(tmp, 'listener.exe');
+      await promisify(execFile)(MINGW!, [
+        '-municode',
+        '-O2',
+        '-o',
+        listener,
+        path.join(ROOT, 'tests/packaging/wine-only/setting-change-listener.c'),
+      ]);
+      const report = path.join(tmp, 'setting-change.txt');
+      const heard = wine(listener, `Z:${report.replaceAll('/', '\\')}`);
+      await vi.waitFor(() => expect(existsSync(report) && readFileSync(report, 'utf8')).toBe('ready'), {
+        timeout: 60_000,
+        interval: 100,
+      });
+      await wine('reg', 'add', 'HKCU\\Environment', '/v', 'Path', '/t', 'REG_EXPAND_SZ', '/d', 'C:\\tools', '/f');
+      await wine(path.join(tmp, 'setup64.exe'), '/S', '/D=C:\\inst');
+      await heard; // exit 0 only after the broadcast
+      expect(readFileSync(report, 'utf8')).toBe('Environment');
+    },
+    180_000,
+  );
 
   /**
    * NSIS's ReadRegStr on a value longer than NSIS_MAX_STRLEN (1024 in this makensis, 8192 in electron-builder's)
