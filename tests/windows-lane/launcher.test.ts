@@ -9,16 +9,7 @@
  * contactor.cjs that reports what reached it. The lane's --dir layout (CONTACTOR_LANE_LAYOUT) gives the real one.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import {
-  copyFileSync,
-  existsSync,
-  linkSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,11 +61,8 @@ describe.skipIf(process.platform !== 'win32' || !existsSync(LAUNCHER))('contacto
   beforeAll(() => {
     install = mkdtempSync(path.join(tmpdir(), 'contactor-launcher-'));
     mkdirSync(path.join(install, 'resources', 'cli'), { recursive: true });
-    try {
-      linkSync(process.execPath, path.join(install, 'Contactor.exe'));
-    } catch {
-      copyFileSync(process.execPath, path.join(install, 'Contactor.exe'));
-    }
+    // A copy, not a hard link: a link shares the file of the running node.exe, which Windows will not delete.
+    copyFileSync(process.execPath, path.join(install, 'Contactor.exe'));
     launcher = path.join(install, 'resources', 'cli', 'contactor.exe');
     copyFileSync(LAUNCHER, launcher);
     writeFileSync(path.join(install, 'resources', 'cli', 'contactor.cjs'), PROBE);
