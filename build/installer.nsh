@@ -7,15 +7,21 @@
 !define CONTACTOR_TOAST_CLSID "{6B1A4C3E-2F0D-4C8B-9E57-3D9A0C1F7E42}"
 ; The folder with contactor.cmd (cmd, PowerShell) and the WSL wrapper: on the user's PATH while installed.
 !define CONTACTOR_CLI_DIR "$INSTDIR\resources\cli"
-; ReadRegStr cuts a value at NSIS_MAX_STRLEN - 1 characters: anything that long may be cut, and writing a cut
-; value back would lose part of the user's PATH. Such a PATH is left alone.
+; NSIS strings hold at most NSIS_MAX_STRLEN - 1 characters (1024 in Debian's makensis, 8192 in the build
+; electron-builder downloads): a longer PATH could not be written back whole, so such a PATH is left alone.
 !define /math CONTACTOR_MAX_PATH ${NSIS_MAX_STRLEN} - 2
 
 ; ---- Updates and uninstall: stop the bridge cleanly before files are replaced -----------------------------
 ; electron-builder's own _CHECK_APP_RUNNING (include/allowOnlyOneInstallerInstance.nsh) stops every process
 ; under $INSTDIR with Stop-Process / taskkill: the bridge never gets to stop its agents or record its running
-; tasks. So first ask the running app to quit (`Contactor.exe --quit` reaches it through the single-instance
-; lock; main/shell/app.ts), wait for it, and only then run electron-builder's check for whatever is left.
+; tasks. So, while a process of this install runs:
+; 1. every bridge of it — the tray app's, or a headless `contactor serve` (Contactor.exe in Node mode), which
+;    never takes the single-instance lock, so `--quit` cannot reach it — is asked to stop through its discovery
+;    file and POST /shutdown: `contactor down`, run by this install's own CLI (it finds the config and data dir
+;    as the user's bridge did, and waits a bounded time for the pid to end);
+; 2. the tray app is asked to quit (`Contactor.exe --quit` reaches it through the single-instance lock;
+;    main/shell/app.ts), and is waited for;
+; 3. only then electron-builder's check runs for whatever is left.
 ; Defining customCheckAppRunning makes that file skip these two lines, which its _CHECK_APP_RUNNING needs.
 !include "getProcessInfo.nsh"
 Var pid
@@ -24,7 +30,21 @@ Var pid
   !insertmacro IS_POWERSHELL_AVAILABLE
   !insertmacro FIND_PROCESS "${APP_EXECUTABLE_FILENAME}" $R0
   ${if} $R0 == 0
-    DetailPrint "Asking ${PRODUCT_NAME} to stop its agents and quit"
+    DetailPrint "Asking the ${PRODUCT_NAME} bridge to stop its agents"
+    ${if} ${FileExists} "$INSTDIR\resources\cli\contactor.exe"
+      nsExec::Exec '"$INSTDIR\resources\cli\contactor.exe" down'
+      Pop $R1
+    ${elseIf} ${FileExists} "$INSTDIR\resources\cli\contactor.cjs"
+      ; An install from before the launcher: the same CLI, run as the launcher would run it.
+      System::Call 'Kernel32::SetEnvironmentVariable(t "ELECTRON_RUN_AS_NODE", t "1")'
+      nsExec::Exec '"$INSTDIR\${APP_EXECUTABLE_FILENAME}" "$INSTDIR\resources\cli\contactor.cjs" down'
+      Pop $R1
+      System::Call 'Kernel32::SetEnvironmentVariable(t "ELECTRON_RUN_AS_NODE", p 0)'
+    ${endIf}
+    !insertmacro FIND_PROCESS "${APP_EXECUTABLE_FILENAME}" $R0
+  ${endIf}
+  ${if} $R0 == 0
+    DetailPrint "Asking ${PRODUCT_NAME} to quit"
     ExecWait '"$INSTDIR\${APP_EXECUTABLE_FILENAME}" --quit'
     StrCpy $R1 0
     ${DoWhile} $R0 == 0
@@ -94,22 +114,64 @@ Var pid
   SendMessage 0xFFFF 0x1A 0 "STR:Environment" /TIMEOUT=5000
 !macroend
 
+; Reads HKCU\Environment\Path into $contactorUserPath and says how the read went in $contactorUserPathState:
+; "ok", "absent" (no such value: the installer may create it) or "unreadable". ReadRegStr does not truncate a
+; value longer than NSIS_MAX_STRLEN: it yields "" and sets the error flag, exactly as for a missing value (NSIS
+; Source/exehead/exec.c, EW_READREGSTR: RegQueryValueEx fails with ERROR_MORE_DATA, p[0]=0, exec_error++). So on
+; an error the value names are enumerated (EnumRegValue: names are short, never cut) to tell "too long" (or not a
+; string) from "absent": writing after a misread "absent" would replace the user's whole PATH with our folder.
+; The header is included before electron-builder's templates pull LogicLib in: include it here (it guards itself).
+!include LogicLib.nsh
+Var contactorUserPath
+Var contactorUserPathState
+!macro CONTACTOR_READ_USER_PATH_FUNCTION PREFIX
+  Function ${PREFIX}contactorReadUserPath
+    Push $0
+    Push $1
+    ClearErrors
+    ReadRegStr $contactorUserPath HKCU "Environment" "Path"
+    ${ifNot} ${Errors}
+      StrCpy $contactorUserPathState "ok"
+    ${else}
+      StrCpy $contactorUserPath ""
+      StrCpy $contactorUserPathState "absent"
+      StrCpy $0 0
+      ${do}
+        ClearErrors
+        EnumRegValue $1 HKCU "Environment" $0
+        ${if} ${Errors}
+        ${orIf} $1 == ""
+          ${exitDo}
+        ${endIf}
+        ; LogicLib's == is StrCmp: case-insensitive, as registry value names are.
+        ${if} $1 == "Path"
+          StrCpy $contactorUserPathState "unreadable"
+          ${exitDo}
+        ${endIf}
+        IntOp $0 $0 + 1
+      ${loop}
+    ${endIf}
+    Pop $1
+    Pop $0
+  FunctionEnd
+!macroend
+
 !ifndef BUILD_UNINSTALLER
   !insertmacro CONTACTOR_PATH_WITHOUT_FUNCTION ""
+  !insertmacro CONTACTOR_READ_USER_PATH_FUNCTION ""
 
   !macro customInstall
     Push $0
     Push $1
-    Push $2
-    ClearErrors
-    ReadRegStr $0 HKCU "Environment" "Path"
-    StrLen $1 $0
-    StrLen $2 "${CONTACTOR_CLI_DIR}"
-    IntOp $1 $1 + $2
-    ${if} $1 >= ${CONTACTOR_MAX_PATH}
+    Call contactorReadUserPath
+    StrLen $0 $contactorUserPath
+    StrLen $1 "${CONTACTOR_CLI_DIR}"
+    IntOp $0 $0 + $1
+    ${if} $contactorUserPathState == "unreadable"
+    ${orIf} $0 >= ${CONTACTOR_MAX_PATH}
       DetailPrint "Your PATH is too long to change safely; add ${CONTACTOR_CLI_DIR} to it by hand."
     ${else}
-      Push $0
+      Push $contactorUserPath
       Push "${CONTACTOR_CLI_DIR}"
       Call contactorPathWithout
       Pop $0
@@ -118,15 +180,16 @@ Var pid
       ${else}
         StrCpy $0 "$0;${CONTACTOR_CLI_DIR}"
       ${endIf}
+      ; REG_EXPAND_SZ, as Windows creates it: entries like %USERPROFILE%\bin keep working.
       WriteRegExpandStr HKCU "Environment" "Path" $0
       !insertmacro CONTACTOR_BROADCAST_ENVIRONMENT
     ${endIf}
-    Pop $2
     Pop $1
     Pop $0
   !macroend
 !else
   !insertmacro CONTACTOR_PATH_WITHOUT_FUNCTION "un."
+  !insertmacro CONTACTOR_READ_USER_PATH_FUNCTION "un."
 
   ; "Start at login" writes HKCU\Software\Microsoft\Windows\CurrentVersion\Run\<AUMID> through Electron's
   ; setLoginItemSettings; the value name is the AppUserModelId, which equals the appId. The uninstaller does not
@@ -140,10 +203,10 @@ Var pid
       DeleteRegKey HKCU "Software\Classes\CLSID\${CONTACTOR_TOAST_CLSID}"
       Push $0
       Push $1
-      ClearErrors
-      ReadRegStr $0 HKCU "Environment" "Path"
+      Call un.contactorReadUserPath
+      StrCpy $0 $contactorUserPath
       StrLen $1 $0
-      ${ifNot} ${Errors}
+      ${if} $contactorUserPathState == "ok"
       ${andIf} $1 < ${CONTACTOR_MAX_PATH}
         Push $0
         Push "${CONTACTOR_CLI_DIR}"

@@ -31,6 +31,7 @@ export class BridgeServer {
   private boundPort = 0;
   private boundUrl = '';
   private stopping: Promise<void> | undefined;
+  private ended = false;
 
   constructor(private readonly opts: BridgeServerOptions) {}
 
@@ -74,6 +75,25 @@ export class BridgeServer {
   stop(): Promise<void> {
     this.stopping ??= this.shutdown();
     return this.stopping;
+  }
+
+  /**
+   * The session ends (Windows sign-out, shutdown, restart): the OS ends the process right after the window
+   * handlers return (electron/electron shell/browser/native_window_views_win.cc, WM_ENDSESSION), so only
+   * synchronous work counts. Running tasks are recorded (the next start settles them), every agent is told to
+   * stop (the kill goes out now), the store is closed and the discovery file removed. A later stop() is a no-op.
+   */
+  endSession(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.stopping ??= Promise.resolve();
+    if (this.listening) this.opts.http.close();
+    for (const socket of this.sockets) socket.destroy();
+    this.opts.dispatcher.shutdown();
+    for (const backend of this.opts.backends) void backend.close().catch(() => undefined);
+    this.opts.store.close();
+    removeDiscovery(this.opts.dataDir, process.pid);
+    this.opts.onStopped?.();
   }
 
   private async shutdown(): Promise<void> {

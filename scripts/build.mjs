@@ -1,7 +1,8 @@
 // Builds the bundles: `npm run build`, and tests/global-setup.ts before the tests. One entry per target;
 // the desktop app adds its main/preload/renderer targets to TARGETS.
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -108,3 +109,31 @@ for (const [from, to] of COPIES) {
   copyFileSync(path.join(ROOT, from), path.join(ROOT, to));
 }
 console.log(`copied ${COPIES.length} renderer files → out/renderer/`);
+
+/**
+ * The Windows CLI launcher, resources/cli/contactor.exe (build/launcher/contactor.c), compiled with MinGW-w64:
+ * Debian's x86_64-w64-mingw32-gcc (apt gcc-mingw-w64-x86-64-win32, which the Windows lane installs), or a
+ * MinGW gcc on Windows. Without a compiler the rest of the build stands and the launcher is skipped, unless
+ * CONTACTOR_REQUIRE_LAUNCHER=1 (packaging: an installer without it would leave `contactor` off the PATH).
+ */
+function buildLauncher() {
+  const compilers = process.platform === 'win32' ? ['x86_64-w64-mingw32-gcc', 'gcc'] : ['x86_64-w64-mingw32-gcc'];
+  // Outside out/cli (cleared above), rebuilt only when its source changed: a compile takes seconds.
+  const out = path.join(ROOT, 'out', 'launcher', 'contactor.exe');
+  const source = path.join(ROOT, 'build/launcher/contactor.c');
+  if (existsSync(out) && statSync(out).mtimeMs >= statSync(source).mtimeMs) return;
+  mkdirSync(path.dirname(out), { recursive: true });
+  const args = ['-municode', '-O2', '-s', '-Wall', '-Werror', '-o', out, source];
+  for (const cc of compilers) {
+    const started = Date.now();
+    const r = spawnSync(cc, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+    if (r.error?.code === 'ENOENT') continue;
+    if (r.status !== 0) throw new Error(`${cc} failed to build the launcher (exit ${r.status})`);
+    console.log(`built windows launcher → out/launcher/contactor.exe (${Date.now() - started} ms, ${cc})`);
+    return;
+  }
+  const message = `no MinGW-w64 compiler (${compilers.join(', ')}): out/launcher/contactor.exe not built`;
+  if (process.env.CONTACTOR_REQUIRE_LAUNCHER === '1') throw new Error(message);
+  console.log(`skipped windows launcher: ${message} (apt install gcc-mingw-w64-x86-64-win32)`);
+}
+buildLauncher();

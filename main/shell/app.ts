@@ -6,7 +6,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { Notification, app, clipboard, shell } from 'electron';
+import { Notification, app, clipboard, shell, type ActivationArguments } from 'electron';
 import { createBridge, defaultDataDir, resolveConfigPath, type BridgeOptions } from '../wiring/wiring.js';
 import { createApprovalIpc } from './approval-ipc.js';
 import { ApprovalWindow } from './approval-window.js';
@@ -15,9 +15,10 @@ import { TRAY_HINT, takeFirstRun } from './first-run.js';
 import { BridgeHost } from './bridge-host.js';
 import { snapshotOf } from './bridge-snapshot.js';
 import { registerApprovalIpc } from './ipc.js';
-import { appLayout, windowsIdentity } from './layout.js';
+import { appLayout, userDataDir, windowsIdentity } from './layout.js';
 import { protectedHomeDirs } from './low-risk.js';
 import { Notifier } from './notifier.js';
+import { onSessionEnd } from './session-end.js';
 import { activationKey } from './toast-xml.js';
 import { TrayIcon } from './tray.js';
 import type { TrayActions } from './tray-menu.js';
@@ -54,7 +55,27 @@ const REFRESH_DEBOUNCE_MS = 150;
  */
 export const QUIT_FLAG = '--quit';
 
+/**
+ * COM starts the app with this argument for a toast pressed while it was not running: LocalServer32 of the
+ * toast activator CLSID is the exe (windows_toast_activator.cc EnsureCLSIDRegistry), and COM adds `-Embedding`.
+ * Such a start stays in the tray like `--hidden`; the press itself arrives through handleActivation.
+ */
+export const EMBEDDING_FLAG = '-embedding';
+
+/** Started by autostart or by COM for a toast: no window. */
+function startsHidden(args: readonly unknown[]): boolean {
+  return args.some(
+    (a) => typeof a === 'string' && (a === HIDDEN_FLAG || a.toLowerCase().replace(/^\//, '-') === EMBEDDING_FLAG),
+  );
+}
+
 export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefined> {
+  // Before the lock, which Chromium keeps in userData: a dev run's name and folder are its own (layout.ts).
+  const identity = windowsIdentity(app.isPackaged, process.execPath);
+  if ((opts.platform ?? process.platform) === 'win32') {
+    if (identity.name) app.setName(identity.name);
+    app.setPath('userData', userDataDir(app.isPackaged, opts.env, os.homedir()));
+  }
   if (!app.requestSingleInstanceLock({ argv: opts.argv.slice(1) })) {
     app.quit();
     return undefined;
@@ -66,15 +87,13 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
   }
   // setAppUserModelId and setToastActivatorCLSID are `@platform win32` (electron.d.ts): absent elsewhere.
   if ((opts.platform ?? process.platform) === 'win32') {
-    const identity = windowsIdentity(app.isPackaged, process.execPath);
-    if (identity.name) app.setName(identity.name);
     app.setAppUserModelId(identity.aumid);
     app.setToastActivatorCLSID(identity.clsid);
   }
 
   // Filled in once the tray exists; events that arrive earlier find it empty.
   const ready: { shell?: DesktopShell; tray?: TrayIcon } = {};
-  let showWhenReady = !opts.argv.includes(HIDDEN_FLAG);
+  let showWhenReady = !startsHidden(opts.argv);
   let quitWhenReady = false;
   // A second launch means "show me", or "quit" from the installer. additionalData carries its argv as given
   // (docs/api/app.md: the `argv` parameter may be reordered or extended by Chromium).
@@ -87,6 +106,7 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
       else quitWhenReady = true;
       return;
     }
+    if (startsHidden(args)) return;
     if (ready.shell) ready.shell.approvals.show();
     else showWhenReady = true;
   });
@@ -94,6 +114,21 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
   app.on('window-all-closed', () => undefined);
 
   await app.whenReady();
+  // Toast presses after a reboot, sign-out or crash reach the app through its toast activator COM class, which
+  // Electron registers only when its notification presenter is created — by the first `new Notification()` or
+  // `Notification.isSupported()`, not by handleActivation (notification_presenter_win.cc
+  // NotificationPresenter::Create → windows_toast_activator.cc RegisterActivator). So create it on every start,
+  // with the handler already in place; presses that come before the bridge is up wait for the notifier.
+  const win32 = (opts.platform ?? process.platform) === 'win32';
+  const activations: { deliver?: (details: ActivationArguments) => void; early: ActivationArguments[] } = {
+    early: [],
+  };
+  if (win32 && typeof Notification.handleActivation === 'function') {
+    Notification.handleActivation((details) =>
+      activations.deliver ? activations.deliver(details) : void activations.early.push(details),
+    );
+    Notification.isSupported();
+  }
   const layout = appLayout({
     isPackaged: app.isPackaged,
     resourcesPath: process.resourcesPath,
@@ -142,8 +177,8 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
     },
     log,
   });
-  if ((opts.platform ?? process.platform) === 'win32' && typeof Notification.handleActivation === 'function')
-    Notification.handleActivation((details) => notifier.onActivation(details));
+  activations.deliver = (details) => notifier.onActivation(details);
+  for (const details of activations.early.splice(0)) notifier.onActivation(details);
   registerApprovalIpc(createApprovalIpc({ ownFrame: () => approvals.ownFrame(), dispatcher }));
 
   const currentState = (): TrayState => {
@@ -204,6 +239,19 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
   });
   const unlistenHost = host.onChange(scheduleRefresh);
 
+  // Sign-out or shutdown: no before-quit comes, and the process has moments (session-end.ts).
+  const sessionEnd = onSessionEnd(
+    opts.platform ?? process.platform,
+    () => {
+      if (timer) clearTimeout(timer);
+      unlistenFeed();
+      unlistenHost();
+      notifier.release();
+      host.endSession();
+    },
+    () => app.quit(),
+  );
+
   let stopped = false;
   let stopping = false;
   app.on('before-quit', (event) => {
@@ -214,7 +262,9 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
     if (timer) clearTimeout(timer);
     unlistenFeed();
     unlistenHost();
-    notifier.dispose();
+    // Toasts of open questions stay in the Action Center: after the next start a press answers them (notifier.ts).
+    notifier.release();
+    sessionEnd.dispose();
     approvals.destroy();
     tray.destroy();
     // Agents stopped and the store closed before the process goes (server.ts `stop`).

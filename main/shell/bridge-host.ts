@@ -59,6 +59,11 @@ export class BridgeHost {
     return this.serially(() => this.close());
   }
 
+  /** Sign-out or shutdown: the synchronous part of a stop, now (server.ts endSession says why). */
+  endSession(): void {
+    this.current?.server.endSession();
+  }
+
   /** Every task event of whichever bridge is running, across reloads. */
   onFeed(listener: FeedListener): () => void {
     this.feedListeners.add(listener);

@@ -55,3 +55,16 @@ export function appLayout(opts: { isPackaged: boolean; resourcesPath: string; ap
     rendererHtml,
   };
 }
+
+/**
+ * Electron's own folder (userData: its Chromium profile and, inside it, the single-instance lock). Electron's
+ * default is %APPDATA%\<app name>: `contactor` for both the installed and a dev build, which is also the folder
+ * of config.yaml and the one an uninstall with `--delete-app-data` removes (electron-builder
+ * templates/nsis/uninstaller.nsh `RMDir /r "$APPDATA\${APP_FILENAME}"`). So each build gets its own folder under
+ * %LOCALAPPDATA%\Contactor: a dev run has its own lock and runs beside the installed app, and Chromium's cache
+ * stays out of the roaming profile and out of the config folder.
+ */
+export function userDataDir(isPackaged: boolean, env: Record<string, string | undefined>, home: string): string {
+  const local = env.LOCALAPPDATA ?? path.win32.join(home, 'AppData', 'Local');
+  return path.win32.join(local, 'Contactor', isPackaged ? 'app' : 'dev');
+}

@@ -4,13 +4,14 @@
  * Toasts are a convenience, never the only way to answer: Focus mode drops them and users can turn them off,
  * so a failed toast is only logged — the tray badge and the approval window still show the question.
  */
+import { createHash } from 'node:crypto';
 import type { Identity } from '../domain/authority.js';
 import { Notification, type ActivationArguments } from 'electron';
 import type { TaskEvent } from '../domain/events.js';
 import { isInterrupted, type Task } from '../domain/task.js';
 import type { Dispatcher } from './bridge-host.js';
 import { pendingKeyOf, toastPlanFor, type ToastPlan } from './toast-plan.js';
-import { readActivation, toastXmlFor } from './toast-xml.js';
+import { MAX_TAG_LENGTH, readActivation, toastXmlFor } from './toast-xml.js';
 
 /** A toast's buttons are the person's own channel (in-process): recorded as "person (notification)". */
 export const ANSWERED_BY_TOAST: Identity = { kind: 'person', via: 'notification' };
@@ -26,10 +27,27 @@ export interface NotifierOptions {
   log: (message: string, err?: unknown) => void;
 }
 
+/**
+ * A toast id never used before, `<taskId>.<n>`, for Notification `id` and the `tag` in its arguments. Electron's
+ * presenter keeps a closed toast's object in its set (electron_api_notification.cc Notification::Close only hides
+ * it and drops its delegate) and hands a press to the first object with the pressed tag in pointer order
+ * (windows_toast_activator.cc HandleToastActivation): with one id per task, a task's second toast could have its
+ * Allow swallowed by the first. `n` starts from the clock so ids differ across restarts too (toasts of an earlier
+ * run stay in the Action Center). At most 64 UTF-16 units (electron_api_notification.cc kMaxTagLength): a longer
+ * task id is replaced by a hash of it — the arguments carry the task id itself.
+ */
+export function toastIdFor(taskId: string, n: number): string {
+  const suffix = `.${n.toString(36)}`;
+  if (taskId.length + suffix.length <= MAX_TAG_LENGTH) return `${taskId}${suffix}`;
+  const hash = createHash('sha256').update(taskId).digest('base64url');
+  return `${hash.slice(0, MAX_TAG_LENGTH - suffix.length)}${suffix}`;
+}
+
 export class Notifier {
   /** Live toasts by task id; holding them keeps their `action` events alive (no GC). */
-  private readonly shown = new Map<string, { notification: Notification; plan: ToastPlan }>();
+  private readonly shown = new Map<string, { notification: Notification; plan: ToastPlan; toastId: string }>();
   private readonly startedAt = new Date().toISOString();
+  private nextToast = Date.now();
 
   constructor(private readonly opts: NotifierOptions) {}
 
@@ -48,12 +66,15 @@ export class Notifier {
   onActivation(details: ActivationArguments): void {
     const activation = readActivation(details, this.opts.activationKey());
     if (activation.kind === 'ignored') return this.opts.log(`ignored a toast activation: ${activation.reason}`);
+    // A press on the toast shown now is also delivered to its own events (HandleToastActivation does both).
+    const live = (taskId: string | undefined): boolean =>
+      !!taskId && !!activation.toastId && this.shown.get(taskId)?.toastId === activation.toastId;
     if (activation.kind === 'click') {
-      if (activation.taskId && this.shown.has(activation.taskId)) return; // its own 'click' event opens the window
+      if (live(activation.taskId)) return; // its own 'click' event opens the window
       return this.opts.openApprovals();
     }
     const { taskId, pendingKey, index } = activation;
-    if (this.shown.has(taskId)) return;
+    if (live(taskId)) return;
     const task = this.taskOrUndefined(taskId);
     const pending = task?.metadata.pending;
     // Unknown, or answered already (perhaps by this very click, through the live toast).
@@ -68,21 +89,27 @@ export class Notifier {
     if (plan) this.act(plan, index);
   }
 
-  dispose(): void {
-    for (const id of [...this.shown.keys()]) this.withdraw(id);
+  /**
+   * On quit: let go of the toasts without closing them. A question still open stays in the Action Center, and a
+   * press after the next start answers it through the signed arguments (onActivation).
+   */
+  release(): void {
+    this.shown.clear();
   }
 
   private show(task: Task, reminder: boolean): void {
     const plan = toastPlanFor(task, { reminder, protectedDirs: this.opts.protectedDirs() });
     if (!plan || !Notification.isSupported()) return;
     this.withdraw(task.id);
+    const toastId = toastIdFor(task.id, ++this.nextToast);
     const notification = new Notification({
-      id: plan.id,
+      id: toastId,
       title: plan.title,
       body: plan.body,
       actions: plan.buttons.map((text) => ({ type: 'button' as const, text })),
       // Windows shows this instead of the fields above (toast-xml.ts says why); other platforms ignore it.
       toastXml: toastXmlFor(plan, {
+        toastId,
         key: this.opts.activationKey(),
         icon: this.opts.icon,
         persistent: task.metadata.pending?.kind === 'permission',
@@ -92,7 +119,7 @@ export class Notifier {
     notification.on('click', () => this.opts.openApprovals());
     notification.on('action', (details, legacyIndex) => this.act(plan, details?.actionIndex ?? legacyIndex));
     notification.on('failed', (_event, error) => this.opts.log(`notification for task ${plan.id} failed: ${error}`));
-    this.shown.set(task.id, { notification, plan });
+    this.shown.set(task.id, { notification, plan, toastId });
     notification.show();
   }
 

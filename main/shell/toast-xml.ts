@@ -18,6 +18,13 @@ import type { ToastPlan } from './toast-plan.js';
 export const MAX_TAG_LENGTH = 64;
 
 export interface ToastXmlOptions {
+  /**
+   * This toast's own id (notifier.ts toastIdFor), never reused: the `tag` Electron matches a press against.
+   * Its presenter keeps closed toasts in a set and gives a press to the first object with that tag in pointer
+   * order, which for a reused id may be a closed one that swallows it (windows_toast_activator.cc
+   * HandleToastActivation; electron_api_notification.cc Notification::Close).
+   */
+  toastId: string;
   /** Signs the arguments; without a key the toast still works live, but not after a restart. */
   key: Buffer | undefined;
   icon?: string | undefined;
@@ -32,7 +39,7 @@ export function activationKey(token: string | undefined): Buffer | undefined {
 
 export function toastXmlFor(plan: ToastPlan, opts: ToastXmlOptions): string {
   const args = (type: 'click' | 'action', index?: number): string =>
-    activationArguments({ type, taskId: plan.id, pendingKey: plan.pendingKey, index }, opts.key);
+    activationArguments({ type, toastId: opts.toastId, taskId: plan.id, pendingKey: plan.pendingKey, index }, opts.key);
   const image = opts.icon ? `<image placement="appLogoOverride" hint-crop="none" src="${escapeXml(opts.icon)}"/>` : '';
   const buttons = plan.buttons
     .map(
@@ -49,6 +56,8 @@ export function toastXmlFor(plan: ToastPlan, opts: ToastXmlOptions): string {
 
 interface ActivationFields {
   type: 'click' | 'action';
+  /** Electron's `tag`; not signed: it only says which live object Electron hands the press to. */
+  toastId?: string;
   taskId: string;
   pendingKey: string;
   index?: number | undefined;
@@ -59,7 +68,7 @@ function activationArguments(f: ActivationFields, key: Buffer | undefined): stri
   const params = new URLSearchParams();
   params.set('type', f.type);
   if (f.index !== undefined) params.set('action', String(f.index));
-  params.set('tag', f.taskId);
+  params.set('tag', f.toastId ?? f.taskId);
   params.set('task', f.taskId);
   params.set('q', f.pendingKey);
   if (key) params.set('sig', signature(key, f));
@@ -72,8 +81,8 @@ function signature(key: Buffer, f: ActivationFields): string {
 }
 
 export type Activation =
-  | { kind: 'action'; taskId: string; pendingKey: string; index: number }
-  | { kind: 'click'; taskId?: string }
+  | { kind: 'action'; taskId: string; pendingKey: string; index: number; toastId: string | undefined }
+  | { kind: 'click'; taskId?: string; toastId?: string | undefined }
   | { kind: 'ignored'; reason: string };
 
 /**
@@ -85,6 +94,7 @@ export type Activation =
 export function readActivation(details: { type: string; arguments: string }, key: Buffer | undefined): Activation {
   const params = new URLSearchParams(details.arguments);
   const taskId = params.get('task') ?? '';
+  const toastId = params.get('tag') ?? undefined;
   const pendingKey = params.get('q') ?? '';
   const type = params.get('type');
   const action = params.get('action');
@@ -98,15 +108,29 @@ export function readActivation(details: { type: string; arguments: string }, key
   };
   if (details.type !== 'action' || type !== 'action') {
     return taskId && pendingKey && signed({ type: 'click', taskId, pendingKey })
-      ? { kind: 'click', taskId }
+      ? { kind: 'click', taskId, toastId }
       : { kind: 'click' };
   }
   if (!taskId || !pendingKey || index === undefined) return { kind: 'ignored', reason: 'not a contactor toast button' };
   if (!signed({ type: 'action', index, taskId, pendingKey }))
     return { kind: 'ignored', reason: `unsigned or forged toast arguments for task ${taskId}` };
-  return { kind: 'action', taskId, pendingKey, index };
+  return { kind: 'action', taskId, pendingKey, index, toastId };
 }
 
-function escapeXml(text: string): string {
-  return text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** ANSI escape sequences (CSI `ESC [ … final`, OSC `ESC ] … BEL/ST`, and two-character `ESC x`). */
+const ANSI_SEQUENCE = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[@-Z\\-_])/g;
+/**
+ * What XML 1.0 forbids (§2.2 Char), raw or as a character reference: C0 controls but tab, LF and CR; U+FFFE,
+ * U+FFFF; lone surrogates. One of them makes Windows' parser refuse the whole document, so the toast never
+ * shows (windows_toast_notification.cc CreateToastXmlDocument → NotificationFailed).
+ */
+const XML_FORBIDDEN =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** Agent text made safe for an attribute or element: colours and control characters dropped, markup escaped. */
+export function escapeXml(text: string): string {
+  return text
+    .replace(ANSI_SEQUENCE, '')
+    .replace(XML_FORBIDDEN, '')
+    .replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

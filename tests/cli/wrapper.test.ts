@@ -180,6 +180,14 @@ describe.each(['shebang', 'bash'] as const)('run by %s', (shell) => {
     expect(r.report().argv).toEqual([CLI_WIN, ...args]);
   });
 
+  it('runs the native launcher when the installation has one: the arguments as given, no CLI path in front', () => {
+    executable(join(FIXTURES, 'contactor-exe.js'), join(install, 'resources/cli/contactor.exe'));
+    const args = ['send', 'dsh', 'two\nlines', '%PATH%', 'R&D', '"quoted"', '李雷 ✓'];
+    const r = run(installedWrapper(), args, { shell });
+    expect(r.status).toBe(0);
+    expect(r.report().argv).toEqual(args);
+  });
+
   it('forwards piped stdin to the exe, including large unicode input', () => {
     const input = 'brief: ünïcødé ✓\n'.repeat(20_000);
     const r = run(installedWrapper(), ['send', 'dsh', '-'], { shell, input });
@@ -310,7 +318,42 @@ describe('path arguments', () => {
     expect(r.report().argv.slice(1)).toEqual(['send', 'dsh', '--file', '-', '--', '--cwd', 'not/a/path']);
   });
 
+  it('a path that does not exist yet: its nearest existing parent translated, the rest appended', () => {
+    // The stand-in refuses missing paths, as wslpath -m does (tests/fixtures/wsl/wslpath.js).
+    const r = run(installedWrapper(), [
+      '--data-dir',
+      './new',
+      '-c',
+      '~/new.yaml',
+      'skill',
+      'install',
+      '--dir',
+      'sub dir/skills/deeper/',
+      '--file',
+      'missing.md',
+    ]);
+    expect(r.status).toBe(0);
+    expect(r.report().argv.slice(1)).toEqual([
+      '--data-dir',
+      `${winWork()}/./new`,
+      '-c',
+      `//wsl.localhost/Test${home}/new.yaml`,
+      'skill',
+      'install',
+      '--dir',
+      `${winWork()}/sub dir/skills/deeper`,
+      '--file',
+      `${winWork()}/missing.md`,
+    ]);
+  });
+
   it('refuses a path Windows cannot be given, naming the flag, without running the exe', () => {
+    // wslpath itself failing for the folder: e.g. a Linux path on a distro Windows cannot reach.
+    executable(join(FIXTURES, 'wslpath.js'), join(tmp, 'bin/wslpath-real'));
+    writeFileSync(
+      join(tmp, 'bin/wslpath'),
+      `#!/bin/sh\ncase "$2" in ${work}*) exit 1 ;; esac\nexec "${join(tmp, 'bin/wslpath-real')}" "$@"\n`,
+    );
     const r = run(installedWrapper(), ['send', 'dsh', 'go', '--file', 'missing.md']);
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');

@@ -74,6 +74,18 @@ describe.skipIf(!existsSync(STUB_EXE))('electron-builder --dir layout (stub Elec
     ]) expect(existsSync(path.join(resources, file)), file).toBe(true); // prettier-ignore
   });
 
+  it.skipIf(!existsSync(path.join(ROOT, 'out', 'launcher', 'contactor.exe')))(
+    'ships the native CLI launcher beside the CLI, a console-subsystem PE (scripts/build.mjs built it)',
+    () => {
+      const exe = readFileSync(path.join(resources, 'cli', 'contactor.exe'));
+      expect(exe.subarray(0, 2).toString('latin1')).toBe('MZ');
+      const pe = exe.readUInt32LE(0x3c);
+      expect(exe.subarray(pe, pe + 4).toString('latin1')).toBe('PE\0\0');
+      // IMAGE_OPTIONAL_HEADER64.Subsystem (offset 68 after the 24-byte file header): 3 = WINDOWS_CUI (console).
+      expect(exe.readUInt16LE(pe + 24 + 68)).toBe(3);
+    },
+  );
+
   it('ships better-sqlite3 for the CLI outside the asar: runtime files and the win32-x64 binary only', () => {
     const pkg = path.join(resources, 'cli', 'node_modules', 'better-sqlite3');
     for (const file of ['package.json', 'lib/index.js', 'lib/database.js', 'prebuilds/win32-x64.node'])

@@ -18,7 +18,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TOAST_ACTIVATOR_CLSID } from '../../main/shell/layout.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -177,9 +177,14 @@ describe('build/installer.nsh content', () => {
     );
   });
 
-  it('asks the running app to quit before electron-builder’s own kill', () => {
+  it('stops every bridge of this install (/shutdown via its discovery file), then asks the app to quit, then kills', () => {
     const check = nsh.slice(nsh.indexOf('!macro customCheckAppRunning'), nsh.indexOf('!macroend'));
-    expect(check.indexOf('--quit')).toBeGreaterThan(0);
+    // `contactor down` (main/cli/commands/lifecycle.ts): discovery file, POST /shutdown, a bounded wait.
+    const down = check.indexOf('contactor.exe" down');
+    const legacyDown = check.indexOf('contactor.cjs" down');
+    expect(down).toBeGreaterThan(0);
+    expect(legacyDown).toBeGreaterThan(down);
+    expect(check.indexOf('--quit')).toBeGreaterThan(legacyDown);
     expect(check.indexOf('--quit')).toBeLessThan(check.indexOf('!insertmacro _CHECK_APP_RUNNING'));
   });
 });
@@ -285,6 +290,77 @@ describe.skipIf(!MAKENSIS || !existsSync(WINE))('build/installer.nsh under Wine 
     await wine('C:\\inst\\uninstall.exe', '/S', '_?=C:\\inst');
     expect(await userPath()).toBe('REG_EXPAND_SZ C:\\tools;%USERPROFILE%\\bin');
     expect(await clsidPresent()).toBe(false);
+  }, 120_000);
+
+  const MINGW = ['/usr/bin/x86_64-w64-mingw32-gcc'].find((p) => existsSync(p));
+  it.skipIf(!MINGW)(
+    'tells running programs the environment changed: WM_SETTINGCHANGE "Environment"',
+    async () => {
+      // A window needs a display driver: Wine's null driver, in this test's own prefix.
+      await wine('reg', 'add', 'HKCU\\Software\\Wine\\Drivers', '/v', 'Graphics', '/d', 'null', '/f');
+      const listener = path.join(tmp, 'listener.exe');
+      await promisify(execFile)(MINGW!, [
+        '-municode',
+        '-O2',
+        '-o',
+        listener,
+        path.join(ROOT, 'tests/packaging/wine-only/setting-change-listener.c'),
+      ]);
+      const report = path.join(tmp, 'setting-change.txt');
+      const heard = wine(listener, `Z:${report.replaceAll('/', '\\')}`);
+      await vi.waitFor(() => expect(existsSync(report) && readFileSync(report, 'utf8')).toBe('ready'), {
+        timeout: 60_000,
+        interval: 100,
+      });
+      await wine('reg', 'add', 'HKCU\\Environment', '/v', 'Path', '/t', 'REG_EXPAND_SZ', '/d', 'C:\\tools', '/f');
+      await wine(path.join(tmp, 'setup64.exe'), '/S', '/D=C:\\inst');
+      await heard; // exit 0 only after the broadcast
+      expect(readFileSync(report, 'utf8')).toBe('Environment');
+    },
+    180_000,
+  );
+
+  /**
+   * NSIS's ReadRegStr on a value longer than NSIS_MAX_STRLEN (1024 in this makensis, 8192 in electron-builder's)
+   * yields "" with the error flag (NSIS Source/exehead/exec.c, EW_READREGSTR), exactly as for a missing value. An
+   * installer that takes that "" for "no PATH yet" replaces the user's whole PATH with its folder. The lengths: a
+   * real one seen in the wild (1,259) and one past electron-builder's 8192 as well (9,000).
+   */
+  const longPath = (length: number): string => {
+    let value = '%USERPROFILE%\\bin';
+    for (let i = 0; value.length < length; i++) value += `;C:\\tools\\t${String(i).padStart(4, '0')}`;
+    return value.slice(0, length);
+  };
+  const setUserPath = (type: 'REG_SZ' | 'REG_EXPAND_SZ', value: string): Promise<string> =>
+    wine('reg', 'add', 'HKCU\\Environment', '/v', 'Path', '/t', type, '/d', value, '/f');
+
+  it.each([1259, 9000])(
+    'a %i-character PATH (longer than NSIS_MAX_STRLEN) is never written, by install or uninstall',
+    async (length) => {
+      const user = `${longPath(length - 'C:\\inst\\resources\\cli;'.length)};C:\\inst\\resources\\cli`;
+      expect(user).toHaveLength(length);
+      await setUserPath('REG_EXPAND_SZ', user);
+      await wine(path.join(tmp, 'setup64.exe'), '/S', '/D=C:\\inst');
+      expect(await userPath()).toBe(`REG_EXPAND_SZ ${user}`);
+      await wine(path.join(tmp, 'unbuild64.exe'), '/S', '/D=C:\\inst');
+      await wine('C:\\inst\\uninstall.exe', '/S', '_?=C:\\inst');
+      expect(await userPath()).toBe(`REG_EXPAND_SZ ${user}`);
+    },
+    120_000,
+  );
+
+  it('a PATH that reads whole but would not fit with our folder added is left alone', async () => {
+    const user = longPath(1010); // reads whole (< 1024), but 1010 + ";C:\inst\resources\cli" would not
+    await setUserPath('REG_EXPAND_SZ', user);
+    await wine(path.join(tmp, 'setup64.exe'), '/S', '/D=C:\\inst');
+    expect(await userPath()).toBe(`REG_EXPAND_SZ ${user}`);
+  }, 120_000);
+
+  it('no PATH value at all: the installer creates it as REG_EXPAND_SZ with only our folder', async () => {
+    await wine('reg', 'delete', 'HKCU\\Environment', '/v', 'Path', '/f').catch(() => '');
+    expect(await userPath()).toBeUndefined();
+    await wine(path.join(tmp, 'setup64.exe'), '/S', '/D=C:\\inst');
+    expect(await userPath()).toBe('REG_EXPAND_SZ C:\\inst\\resources\\cli');
   }, 120_000);
 
   it('an entry the user typed differently (case, trailing backslash) is still ours; a PATH of only ours goes', async () => {

@@ -10,7 +10,18 @@ import { IPC_CHANNELS } from '../../main/schema/ipc.js';
 import type { DesktopShell } from '../../main/shell/app.js';
 import type { MenuTemplateItem } from '../../main/shell/tray-menu.js';
 import { desktopConfig, rpc, testEnv, type DesktopConfig } from './desktop-config.js';
-import { app, fake, fakeEvent, type FakeBrowserWindow, type FakeNotification, type FakeTray } from './fake-electron.js';
+import {
+  activateFromActionCenter,
+  app,
+  powerMonitor,
+  endWindowsSession,
+  fake,
+  fakeEvent,
+  pressLiveToast,
+  type FakeBrowserWindow,
+  type FakeNotification,
+  type FakeTray,
+} from './fake-electron.js';
 import { deliver, press } from './windows-toast-host.js';
 import { TEST_TIMEOUT_MS } from '../helpers/timeouts.js';
 
@@ -29,6 +40,11 @@ const launchHiddenOnWindows = (cfg: DesktopConfig) =>
 const { TOAST_ACTIVATOR_CLSID, DEV_APP_NAME, DEV_TOAST_ACTIVATOR_CLSID } = await import('../../main/shell/layout.js');
 
 const WAIT = { timeout: TEST_TIMEOUT_MS, interval: 25 };
+
+/** The approval windows: not the hidden one that only hears `session-end` (session-end.ts, focusable: false). */
+const approvalWindows = (): FakeBrowserWindow[] => fake.windows.filter((w) => w.options.focusable !== false);
+/** Toast ids are `<taskId>.<n>` (notifier.ts toastIdFor). */
+const isToastOf = (n: FakeNotification, taskId: string): boolean => (n.options.id ?? '').startsWith(`${taskId}.`);
 
 /** Temp dirs are removed after the whole file: the bridge log is written asynchronously and may trail a stop. */
 const dirs: DesktopConfig[] = [];
@@ -72,17 +88,21 @@ describe('startup', () => {
     try {
       const shell = await launch({
         argv: ['Contactor.exe'],
-        env: testEnv(),
+        env: testEnv({ LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local' }),
         platform: 'win32',
         bridge: { configPath: cfg.configPath },
       });
       expect(shell).toBeDefined();
-      expect(fake.calls.slice(0, 6)).toEqual([
+      expect(fake.calls.filter((c) => c !== 'activator').slice(0, 8)).toEqual([
+        // Electron's own folder before the lock Chromium keeps in it, never the config folder (layout.ts).
+        'path:userData=C:\\Users\\u\\AppData\\Local\\Contactor\\app',
         'lock',
         'aumid:dev.contactor.app',
         `clsid:${TOAST_ACTIVATOR_CLSID}`,
         'ready',
+        // The presenter right after ready, on every start: it registers the toast activator (fake-electron.ts).
         'handleActivation',
+        'presenter',
         'tray',
       ]);
       expect(bridgeFileAtTray).toBe(true);
@@ -90,7 +110,7 @@ describe('startup', () => {
       // Packaged: the bridge's resources (echo agent, config example) and icons come from process.resourcesPath.
       expect((fake.trays[0]!.image as { file: string }).file).toBe(path.resolve('resources', 'icons', 'tray-idle.ico'));
       // Not started with --hidden: the approvals window opens, inactive.
-      expect(fake.windows).toHaveLength(1);
+      expect(approvalWindows()).toHaveLength(1);
       // Never written at startup: that would undo a user's "Disabled" in Task Manager.
       expect(app.setLoginItemSettings).not.toHaveBeenCalled();
     } finally {
@@ -103,16 +123,19 @@ describe('startup', () => {
     cfg = desktopConfig();
     await launch({
       argv: ['electron', '.', '--hidden'],
-      env: testEnv(),
+      env: testEnv({ LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local' }),
       platform: 'win32',
       bridge: { configPath: cfg.configPath },
     });
-    expect(fake.calls.slice(1, 4)).toEqual([
+    // Its own name and userData before the lock: a dev run is a separate instance beside the installed app.
+    expect(fake.calls.slice(0, 5)).toEqual([
       `name:${DEV_APP_NAME}`,
+      'path:userData=C:\\Users\\u\\AppData\\Local\\Contactor\\dev',
+      'lock',
       `aumid:${process.execPath}`,
       `clsid:${DEV_TOAST_ACTIVATOR_CLSID}`,
     ]);
-    expect(fake.windows).toHaveLength(0);
+    expect(approvalWindows()).toHaveLength(0);
   });
 
   it('off Windows the main process starts without the win32-only calls (electron.d.ts @platform win32)', async () => {
@@ -125,7 +148,8 @@ describe('startup', () => {
       bridge: { configPath: cfg.configPath },
     });
     expect(shell?.host.bridge).toBeDefined();
-    expect(fake.calls).toEqual(['lock', 'ready', 'tray']);
+    // No presenter at start off Windows: there is no toast activator to register.
+    expect(fake.calls.slice(0, 3)).toEqual(['lock', 'ready', 'tray']);
   });
 
   it('the first start says where the tray icon lives and how to pin it; later starts do not', async () => {
@@ -192,12 +216,12 @@ describe('running app', () => {
     return { url: b.url, token: b.token, dispatcher: b.server.dispatcher };
   };
   const notificationFor = (taskId: string): FakeNotification | undefined =>
-    fake.notifications.filter((n) => n.options.id === taskId).at(-1);
-  const rendererUrl = (): string => fake.windows[0]!.loadedFile!;
+    fake.notifications.filter((n) => isToastOf(n, taskId)).at(-1);
+  const rendererUrl = (): string => approvalWindows()[0]!.loadedFile!;
   /** An IpcMainInvokeEvent from the approval window's own page (electron.d.ts: sender + senderFrame). */
   const ownSender = () => ({
-    sender: fake.windows[0]!.webContents,
-    senderFrame: fake.windows[0]!.webContents.mainFrame,
+    sender: approvalWindows()[0]!.webContents,
+    senderFrame: approvalWindows()[0]!.webContents.mainFrame,
   });
 
   beforeAll(async () => {
@@ -225,7 +249,7 @@ describe('running app', () => {
 
   it('a second launch shows the approvals window, inactive, with the locked-down webPreferences', () => {
     app.emit('second-instance', fakeEvent(), ['Contactor.exe'], cfg.root, {});
-    const win = fake.windows.at(-1) as FakeBrowserWindow;
+    const win = approvalWindows().at(-1) as FakeBrowserWindow;
     expect(win.options).toMatchObject({ frame: false, alwaysOnTop: true, skipTaskbar: true, show: false });
     expect(win.options.webPreferences).toMatchObject({
       contextIsolation: true,
@@ -248,7 +272,7 @@ describe('running app', () => {
     expect(win.openHandler?.({ url: 'https://example.com/' })).toEqual({ action: 'deny' });
     // A third launch reuses the window.
     app.emit('second-instance', fakeEvent(), ['Contactor.exe'], cfg.root, {});
-    expect(fake.windows).toHaveLength(1);
+    expect(approvalWindows()).toHaveLength(1);
     expect(win.showInactive).toHaveBeenCalledTimes(2);
   });
 
@@ -342,7 +366,7 @@ describe('running app', () => {
     const list = fake.ipcHandlers.get(IPC_CHANNELS.listPending)!;
     const answer = fake.ipcHandlers.get(IPC_CHANNELS.answer)!;
     const own = ownSender();
-    const win = fake.windows[0]!.webContents;
+    const win = approvalWindows()[0]!.webContents;
     // A subframe of the window (same process, another routing id), another window's page, a closed frame.
     const iframe = { sender: win, senderFrame: { ...win.mainFrame, routingId: 7, url: 'https://evil.example/' } };
     expect(() => answer(iframe, { taskId: task.id, answer: 'red' })).toThrow(
@@ -364,13 +388,46 @@ describe('running app', () => {
     bridge().dispatcher.answer(task.id, 'red', { kind: 'person', via: 'test' });
   });
 
+  it('Allow on a task’s second permission toast answers it: the first toast’s closed object stays in the presenter', async () => {
+    const task = await rpc(bridge(), 'message/send', { agent: 'fake', text: 'two-safe-commands' });
+    expect(task.status.state).toBe('input-required');
+    await vi.waitFor(() => expect(notificationFor(task.id)).toBeDefined(), WAIT);
+    const first = notificationFor(task.id)!;
+    expect(first.options.actions).toEqual([
+      { type: 'button', text: 'Allow' },
+      { type: 'button', text: 'Deny' },
+    ]);
+    pressLiveToast(first, 0);
+    await vi.waitFor(() => expect(notificationFor(task.id)).not.toBe(first), WAIT);
+    const second = notificationFor(task.id)!;
+    expect(second.options.title).toBe('fake wants to run: whoami');
+    // Electron keeps the closed first toast in its set, without a delegate (Notification::Close): found first.
+    expect(first.close).toHaveBeenCalled();
+    expect(fake.presenter!.notifications.find((n) => n.tag === first.options.id)?.delegate).toBeUndefined();
+    expect(second.options.id).not.toBe(first.options.id);
+    expect(second.options.id!.length).toBeLessThanOrEqual(64);
+    pressLiveToast(second, 0);
+    await vi.waitFor(
+      async () => expect((await rpc(bridge(), 'tasks/get', { id: task.id })).status.state).toBe('completed'),
+      WAIT,
+    );
+    const done = await rpc(bridge(), 'tasks/get', { id: task.id });
+    expect(JSON.stringify(done.artifacts)).toContain('first=allow second=allow');
+  });
+
+  it('a second launch by COM (`-Embedding`, a toast pressed) opens no window, like --hidden', () => {
+    const before = approvalWindows().filter((w) => !w.destroyed).length;
+    app.emit('second-instance', fakeEvent(), ['Contactor.exe', '-Embedding'], 'C:\\', { argv: ['-Embedding'] });
+    expect(approvalWindows().filter((w) => !w.destroyed)).toHaveLength(before);
+  });
+
   it('the activation callback leaves live toasts to their own events (no double answer)', async () => {
     const task = await rpc(bridge(), 'message/send', { agent: 'echo', text: 'decide: tabs|spaces' });
     await vi.waitFor(() => expect(notificationFor(task.id)).toBeDefined(), WAIT);
     fake.activationHandler!(press(notificationFor(task.id)!.options.toastXml!, 1).details);
     expect((await rpc(bridge(), 'tasks/get', { id: task.id })).status.state).toBe('input-required');
     notificationFor(task.id)!.emit('click', fakeEvent());
-    expect(fake.windows.some((w) => !w.destroyed)).toBe(true);
+    expect(approvalWindows().some((w) => !w.destroyed)).toBe(true);
     bridge().dispatcher.answer(task.id, 'tabs', { kind: 'person', via: 'test' });
     await vi.waitFor(
       async () => expect((await rpc(bridge(), 'tasks/get', { id: task.id })).status.state).toBe('completed'),
@@ -434,9 +491,9 @@ describe('after a restart', () => {
       text: 'decide: tabs|spaces',
     });
     expect(task.status.state).toBe('input-required');
-    await vi.waitFor(() => expect(fake.notifications.some((n) => n.options.id === task.id)).toBe(true), WAIT);
+    await vi.waitFor(() => expect(fake.notifications.some((n) => isToastOf(n, task.id))).toBe(true), WAIT);
     // The toast stays in the Action Center across the restart: keep its XML to press it later.
-    const toastXml = fake.notifications.find((n) => n.options.id === task.id)!.options.toastXml!;
+    const toastXml = fake.notifications.find((n) => isToastOf(n, task.id))!.options.toastXml!;
     await quitAndWait();
 
     fake.reset();
@@ -463,6 +520,100 @@ describe('after a restart', () => {
     fake.activationHandler!(press(toastXml, 0).details);
     expect((await rpc(b, 'tasks/get', { id: task.id })).status.state).toBe('completed');
     await quitAndWait();
+  });
+});
+
+describe('a toast pressed while the app is not running', () => {
+  it('COM starts it with -Embedding: hidden, the presenter (and so the activator) exists at once, the press answers', async () => {
+    fake.reset();
+    const cfg = desktopConfig();
+    dirs.push(cfg);
+    const first = (await launchHiddenOnWindows(cfg))!;
+    const task = await rpc({ url: first.host.bridge!.url, token: first.host.bridge!.token }, 'message/send', {
+      agent: 'echo',
+      text: 'decide: tabs|spaces',
+    });
+    await vi.waitFor(() => expect(fake.notifications.some((n) => isToastOf(n, task.id))).toBe(true), WAIT);
+    const toast = fake.notifications.find((n) => isToastOf(n, task.id))!;
+    await quitAndWait();
+    // Quit leaves the toast of an open question in the Action Center.
+    expect(toast.close).not.toHaveBeenCalled();
+
+    // A new process: no presenter, no COM class. COM holds the press until the app registers its class.
+    fake.reset();
+    activateFromActionCenter(toast.options.toastXml!, 1);
+    const second = (await launch({
+      argv: ['Contactor.exe', '-Embedding'],
+      env: testEnv(),
+      platform: 'win32',
+      bridge: { configPath: cfg.configPath },
+    }))!;
+    expect(fake.calls.indexOf('presenter')).toBeGreaterThan(fake.calls.indexOf('handleActivation'));
+    expect(fake.calls.indexOf('handleActivation')).toBeGreaterThan(fake.calls.indexOf('ready'));
+    expect(approvalWindows()).toHaveLength(0);
+    const b = { url: second.host.bridge!.url, token: second.host.bridge!.token };
+    await vi.waitFor(
+      async () => expect((await rpc(b, 'tasks/get', { id: task.id })).status.state).toBe('completed'),
+      WAIT,
+    );
+    expect((await rpc(b, 'tasks/get', { id: task.id })).metadata.answeredBy).toBe('person (notification)');
+    await quitAndWait();
+  });
+});
+
+describe('sign-out and shutdown (no before-quit)', () => {
+  it('Windows session-end: running task recorded, agent stopped, bridge.json removed before the process ends', async () => {
+    fake.reset();
+    const cfg = desktopConfig();
+    dirs.push(cfg);
+    const shell = (await launchHiddenOnWindows(cfg))!;
+    const b = { url: shell.host.bridge!.url, token: shell.host.bridge!.token };
+    const dispatcher = shell.host.bridge!.server.dispatcher;
+    void rpc(b, 'message/send', { agent: 'fake', text: 'stream' }).catch(() => undefined);
+    const working = () => dispatcher.list({ states: ['working'], pageSize: 5, includeArtifacts: false }).tasks;
+    await vi.waitFor(() => expect(working()).toHaveLength(1), WAIT);
+    const running = working()[0]!;
+    await vi.waitFor(() => expect(dispatcher.get(running.id).metadata.receipt?.pid).toEqual(expect.any(Number)), WAIT);
+    const agentPid = dispatcher.get(running.id).metadata.receipt!.pid as number;
+
+    const { terminated, heardBy } = endWindowsSession();
+    // Heard by the hidden window that exists only for it: a tray app has no other window most of the time.
+    expect(heardBy).toBe(1);
+    expect(fake.windows.find((w) => w.options.focusable === false)?.show).not.toHaveBeenCalled();
+    expect(terminated).toBe(true);
+    // What had to happen synchronously, before Electron's TerminateCurrentProcessImmediately:
+    expect(existsSync(path.join(cfg.dataDir, 'bridge.json'))).toBe(false);
+    await vi.waitFor(() => expect(() => process.kill(agentPid, 0)).toThrow(), WAIT);
+
+    fake.reset();
+    const next = (await launchHiddenOnWindows(cfg))!;
+    expect(next.host.error).toBeUndefined();
+    const after = await rpc({ url: next.host.bridge!.url, token: next.host.bridge!.token }, 'tasks/get', {
+      id: running.id,
+    });
+    expect(after.status.state).toBe('failed');
+    expect(after.metadata.retryable).toBe(true);
+    await quitAndWait();
+  });
+});
+
+describe('shutdown off Windows', () => {
+  it('powerMonitor shutdown delays it (preventDefault) and quits cleanly', async () => {
+    fake.reset();
+    const cfg = desktopConfig();
+    dirs.push(cfg);
+    const shell = await launch({
+      argv: ['electron', '.', '--hidden'],
+      env: testEnv(),
+      platform: 'linux',
+      bridge: { configPath: cfg.configPath },
+    });
+    expect(shell?.host.bridge).toBeDefined();
+    const event = fakeEvent();
+    powerMonitor.emit('shutdown', event);
+    expect(event.defaultPrevented).toBe(true);
+    expect(existsSync(path.join(cfg.dataDir, 'bridge.json'))).toBe(false);
+    await vi.waitFor(() => expect(fake.quitted).toBe(true), WAIT);
   });
 });
 

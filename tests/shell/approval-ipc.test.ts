@@ -29,7 +29,7 @@ describe('the approval window IPC sender check', () => {
     fake.reset();
     const window = new ApprovalWindow({ preload: 'C:\\p\\index.cjs', rendererHtml: html, trayBounds: () => undefined });
     window.show();
-    const win = fake.windows.at(-1)!;
+    const win = fake.windows.filter((w) => w.options.focusable !== false).at(-1)!;
     await vi.waitFor(() => expect(win.webContents.mainFrame.url).not.toBe(''));
     // What the old check compared against, and why it refused: the strings differ.
     expect(win.webContents.mainFrame.url).not.toBe(pathToFileURL(html, { windows: true }).href);
@@ -47,7 +47,7 @@ describe('the approval window IPC sender check', () => {
       trayBounds: () => undefined,
     });
     window.show();
-    const win = fake.windows.at(-1)!;
+    const win = fake.windows.filter((w) => w.options.focusable !== false).at(-1)!;
     const ipc = createApprovalIpc({ ownFrame: () => window.ownFrame(), dispatcher: () => dispatcher });
     const main = win.webContents.mainFrame;
     expect(() =>

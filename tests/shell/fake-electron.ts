@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { vi } from 'vitest';
 import { frameUrlAfterLoadFile } from './chromium-file-url.js';
+import { deliver, elements, xmlLoadError, type Delivered } from './windows-toast-host.js';
 
 type Listener = (...args: any[]) => unknown; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -51,12 +52,20 @@ export const fake = {
   loginItem: false,
   /** Set when the app really quits (a before-quit that nobody prevented). */
   quitted: false,
+  /** Set once app.quit() was called (Browser::is_quitting). */
+  quitting: false,
   /** Runs inside `new Tray()`, to observe what exists when the tray appears. */
   onTray: undefined as (() => void) | undefined,
   trays: [] as FakeTray[],
   windows: [] as FakeBrowserWindow[],
   notifications: [] as FakeNotification[],
   activationHandler: undefined as Listener | undefined,
+  /** Electron's notification presenter (see FakePresenter): created lazily, as the real one is. */
+  presenter: undefined as FakePresenter | undefined,
+  /** Action Center presses waiting for the COM class (see activateFromActionCenter). */
+  waitingForActivator: [] as string[],
+  /** g_activation_arguments: the one activation kept until handleActivation is called (last one wins). */
+  storedActivation: undefined as Delivered['details'] | undefined,
   ipcHandlers: new Map<string, Listener>(),
   reset(): void {
     this.calls.length = 0;
@@ -64,11 +73,16 @@ export const fake = {
     this.isPackaged = false;
     this.loginItem = false;
     this.quitted = false;
+    this.quitting = false;
+    powerEmitter.listeners.clear();
     this.onTray = undefined;
     this.trays.length = 0;
     this.windows.length = 0;
     this.notifications.length = 0;
     this.activationHandler = undefined;
+    this.presenter = undefined;
+    this.waitingForActivator.length = 0;
+    this.storedActivation = undefined;
     this.ipcHandlers.clear();
     appEmitter.listeners.clear();
     vi.clearAllMocks();
@@ -86,6 +100,7 @@ export const app = {
     return fake.lockGranted;
   }),
   setName: vi.fn((name: string) => void fake.calls.push(`name:${name}`)),
+  setPath: vi.fn((name: string, value: string) => void fake.calls.push(`path:${name}=${value}`)),
   setAppUserModelId: vi.fn((id: string) => void fake.calls.push(`aumid:${id}`)),
   setToastActivatorCLSID: vi.fn((id: string) => void fake.calls.push(`clsid:${id}`)),
   whenReady: vi.fn(async () => void fake.calls.push('ready')),
@@ -98,6 +113,7 @@ export const app = {
   emit: (event: string, ...args: unknown[]) => appEmitter.emit(event, ...args),
   quit: vi.fn(() => {
     fake.calls.push('quit');
+    fake.quitting = true;
     const event = fakeEvent();
     appEmitter.emit('before-quit', event);
     if (!event.defaultPrevented) fake.quitted = true;
@@ -145,12 +161,129 @@ export const nativeImage = {
   })),
 };
 
+/**
+ * Electron 45's Windows notification presenter and toast activator, as far as the app can observe them:
+ *
+ * - It exists only once something asks for it: `ElectronBrowserClient::GetNotificationPresenter()` creates it
+ *   lazily (shell/browser/electron_browser_client.cc), called by `Notification.isSupported()` and by
+ *   `new Notification()` (shell/browser/api/electron_api_notification.cc `IsSupported`, the constructor).
+ *   Creating it registers the toast activator COM class (notifications/win/notification_presenter_win.cc
+ *   `NotificationPresenter::Create` → windows_toast_activator.cc `NotificationActivator::RegisterActivator`,
+ *   whose `CoRegisterClassObject` runs in a task posted back to the UI thread: modelled by `setImmediate`).
+ *   `handleActivation` alone registers nothing.
+ * - It keeps every platform notification in a `std::set<Notification*>` (notification_presenter.h/.cc
+ *   `notifications_`, `CreateNotification`): `Notification.close()` only hides the toast and drops the delegate
+ *   (electron_api_notification.cc `Notification::Close`: `Dismiss()`, `set_delegate(nullptr)`); the object stays
+ *   in the set (the Dismissed event calls `NotificationDismissed(false, …)`: not destroyed).
+ * - A press is looked up by tag in that set, in pointer order, first match wins, and dropped when that object
+ *   has no delegate (windows_toast_activator.cc `HandleToastActivation`). The order is the heap's: here a bump
+ *   allocator that grows upward (the first toast has the lowest address) and reuses freed blocks lowest first,
+ *   so an older closed toast with the same tag is always found before a newer live one — the case a reused id
+ *   meets sooner or later on a real heap.
+ */
+export interface PlatformNotification {
+  address: number;
+  tag: string;
+  delegate: FakeNotification | undefined;
+}
+
+export class FakePresenter {
+  activatorRegistered = false;
+  readonly notifications: PlatformNotification[] = [];
+  private readonly freed: number[] = [];
+  private top = 0x1000;
+  constructor() {
+    fake.calls.push('presenter');
+    setImmediate(() => {
+      this.activatorRegistered = true;
+      fake.calls.push('activator');
+      // COM hands the presses it held (the one that launched `-Embedding`) to the class now registered.
+      for (const invoked of fake.waitingForActivator.splice(0)) handleToastActivation(invoked);
+    });
+  }
+  create(tag: string, delegate: FakeNotification): PlatformNotification {
+    this.freed.sort((a, b) => a - b);
+    const address = this.freed.shift() ?? (this.top += 0x100);
+    const platform = { address, tag, delegate };
+    this.notifications.push(platform);
+    return platform;
+  }
+  remove(platform: PlatformNotification): void {
+    const i = this.notifications.indexOf(platform);
+    if (i < 0) return;
+    this.notifications.splice(i, 1);
+    this.freed.push(platform.address);
+  }
+  /** `for (auto* n : presenter->notifications()) if (tag == tag_str) { target = n; break; }` */
+  find(tag: string | undefined): PlatformNotification | undefined {
+    return [...this.notifications].sort((a, b) => a.address - b.address).find((n) => n.tag === tag);
+  }
+}
+
+function getNotificationPresenter(): FakePresenter {
+  return (fake.presenter ??= new FakePresenter());
+}
+
+/**
+ * windows_toast_activator.cc `HandleToastActivation`: the `handleActivation` callback first (or the one stored
+ * slot until there is one), then the first platform notification with that tag, whose delegate — if it still has
+ * one — gets `action` or `click`.
+ */
+function handleToastActivation(invoked: string): void {
+  const { details, tag } = deliver(invoked);
+  if (fake.activationHandler) fake.activationHandler(details);
+  else fake.storedActivation = details;
+  const presenter = fake.presenter;
+  if (!presenter) return;
+  const target = presenter.find(tag)?.delegate;
+  if (!target) return;
+  if (details.type === 'action') {
+    const index = details.actionIndex ?? -1;
+    if (index >= 0) target.emit('action', { actionIndex: index, selectionIndex: -1 }, index, -1);
+  } else target.emit('click', fakeEvent());
+}
+
+/**
+ * A press on a toast while the app runs: Windows raises the toast's in-process Activated event, which hands a
+ * structured (`type=action…`) press to `HandleToastActivation` (windows_toast_notification.cc
+ * `ToastEventHandler::Invoke`, electron#51147) and a body click straight to its own Notification.
+ */
+export function pressLiveToast(notification: FakeNotification, index: number | 'body'): void {
+  const xml = notification.options.toastXml ?? '';
+  if (index === 'body') {
+    const platform = notification.platform;
+    if (platform?.delegate) platform.delegate.emit('click', fakeEvent());
+    return;
+  }
+  const action = elements(xml, 'action')[index];
+  if (!action) throw new Error(`the toast has no button ${index}`);
+  handleToastActivation(action.arguments ?? '');
+}
+
+/**
+ * A press in the Action Center on a toast of an earlier run (after a reboot, sign-out or crash): Windows calls
+ * the COM class registered for the CLSID (LocalServer32 = `Contactor.exe -Embedding` when nothing runs). The
+ * press reaches the app only once it has registered the class, i.e. once its presenter exists; until then COM
+ * holds it, and a run that never creates the presenter never gets it.
+ */
+export function activateFromActionCenter(toastXml: string, index: number | 'body'): void {
+  const toast = elements(toastXml, 'toast')[0];
+  const invoked = index === 'body' ? (toast?.launch ?? '') : (elements(toastXml, 'action')[index]?.arguments ?? '');
+  if (fake.presenter?.activatorRegistered) handleToastActivation(invoked);
+  else fake.waitingForActivator.push(invoked);
+}
+
 export class FakeNotification extends Emitter {
-  static isSupported = vi.fn(() => true);
+  static isSupported = vi.fn(() => !!getNotificationPresenter());
   static handleActivation = vi.fn((handler: Listener) => {
     fake.calls.push('handleActivation');
     fake.activationHandler = handler;
+    // windows_toast_activator.cc SetActivationHandler: a stored activation is delivered at once.
+    const stored = fake.storedActivation;
+    fake.storedActivation = undefined;
+    if (stored) handler(stored);
   });
+  platform: PlatformNotification | undefined;
   constructor(
     readonly options: {
       id?: string;
@@ -161,10 +294,33 @@ export class FakeNotification extends Emitter {
     },
   ) {
     super();
+    // electron_api_notification.cc: the constructor asks for the presenter and refuses an id over kMaxTagLength.
+    getNotificationPresenter();
+    if ((options.id ?? '').length > 64) throw new Error('id must not exceed 64 characters');
     fake.notifications.push(this);
   }
-  show = vi.fn();
-  close = vi.fn();
+  /** `Notification::Show`: Close(), then a new platform object in the presenter's set; bad toastXml fails. */
+  show = vi.fn(() => {
+    this.detach();
+    this.platform = getNotificationPresenter().create(this.options.id ?? crypto.randomUUID(), this);
+    const xmlError = this.options.toastXml === undefined ? undefined : xmlLoadError(this.options.toastXml);
+    // windows_toast_notification.cc CreateToastXmlDocument: XmlDocumentFromString failed → NotificationFailed
+    // (notification.cc: the delegate's `failed`, then Destroy() takes it out of the set).
+    if (xmlError) {
+      const platform = this.platform;
+      this.platform = undefined;
+      setImmediate(() => {
+        this.emit('failed', fakeEvent(), `XML: Invalid XML, ERROR ${xmlError}`);
+        fake.presenter?.remove(platform);
+      });
+    }
+  });
+  /** `Notification::Close`: hide and drop the delegate; the platform object stays in the presenter's set. */
+  close = vi.fn(() => this.detach());
+  private detach(): void {
+    if (this.platform) this.platform.delegate = undefined;
+    this.platform = undefined;
+  }
 }
 export { FakeNotification as Notification };
 
@@ -206,6 +362,35 @@ export class FakeBrowserWindow extends Emitter {
 export { FakeBrowserWindow as BrowserWindow };
 
 const display = { workArea: { x: 0, y: 0, width: 1920, height: 1040 } };
+/** powerMonitor: only `shutdown` (docs/api/power-monitor.md: Linux and macOS) is used. */
+const powerEmitter = new Emitter();
+export const powerMonitor = {
+  on: vi.fn((event: string, listener: Listener) => powerEmitter.on(event, listener)),
+  removeListener: vi.fn((event: string, listener: Listener) => {
+    powerEmitter.listeners.set(
+      event,
+      (powerEmitter.listeners.get(event) ?? []).filter((l) => l !== listener),
+    );
+  }),
+  emit: (event: string, ...args: unknown[]) => powerEmitter.emit(event, ...args),
+};
+
+/**
+ * Windows ends the session (sign-out, shutdown, restart): electron/electron shell/browser/native_window_views_win.cc
+ * WM_ENDSESSION hands `session-end` to every window Electron has (WindowList), then terminates the process at once
+ * (`TerminateCurrentProcessImmediately`) unless a quit already began. With no window nothing hears it. Returns
+ * whether the process was terminated; work the handlers started asynchronously would not have finished.
+ */
+export function endWindowsSession(): { terminated: boolean; heardBy: number } {
+  let heardBy = 0;
+  for (const win of [...fake.windows]) {
+    if (win.isDestroyed()) continue;
+    if ((win.listeners.get('session-end') ?? []).length) heardBy++;
+    win.emit('session-end', { ...fakeEvent(), reasons: ['logoff'] });
+  }
+  return { terminated: !fake.quitting, heardBy };
+}
+
 export const screen = { getDisplayMatching: vi.fn(() => display), getPrimaryDisplay: vi.fn(() => display) };
 
 export const ipcMain = {

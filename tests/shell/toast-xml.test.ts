@@ -5,9 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ToastPlan } from '../../main/shell/toast-plan.js';
 import { activationKey, readActivation, toastXmlFor } from '../../main/shell/toast-xml.js';
-import { deliver, elements, press, texts } from './windows-toast-host.js';
+import { deliver, elements, press, texts, xmlLoadError } from './windows-toast-host.js';
 
 const TASK = '019a7f3c-1d2e-7001-8a4b-5c6d7e8f9a0b';
+const TOAST = `${TASK}.mfx1a2b3`;
 const plan: ToastPlan = {
   id: TASK,
   title: 'dsh wants to run: ls <src> & "x"',
@@ -18,6 +19,7 @@ const plan: ToastPlan = {
 };
 const key = activationKey('per-install-token');
 const xml = toastXmlFor(plan, {
+  toastId: TOAST,
   key,
   icon: 'C:\\Program Files\\Contactor\\resources\\icons\\app.png',
   persistent: true,
@@ -30,25 +32,40 @@ describe('toastXmlFor', () => {
     // Permission toasts stay on screen until acted upon (Electron's own timeoutType 'never' does the same).
     expect(elements(xml, 'toast')[0]!.scenario).toBe('reminder');
     expect(elements(xml, 'image')[0]!.src).toBe('C:\\Program Files\\Contactor\\resources\\icons\\app.png');
-    expect(toastXmlFor(plan, { key, persistent: false })).not.toContain('scenario');
+    expect(toastXmlFor(plan, { toastId: TOAST, key, persistent: false })).not.toContain('scenario');
   });
 
-  it('a pressed button reaches the live Notification (tag = its id) and names task, question and button', () => {
+  it('a pressed button reaches the live Notification (tag = its own toast id) and names task, question and button', () => {
     const { details, tag } = press(xml, 1);
-    expect(tag).toBe(TASK);
+    expect(tag).toBe(TOAST);
     expect(details).toMatchObject({ type: 'action', actionIndex: 1 });
     expect(readActivation(details, key)).toEqual({
       kind: 'action',
       taskId: TASK,
       pendingKey: plan.pendingKey,
       index: 1,
+      toastId: TOAST,
     });
   });
 
   it('a body click names the task', () => {
     const { details, tag } = press(xml, 'body');
-    expect(tag).toBe(TASK);
-    expect(readActivation(details, key)).toEqual({ kind: 'click', taskId: TASK });
+    expect(tag).toBe(TOAST);
+    expect(readActivation(details, key)).toEqual({ kind: 'click', taskId: TASK, toastId: TOAST });
+  });
+
+  it('agent text with ANSI colours and control characters still gives a document Windows loads', () => {
+    const noisy: ToastPlan = {
+      ...plan,
+      title: 'dsh wants to run: \u001b[31mrm\u001b[0m -i x\u0007',
+      body: 'C:\\p\u0000\u000b\u000c\u001f\ufffe end \ud800 and 😀',
+    };
+    const loaded = toastXmlFor(noisy, { toastId: TOAST, key, persistent: false });
+    expect(xmlLoadError(loaded)).toBeUndefined();
+    expect(texts(loaded, 'text')).toEqual(['dsh wants to run: rm -i x', 'C:\\p end  and 😀']);
+    // What Windows' parser does with what escaping alone leaves in (the fake's check has teeth).
+    expect(xmlLoadError('<toast><text>a\u001bb</text></toast>')).toMatch(/U\+001b/);
+    expect(xmlLoadError('<toast><text>a&#27;b</text></toast>')).toMatch(/&#27;/);
   });
 });
 

@@ -83,3 +83,33 @@ export function deliver(invoked: string): Delivered {
     type === 'action' ? { type: 'action', arguments: invoked, actionIndex } : { type: 'click', arguments: invoked };
   return { details, tag };
 }
+
+/**
+ * Why Windows' XML parser (`XmlDocumentFromString` → `XmlDocument::LoadXml`, called from electron/electron
+ * windows_toast_notification.cc `CreateToastXmlDocument`) refuses a toast document, or undefined when it loads.
+ * XML 1.0 §2.2 Char: only #x9, #xA, #xD, #x20–#xD7FF, #xE000–#xFFFD and #x10000–#x10FFFF may appear, raw or as a
+ * character reference (well-formedness constraint "Legal Character"); an undefined entity is an error too.
+ */
+export function xmlLoadError(xml: string): string | undefined {
+  const legal = (cp: number): boolean =>
+    cp === 0x9 ||
+    cp === 0xa ||
+    cp === 0xd ||
+    (cp >= 0x20 && cp <= 0xd7ff) ||
+    (cp >= 0xe000 && cp <= 0xfffd) ||
+    (cp >= 0x10000 && cp <= 0x10ffff);
+  for (const ch of xml) {
+    const cp = ch.codePointAt(0)!;
+    if (!legal(cp)) return `illegal character U+${cp.toString(16).padStart(4, '0')}`;
+  }
+  for (const m of xml.matchAll(/&(#x[0-9a-f]+|#\d+|\w+);/gi)) {
+    const ref = m[1]!;
+    if (!ref.startsWith('#')) {
+      if (!['lt', 'gt', 'amp', 'quot', 'apos'].includes(ref)) return `undefined entity &${ref};`;
+      continue;
+    }
+    const cp = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : Number(ref.slice(1));
+    if (!legal(cp)) return `illegal character reference &${ref};`;
+  }
+  return undefined;
+}

@@ -13,6 +13,8 @@ export const LANE_FILES = [
   // Written for Windows: PATH × PATHEXT agents, .cmd through cmd.exe, taskkill /T, contactor.cmd.
   'tests/windows-lane/win32-agents.test.ts',
   'tests/windows-lane/packaged-cli.test.ts',
+  // The native CLI launcher (build/launcher/contactor.c): arguments, stdio and exit codes as Windows passes them.
+  'tests/windows-lane/launcher.test.ts',
   // Command resolution and quoting, WSL path translation, ACP launch plans.
   'tests/backends/win32-command.test.ts',
   'tests/backends/wsl-paths.test.ts',
