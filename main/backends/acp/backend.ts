@@ -1,5 +1,5 @@
 /**
- * Every ACP agent (dsh, Hermes, claude-code-acp, codex-acp, Gemini CLI, ...) through one class, with
+ * Every ACP agent (dsh, Hermes, claude-agent-acp, codex-acp, Gemini CLI, OpenCode, ...) through one class, with
  * no agent-specific code. One long-lived process per agent, started by the first turn and stopped
  * after `idle_timeout_s` without a turn in flight; one ACP session per A2A contextId for as long as
  * that process lives. Receipts carry only what was observed (adapter contracts: never report a
