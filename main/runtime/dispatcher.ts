@@ -154,7 +154,8 @@ export class Dispatcher {
 
   get(taskId: string): Task {
     const live = this.live.get(taskId);
-    if (live) return this.live.view(live);
+    const shown = live && this.live.read(live);
+    if (shown) return shown;
     const stored = this.opts.store.get(taskId);
     if (!stored) throw notFound(taskId);
     return stored.task;
@@ -165,8 +166,8 @@ export class Dispatcher {
     const page = this.opts.store.list(maxBytes === undefined ? query : { ...query, maxBytes });
     page.tasks = page.tasks.map((t) => {
       const live = this.live.get(t.id);
-      if (!live) return t;
-      const snap = this.live.view(live);
+      const snap = live && this.live.read(live);
+      if (!snap) return t;
       return query.includeArtifacts ? snap : { ...snap, artifacts: [] };
     });
     return page;
@@ -178,7 +179,7 @@ export class Dispatcher {
       .tasksInStates(['input-required', 'auth-required'])
       .map((t) => {
         const live = this.live.get(t.id);
-        return live ? this.live.view(live) : t;
+        return (live && this.live.read(live)) ?? t;
       })
       .sort((a, b) => pendingSince(a).localeCompare(pendingSince(b)));
   }

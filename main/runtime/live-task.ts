@@ -57,6 +57,11 @@ export class LiveTask {
     return this.seq;
   }
 
+  /** The not-stored error, once the store lost a change of this task (it is frozen then). */
+  get lostWith(): Error | undefined {
+    return this.lost;
+  }
+
   /** True while a change is written but not yet durable: flush the store before showing `task`. */
   get unstored(): boolean {
     return this.unstoredCount > 0;

@@ -74,8 +74,29 @@ export class LiveTasks {
    * no answer shows a state a crash could still lose.
    */
   view(live: LiveTask): Task {
-    if (live.unstored) this.opts.store.flush();
+    if (live.unstored) {
+      try {
+        this.opts.store.flush();
+      } catch (err) {
+        // A full disk lost the change: the caller hears that (not-stored, retryable), not an internal error.
+        throw live.lostWith ?? err;
+      }
+    }
     return snapshot(live.task);
+  }
+
+  /**
+   * A live task as a reader sees it, or undefined when the store just lost its pending change: the
+   * reader then answers from the store, the task's last durable state. Reads never fail on a write
+   * they did not make (a full disk must not take `tasks/get` down with it).
+   */
+  read(live: LiveTask): Task | undefined {
+    try {
+      return this.view(live);
+    } catch (err) {
+      if (live.lostWith) return undefined;
+      throw err;
+    }
   }
 
   /** Stops the retries of failures not yet stored (the next start's recovery settles those tasks). */

@@ -403,6 +403,38 @@ describe('when SQLite loses a group commit', () => {
     expect(reader.prepare('SELECT state FROM tasks WHERE id = ?').pluck().get(first.id)).toBe('failed');
   });
 
+  it('a read while the disk is full answers with the last durable state; a write there is refused as not stored', async () => {
+    const { store, file } = sabotagedStore();
+    const backend = new GatedBackend();
+    const dispatcher = dispatcherFor(store, backend);
+    const first = await sendInConversation(dispatcher, 'first', false);
+    await backend.started(1);
+    await aFewTurnsOfTheLoop();
+    const admin = new Database(file);
+    cleanups.push(() => admin.close());
+    admin.exec("INSERT INTO disk_full VALUES ('now')");
+
+    // The read comes while the agent's reply is written but its group not yet committed: no timing,
+    // it runs in the same turn as the write (before the group's setImmediate).
+    const commit = store.commit.bind(store);
+    let written!: () => void;
+    const replyWritten = new Promise<void>((resolve) => (written = resolve));
+    vi.spyOn(store, 'commit').mockImplementation((...args) => {
+      commit(...args);
+      written();
+    });
+    backend.finish(0);
+    await replyWritten;
+    // Showing the live task needs that group durable, and the full disk loses it: not an internal error.
+    expect(dispatcher.get(first.id).status.state).toBe('working');
+    expect(dispatcher.list({ pageSize: 10, includeArtifacts: false }).tasks[0]?.status.state).toBe('working');
+    // A change a caller makes now cannot be kept either: refused as not stored (retryable), naming the task.
+    await expect(dispatcher.cancel(first.id)).rejects.toMatchObject({
+      reason: 'not-stored',
+      data: { taskId: first.id, retryable: true },
+    });
+  });
+
   it('a failure still unstored at shutdown is left to the next start, which settles it', async () => {
     const { store, file } = sabotagedStore();
     const backend = new GatedBackend();
