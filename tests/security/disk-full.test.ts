@@ -99,6 +99,8 @@ describe.skipIf(!canMountTmpfs())('a disk that fills up under a running task', (
     expect(refused.error.message).toMatch(/could not be stored: database or disk is full\. Free disk space/);
     expect(refused.error.data).toMatchObject({ taskId: id, retryable: true });
     // The failure could not be stored either: what is stored still says working, while no agent works.
+    // The read answers so whenever it lands, also while that failure's write is still pending (showing it
+    // would need a commit the full disk loses); tests/runtime/group-commit.test.ts holds that moment exactly.
     const stored = await rpc(bridge, 'tasks/get', { id });
     expect(stored.result?.status.state, JSON.stringify(stored)).toBe('working');
 
