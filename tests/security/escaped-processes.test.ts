@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { BRIDGE_RUN_MARK, newBridgeRun, stopEarlierRuns } from '../../main/backends/process/spawn-marks.js';
 import { isRunning } from '../fixtures/cli/processes.js';
 import { eventually } from '../helpers/wait.js';
 import { startTestBridge, tempDir, writeTestConfig, type TestBridge } from '../helpers/bridge.js';
@@ -80,4 +81,23 @@ describe.skipIf(process.platform !== 'linux')('processes that leave the agent gr
     expect(task.status.state).toBe('failed');
     expect(task.metadata.retryable).toBe(true);
   }, 120_000);
+
+  it('the start-up stop returns only once what it killed is gone: SIGKILL takes effect later', async () => {
+    // A leftover of an earlier run that ignores SIGTERM and holds a large heap, so its exit after SIGKILL takes
+    // a while: the bridge went on to serve while such a process was still running.
+    const dataDir = tempDir();
+    const daemon =
+      'globalThis.heap = Buffer.alloc(256 << 20, 1); process.on("SIGTERM", () => {}); ' +
+      'process.stdout.write("ready"); setInterval(() => {}, 1 << 30);';
+    const leftover = spawn(process.execPath, ['-e', daemon], {
+      env: { PATH: process.env.PATH, [BRIDGE_RUN_MARK]: newBridgeRun(dataDir) },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    cleanup.push(async () => void leftover.kill('SIGKILL'));
+    await new Promise((resolve) => leftover.stdout!.once('data', resolve));
+    expect(isRunning(leftover.pid!)).toBe(true);
+
+    expect(await stopEarlierRuns(newBridgeRun(dataDir), 1000)).toBe(1);
+    expect(isRunning(leftover.pid!)).toBe(false);
+  }, 60_000);
 });

@@ -18,6 +18,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import { linuxProcessStart } from './process-start.js';
 
 export const SPAWN_MARK = 'CONTACTOR_SPAWN';
 export const BRIDGE_RUN_MARK = 'CONTACTOR_BRIDGE_RUN';
@@ -80,21 +81,57 @@ function marked(kv: string, match: (name: string, value: string) => boolean): bo
 }
 
 /**
- * SIGTERM to every process `find` returns, then SIGKILL to what is still running after `graceMs`.
- * Returns how many processes it signalled. Never throws.
+ * How long, after SIGKILL, the stop waits for its processes to be gone. SIGKILL cannot be caught, but it takes
+ * effect only when the kernel next runs the process, and its exit (unmapping a large heap) takes time too: on
+ * a loaded machine a killed agent was still running when the restarted bridge already served. Only a process
+ * stuck in uninterruptible I/O outlives this bound.
+ */
+const KILL_WAIT_MS = 10_000;
+
+/**
+ * SIGTERM to every process `find` returns, then SIGKILL to what is still running after `graceMs`, and to
+ * anything `find` still returns until it returns nothing (a descendant forked while the kill went out).
+ * Resolves once every signalled process has exited (or after `KILL_WAIT_MS`), so a caller that goes on to
+ * serve has no agent of the stopped run left running. Returns how many processes it signalled. Never throws.
  */
 export async function stopMarked(find: () => number[], graceMs: number): Promise<number> {
   const first = find();
   if (first.length === 0) return 0;
-  for (const pid of first) signal(pid, 'SIGTERM');
+  // Each signalled pid with its start identity: a pid reused by another program after the exit never counts.
+  const signalled = new Map<number, string>();
+  const send = (pids: readonly number[], sig: NodeJS.Signals): void => {
+    for (const pid of pids) {
+      const start = signalled.get(pid) ?? linuxProcessStart(pid);
+      if (start === undefined) continue; // gone already
+      signalled.set(pid, start);
+      signal(pid, sig);
+    }
+  };
+  // Marks are read from the environment, which a process in the middle of its exit no longer shows.
+  const stillRunning = (): number[] => [
+    ...new Set([
+      ...find(),
+      ...[...signalled].filter(([pid, start]) => linuxProcessStart(pid) === start).map(([pid]) => pid),
+    ]),
+  ];
+  send(first, 'SIGTERM');
   const deadline = Date.now() + graceMs;
   let left = find();
   while (left.length > 0 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    await pause();
     left = find();
   }
-  for (const pid of left) signal(pid, 'SIGKILL');
-  return new Set([...first, ...left]).size;
+  for (const killDeadline = Date.now() + KILL_WAIT_MS; ;) {
+    left = stillRunning();
+    if (left.length === 0 || Date.now() >= killDeadline) break;
+    send(left, 'SIGKILL');
+    await pause();
+  }
+  return signalled.size;
+}
+
+function pause(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, POLL_MS));
 }
 
 /** Every process started under one spawn mark (the child and all its descendants). */
