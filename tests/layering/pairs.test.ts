@@ -68,7 +68,9 @@ describe.each(PAIRS)('%s → %s', (from, to) => {
     else expect(found).toEqual([expect.stringContaining(`${source}:1:`)]);
   });
 
-  it.runIf(only !== undefined)(`passes from ${only} alone`, () => {
-    expect(plant(only!, target, false)).toEqual([]);
-  });
+  // Only the pairs with an `X only from <file>` clause have a third cell (no skipped placeholders).
+  if (only !== undefined)
+    it(`passes from ${only} alone`, () => {
+      expect(plant(only, target, false)).toEqual([]);
+    });
 });
