@@ -6,7 +6,7 @@
  * an agent holds at most its share, the person always has room, and unauthenticated connections give
  * way to authenticated ones.
  */
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deriveAgentToken } from '../../main/transport/caller-tokens.js';
 import type { ConnectionLimits } from '../../main/transport/connection-guard.js';
@@ -14,6 +14,7 @@ import { createBridge, type Bridge } from '../../main/wiring/wiring.js';
 import { eventually } from '../helpers/wait.js';
 import { ECHO_AGENT, tempDir, writeTestConfig } from '../helpers/bridge.js';
 import { nodeFixture } from './attack-agents.js';
+import { openRaw, type Conn } from './raw-connection.js';
 
 const TEST_MS = 120_000;
 const LIMITS: ConnectionLimits = {
@@ -43,26 +44,8 @@ async function start(): Promise<{ url: URL; token: string }> {
   return { url: new URL(bridge.url), token: bridge.token! };
 }
 
-interface Conn {
-  socket: Socket;
-  closed: () => boolean;
-  received: () => string;
-}
-
-function open(url: URL): Promise<Conn> {
-  return new Promise((resolve, reject) => {
-    let closed = false;
-    let received = '';
-    const socket = connect(Number(url.port), url.hostname, () =>
-      resolve({ socket, closed: () => closed, received: () => received }),
-    );
-    sockets.push(socket);
-    socket.on('data', (d: Buffer) => (received += d.toString()));
-    socket.on('close', () => (closed = true));
-    socket.on('error', () => undefined);
-    socket.once('error', reject);
-  });
-}
+/** A raw connection that records when the bridge closes it and what it answered. */
+const open = (url: URL): Promise<Conn> => openRaw(url, sockets);
 
 const BODY = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'agents/list', params: {} });
 

@@ -3,13 +3,14 @@
  * loopback, with the bridge's bounds shortened the way `createBridge({http})` allows): slow headers and slow bodies
  * used to hold connections for as long as the client liked, and nothing capped how many there were.
  */
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HttpBounds } from '../../main/wiring/http-server.js';
 import { createBridge, type Bridge } from '../../main/wiring/wiring.js';
 import { eventually } from '../helpers/wait.js';
 import { ECHO_AGENT, tempDir, writeTestConfig } from '../helpers/bridge.js';
 import { nodeFixture } from './attack-agents.js';
+import { openRaw, type Conn } from './raw-connection.js';
 
 let bridge: Bridge | undefined;
 const sockets: Socket[] = [];
@@ -27,27 +28,8 @@ async function start(http: Partial<HttpBounds>): Promise<{ url: URL; token: stri
   return { url: new URL(bridge.url), token: bridge.token! };
 }
 
-interface Conn {
-  socket: Socket;
-  closed: () => boolean;
-  received: () => string;
-}
-
 /** A raw connection that records when the bridge closes it and what it answered. */
-function open(url: URL): Promise<Conn> {
-  return new Promise((resolve, reject) => {
-    let closed = false;
-    let received = '';
-    const socket = connect(Number(url.port), url.hostname, () =>
-      resolve({ socket, closed: () => closed, received: () => received }),
-    );
-    sockets.push(socket);
-    socket.on('data', (d: Buffer) => (received += d.toString()));
-    socket.on('close', () => (closed = true));
-    socket.on('error', () => undefined);
-    socket.once('error', reject);
-  });
-}
+const open = (url: URL): Promise<Conn> => openRaw(url, sockets);
 
 const head = (url: URL, token: string, length: number) =>
   `POST / HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nAuthorization: Bearer ${token}\r\nContent-Length: ${length}\r\n\r\n`;
