@@ -31,7 +31,7 @@ IF EXIST "%dp0%\\node.exe" (\r
   SET PATHEXT=%PATHEXT:;.JS;=;%\r
 )\r
 \r
-endLocal & goto #_undefined_# 2>NUL || title %COMSPEC% & "%_prog%"  "%dp0%\\node_modules\\@zed-industries\\claude-code-acp\\dist\\index.js" %*\r
+endLocal & goto #_undefined_# 2>NUL || title %COMSPEC% & "%_prog%"  "%dp0%\\node_modules\\@agentclientprotocol\\claude-agent-acp\\dist\\index.js" %*\r
 `;
 
 // What pnpm writes.
@@ -56,8 +56,8 @@ const NODE = 'C:\\Program Files\\nodejs\\node.exe';
 
 describe('findOnPath', () => {
   it('walks PATH × PATHEXT in order, case-insensitively', () => {
-    const fs = probe({ [`${NPM_DIR}\\claude-code-acp.cmd`]: NPM_SHIM, [NODE]: '' });
-    expect(findOnPath('claude-code-acp', ENV, fs)).toBe(`${NPM_DIR}\\claude-code-acp.cmd`);
+    const fs = probe({ [`${NPM_DIR}\\claude-agent-acp.cmd`]: NPM_SHIM, [NODE]: '' });
+    expect(findOnPath('claude-agent-acp', ENV, fs)).toBe(`${NPM_DIR}\\claude-agent-acp.cmd`);
     expect(findOnPath('NODE', ENV, fs)).toBe('C:\\Program Files\\nodejs\\NODE.exe');
     expect(findOnPath('node.exe', ENV, fs)).toBe(NODE);
     expect(findOnPath('missing', ENV, fs)).toBeUndefined();
@@ -71,8 +71,8 @@ describe('findOnPath', () => {
 
 describe('parseShim', () => {
   it('reads the script an npm shim runs', () => {
-    expect(parseShim(`${NPM_DIR}\\claude-code-acp.cmd`, NPM_SHIM)).toEqual({
-      target: `${NPM_DIR}\\node_modules\\@zed-industries\\claude-code-acp\\dist\\index.js`,
+    expect(parseShim(`${NPM_DIR}\\claude-agent-acp.cmd`, NPM_SHIM)).toEqual({
+      target: `${NPM_DIR}\\node_modules\\@agentclientprotocol\\claude-agent-acp\\dist\\index.js`,
       preArgs: [],
       runsNode: true,
     });
@@ -131,10 +131,10 @@ describe('quoteCmdArg', () => {
 
 describe('resolveWin32Command', () => {
   it('runs an npm shim through node directly', () => {
-    const fs = probe({ [`${NPM_DIR}\\claude-code-acp.cmd`]: NPM_SHIM, [NODE]: '' });
-    expect(resolveWin32Command(['claude-code-acp', '--flag', 'a b'], ENV, fs)).toEqual({
+    const fs = probe({ [`${NPM_DIR}\\claude-agent-acp.cmd`]: NPM_SHIM, [NODE]: '' });
+    expect(resolveWin32Command(['claude-agent-acp', '--flag', 'a b'], ENV, fs)).toEqual({
       program: NODE,
-      args: [`${NPM_DIR}\\node_modules\\@zed-industries\\claude-code-acp\\dist\\index.js`, '--flag', 'a b'],
+      args: [`${NPM_DIR}\\node_modules\\@agentclientprotocol\\claude-agent-acp\\dist\\index.js`, '--flag', 'a b'],
       verbatim: false,
       via: 'shim',
     });
