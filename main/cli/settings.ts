@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError, defaultDataDir, parseConfigText, resolveConfigPath } from '../config/config.js';
+import { describeConfigMove, type ConfigMove } from '../config/config-move.js';
 import type { BridgeConfig } from '../schema/config.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { resourcesDir } from './install-paths.js';
@@ -23,7 +24,13 @@ export interface ConfigLocation {
 
 export function configLocation(opts: GlobalOptions, env: NodeJS.ProcessEnv): ConfigLocation {
   const where = resolveConfigPath(opts.config, env);
+  if (where.moved) reportConfigMove(where.moved);
   return { path: where.path, exists: existsSync(where.path) };
+}
+
+/** On stderr, so a `--json` document on stdout stays whole; a copy happens once, so this line appears once. */
+export function reportConfigMove(move: ConfigMove): void {
+  process.stderr.write(`contactor: ${describeConfigMove(move)}\n`);
 }
 
 /** Parses and validates the config; a problem is exit 2 with the `file:line: key: problem` message. */

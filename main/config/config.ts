@@ -8,6 +8,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { LineCounter, parseDocument, isMap, isSeq, type Document, type Node } from 'yaml';
 import { BridgeConfigSchema, type BridgeConfig } from '../schema/config.js';
+import { moveLegacyConfig, type ConfigMove } from './config-move.js';
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -22,16 +23,34 @@ export interface LoadedConfig {
   dataDir: string;
   /** This load wrote the default config (the first start): the caller says where. */
   created?: boolean;
+  /** This load moved the config from its former default location, or could not: the caller says so. */
+  moved?: ConfigMove;
 }
 
 type Env = Record<string, string | undefined>;
 
-/** Where config and data live: docs/contract.md#files-and-places. */
+/**
+ * Where config and data live: docs/contract.md#files-and-places. On Windows the config is in
+ * %USERPROFILE%\.contactor, a folder no uninstall touches: electron-builder's uninstaller removes the install
+ * folder (%LOCALAPPDATA%\Programs\contactor) on every uninstall and update, and with `--delete-app-data`
+ * %APPDATA%\<name> for the app's file, product and package names (app-builder-lib templates/nsis/uninstaller.nsh,
+ * `RMDir /r "$APPDATA\${APP_FILENAME}"` and the two after it); build/installer.nsh deletes no folder. The
+ * dot-folder in the profile is where the agents it sits beside keep theirs (.claude, .codex, .gemini), and it
+ * roams with a roaming profile as %APPDATA% does.
+ */
 export function defaultConfigPath(env: Env = process.env, platform: NodeJS.Platform = process.platform): string {
-  if (platform === 'win32')
-    return path.win32.join(env.APPDATA ?? path.win32.join(homedir(), 'AppData', 'Roaming'), 'contactor', 'config.yaml');
+  if (platform === 'win32') return path.win32.join(env.USERPROFILE || homedir(), '.contactor', 'config.yaml');
   const base = env.XDG_CONFIG_HOME || path.posix.join(env.HOME || homedir(), '.config');
   return path.posix.join(base, 'contactor', 'config.yaml');
+}
+
+/** The Windows default before it moved (config-move.ts): %APPDATA%\contactor\config.yaml. */
+export function legacyConfigPath(
+  env: Env = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string | undefined {
+  if (platform !== 'win32') return undefined;
+  return path.win32.join(env.APPDATA ?? path.win32.join(homedir(), 'AppData', 'Roaming'), 'contactor', 'config.yaml');
 }
 
 export function defaultDataDir(env: Env = process.env, platform: NodeJS.Platform = process.platform): string {
@@ -41,14 +60,22 @@ export function defaultDataDir(env: Env = process.env, platform: NodeJS.Platform
   return path.posix.join(base, 'contactor');
 }
 
-/** `-c/--config` wins, then CONTACTOR_CONFIG, then the platform default. */
+/**
+ * `-c/--config` wins, then CONTACTOR_CONFIG, then the platform default. A config still at the former Windows
+ * default is copied to the new one first (config-move.ts); if that copy fails, the old file stays the one read.
+ */
 export function resolveConfigPath(
   explicit: string | undefined,
   env: Env = process.env,
-): { path: string; explicit: boolean } {
+  platform: NodeJS.Platform = process.platform,
+): { path: string; explicit: boolean; moved?: ConfigMove } {
   if (explicit) return { path: path.resolve(explicit), explicit: true };
   if (env.CONTACTOR_CONFIG) return { path: path.resolve(env.CONTACTOR_CONFIG), explicit: true };
-  return { path: defaultConfigPath(env), explicit: false };
+  const current = defaultConfigPath(env, platform);
+  const legacy = legacyConfigPath(env, platform);
+  const moved = legacy === undefined ? undefined : moveLegacyConfig(legacy, current);
+  if (moved === undefined) return { path: current, explicit: false };
+  return { path: moved.kind === 'copied' ? current : moved.from, explicit: false, moved };
 }
 
 export interface LoadOptions {
@@ -81,7 +108,13 @@ export function loadConfig(opts: LoadOptions): LoadedConfig {
   const text = readFileSync(where.path, 'utf8');
   const config = parseConfigText(text, where.path, { ...builtinVars(opts), ...env });
   const dataDir = config.data_dir ? path.resolve(path.dirname(where.path), config.data_dir) : defaultDataDir(env);
-  return { config, path: where.path, dataDir, ...(created ? { created } : {}) };
+  return {
+    config,
+    path: where.path,
+    dataDir,
+    ...(created ? { created } : {}),
+    ...(where.moved ? { moved: where.moved } : {}),
+  };
 }
 
 function builtinVars(opts: LoadOptions): Env {

@@ -59,7 +59,7 @@ export function appLayout(opts: { isPackaged: boolean; resourcesPath: string; ap
 /**
  * Electron's own folder (userData: its Chromium profile and, inside it, the single-instance lock). Electron's
  * default is %APPDATA%\<app name>: `contactor` for both the installed and a dev build, which is also the folder
- * of config.yaml and the one an uninstall with `--delete-app-data` removes (electron-builder
+ * config.yaml lived in before it moved to %USERPROFILE%\.contactor and the one an uninstall with `--delete-app-data` removes (electron-builder
  * templates/nsis/uninstaller.nsh `RMDir /r "$APPDATA\${APP_FILENAME}"`). So each build gets its own folder under
  * %LOCALAPPDATA%\Contactor: a dev run has its own lock and runs beside the installed app, and Chromium's cache
  * stays out of the roaming profile and out of the config folder.

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { installedCliDir } from '../backends/process/agent-env.js';
 import { newBridgeRun } from '../backends/process/spawn-marks.js';
 import { loadConfig, type LoadedConfig } from '../config/config.js';
+import { describeConfigMove } from '../config/config-move.js';
 import type { AgentBackend } from '../ports.js';
 import type { AgentRegistry } from '../runtime/registry.js';
 import type { BridgeConfig } from '../schema/config.js';
@@ -79,6 +80,8 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
   const host = opts.host ?? config.host;
   const files = openBridgeFiles(dataDir, requireTokenPolicy(config.require_token, host));
   const { secret, bridgeSecrets, log } = files;
+  // Said once: the next start finds the config at its new place and has nothing to move.
+  if (loaded.moved) log.warn({ configMove: loaded.moved }, describeConfigMove(loaded.moved));
   try {
     const port = await listenPort(opts.port ?? config.port, host);
     const url = bridgeUrl(host, port);

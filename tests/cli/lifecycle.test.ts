@@ -10,7 +10,7 @@ import { HEADLESS_NODE_FLAGS, headlessNodeFlags } from '../../main/cli/bridge-cl
 import { isAlive } from '../../main/cli/bridge-client/pid.js';
 import { eventually } from '../helpers/wait.js';
 import { REPO_ROOT } from '../helpers/bridge.js';
-import { CLI, cleanEnv, closedPort, runCli } from './run-cli.js';
+import { CLI, cleanEnv, closedPort, defaultConfigIn, runCli } from './run-cli.js';
 
 let dir: string;
 let config: string;
@@ -134,7 +134,7 @@ describe('serve', () => {
         child.on('error', reject);
         child.on('exit', () => resolve(out));
       });
-    const config = path.join(home, '.config', 'contactor', 'config.yaml');
+    const config = defaultConfigIn(home);
     const first = await serveOnce();
     expect(first).toContain(`wrote the default config to ${config}`);
     expect(existsSync(config)).toBe(true);
@@ -159,9 +159,7 @@ describe('serve', () => {
     const up = await runCli(['up', '--port', String(await closedPort())], { env: upEnv });
     try {
       expect(up.code, up.stderr).toBe(0);
-      expect(up.stdout).toContain(
-        `wrote the default config to ${path.join(upEnv.HOME!, '.config', 'contactor', 'config.yaml')}`,
-      );
+      expect(up.stdout).toContain(`wrote the default config to ${defaultConfigIn(upEnv.HOME!)}`);
     } finally {
       await runCli(['down'], { env: upEnv });
     }

@@ -56,6 +56,13 @@ export function cleanEnv(home: string, extra: Record<string, string | undefined>
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
 }
 
+/** Where the CLI under cleanEnv(home) finds its default config: %USERPROFILE%\\.contactor on Windows, else XDG. */
+export function defaultConfigIn(home: string): string {
+  return process.platform === 'win32'
+    ? path.join(home, '.contactor', 'config.yaml')
+    : path.join(home, '.config', 'contactor', 'config.yaml');
+}
+
 /** The test bridge's temp folder (its config sits there; removed by cleanup()): room for test files. */
 export function workDir(bridge: TestBridge): string {
   return path.dirname(bridge.configPath);

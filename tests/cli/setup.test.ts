@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, startTestBridge, type TestBridge } from '../helpers/bridge.js';
 import { skillHome } from '../../main/cli/commands/setup.js';
-import { cleanEnv, runCli } from './run-cli.js';
+import { cleanEnv, defaultConfigIn, runCli } from './run-cli.js';
 
 let dir: string;
 let env: Record<string, string>;
@@ -23,10 +23,10 @@ function writeConfig(name: string, text: string): string {
 }
 
 describe('config', () => {
-  it('path prints the platform default under XDG_CONFIG_HOME', async () => {
+  it('path prints the platform default (XDG_CONFIG_HOME; on Windows %USERPROFILE%\\.contactor)', async () => {
     const run = await runCli(['config', 'path'], { env });
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain(path.join(dir, '.config', 'contactor', 'config.yaml'));
+    expect(run.stdout).toContain(defaultConfigIn(dir));
   });
 
   it('check says OK for a valid file and gives file:line for a bad one (exit 2)', async () => {

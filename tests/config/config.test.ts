@@ -11,6 +11,7 @@ import {
   defaultConfigPath,
   defaultDataDir,
   inheritedAgentEnv,
+  legacyConfigPath,
   loadConfig,
   parseConfigText,
   resolveConfigPath,
@@ -150,11 +151,23 @@ describe('bad config gives a clear error', () => {
   });
 });
 
-/** Default locations inside the test's folder, whichever platform's variables (XDG or %APPDATA%) are read. */
+/**
+ * Default locations inside the test's folder, whichever platform's variables (XDG, or %USERPROFILE% and
+ * %LOCALAPPDATA%) are read. %APPDATA% (the former Windows default, moved from) points at an empty folder.
+ */
 function defaultsIn(configBase: string, stateBase?: string): Record<string, string> {
-  const env: Record<string, string> = { XDG_CONFIG_HOME: configBase, APPDATA: configBase };
+  const env: Record<string, string> = {
+    XDG_CONFIG_HOME: configBase,
+    USERPROFILE: configBase,
+    APPDATA: path.join(configBase, 'roaming'),
+  };
   if (stateBase !== undefined) Object.assign(env, { XDG_STATE_HOME: stateBase, LOCALAPPDATA: stateBase });
   return env;
+}
+
+/** The default config's folder for defaultsIn(configBase) on this platform. */
+function defaultConfigDirIn(configBase: string): string {
+  return path.join(configBase, process.platform === 'win32' ? '.contactor' : 'contactor');
 }
 
 describe('locations and defaults', () => {
@@ -166,7 +179,7 @@ describe('locations and defaults', () => {
     });
     expect(resolveConfigPath(undefined, env)).toEqual({ path: path.join(dir, 'env.yaml'), explicit: true });
     expect(resolveConfigPath(undefined, defaultsIn(path.join(dir, 'xdg')))).toEqual({
-      path: path.join(dir, 'xdg', 'contactor', 'config.yaml'),
+      path: path.join(defaultConfigDirIn(path.join(dir, 'xdg')), 'config.yaml'),
       explicit: false,
     });
   });
@@ -192,7 +205,7 @@ describe('locations and defaults', () => {
   it('creates the default config on first run from the example: valid, user-only, with a working echo agent', () => {
     const env = defaultsIn(path.join(dir, 'xdg'), path.join(dir, 'state'));
     const loaded = load(undefined, env);
-    const created = path.join(dir, 'xdg', 'contactor', 'config.yaml');
+    const created = path.join(defaultConfigDirIn(path.join(dir, 'xdg')), 'config.yaml');
     expect(loaded.path).toBe(created);
     expect(readFileSync(created, 'utf8')).toBe(readFileSync(EXAMPLE, 'utf8'));
     if (process.platform !== 'win32') expect(statSync(created).mode & 0o777).toBe(0o600);
@@ -204,17 +217,21 @@ describe('locations and defaults', () => {
     // A second load reads the file it made, and does not rewrite it.
     writeFileSync(created, 'port: 9999\n');
     expect(load(undefined, env).config.port).toBe(9999);
-    expect(readdirSync(path.join(dir, 'xdg', 'contactor'))).toEqual(['config.yaml']);
+    expect(readdirSync(defaultConfigDirIn(path.join(dir, 'xdg')))).toEqual(['config.yaml']);
   });
 
-  it('defaultConfigPath and defaultDataDir on Windows use APPDATA and LOCALAPPDATA', () => {
+  it('on Windows the config is in %USERPROFILE%\\.contactor (moved from %APPDATA%\\contactor), data in LOCALAPPDATA', () => {
     const env = {
+      USERPROFILE: 'C:\\Users\\me',
       APPDATA: 'C:\\Users\\me\\AppData\\Roaming',
       LOCALAPPDATA: 'C:\\Users\\me\\AppData\\Local',
       XDG_CONFIG_HOME: '/ignored',
+      HOME: '/home/me-in-wsl',
     };
-    expect(defaultConfigPath(env, 'win32')).toBe('C:\\Users\\me\\AppData\\Roaming\\contactor\\config.yaml');
+    expect(defaultConfigPath(env, 'win32')).toBe('C:\\Users\\me\\.contactor\\config.yaml');
+    expect(legacyConfigPath(env, 'win32')).toBe('C:\\Users\\me\\AppData\\Roaming\\contactor\\config.yaml');
     expect(defaultDataDir(env, 'win32')).toBe('C:\\Users\\me\\AppData\\Local\\contactor');
+    expect(legacyConfigPath({ HOME: '/home/me' }, 'linux')).toBeUndefined();
   });
 
   it('defaultConfigPath and defaultDataDir on Linux use XDG, else HOME', () => {

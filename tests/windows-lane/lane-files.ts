@@ -26,7 +26,9 @@ export const LANE_FILES = [
   'tests/backends/agent-env.test.ts',
   'tests/backends/acp.test.ts',
   'tests/backends/acp-lifecycle.test.ts',
-  // Config and data-dir defaults (%APPDATA%, %LOCALAPPDATA%), the log file, start-up on a data dir.
+  // Config and data-dir defaults (%USERPROFILE%\.contactor, the move from %APPDATA%, %LOCALAPPDATA%), the log
+  // file, start-up on a data dir.
+  'tests/config/config-move.test.ts',
   'tests/config/config.test.ts',
   'tests/audit/logging.test.ts',
   'tests/audit/audit-log.test.ts',

@@ -13,7 +13,7 @@ import { chooseLaunch, type LaunchChoice } from './launch-mode.js';
 import { headlessNodeFlags } from './node-flags.js';
 import { locateBridge, readDiscovery, type BridgeAddress } from './locate.js';
 import { isAlive } from './pid.js';
-import type { GlobalOptions } from '../settings.js';
+import { reportConfigMove, type GlobalOptions } from '../settings.js';
 
 export const SERVE_LOG = 'serve.log';
 const START_TIMEOUT_MS = 15_000;
@@ -58,6 +58,7 @@ export async function ensureBridge(
     dataDir = opts.dataDir ? path.resolve(opts.dataDir) : loaded.dataDir;
     listen = { host: loaded.config.host, port: opts.port ?? loaded.config.port };
     if (loaded.created) configCreated = loaded.path;
+    if (loaded.moved) reportConfigMove(loaded.moved);
   } catch (err) {
     throw new CliError(`${(err as Error).message}\n  fix it, then \`contactor config check\``, EXIT.usage);
   }
