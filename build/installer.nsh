@@ -61,7 +61,9 @@ Var pid
 
 ; ---- The user's PATH ------------------------------------------------------------------------------------
 ; HKCU\Environment\Path without any entry equal to the given one (StrCmp: case-insensitive, as Windows paths
-; are). Stack in: list, entry (entry on top); out: the list without it.
+; are; with or without a trailing backslash). Every other byte stays: empty entries (`a;;b`) and a trailing `;` are
+; the user's, so an install followed by an uninstall gives back the value exactly as it was.
+; Stack in: list, entry (entry on top); out: the list without it.
 !macro CONTACTOR_PATH_WITHOUT_FUNCTION PREFIX
   Function ${PREFIX}contactorPathWithout
     Exch $R1
@@ -72,10 +74,13 @@ Var pid
     Push $R4
     Push $R5
     Push $R6
+    Push $R7
+    Push $R8
     StrCpy $R2 ""
+    StrCpy $R7 0
     StrCpy $R3 $R0
+    StrCmp $R3 "" done
     next_entry:
-      StrCmp $R3 "" done
       StrCpy $R4 0
       scan:
         StrCpy $R5 $R3 1 $R4
@@ -84,19 +89,29 @@ Var pid
         IntOp $R4 $R4 + 1
         Goto scan
       cut:
+        ; $R6 the entry, $R8 what ended it (";", or "" at the very end), $R3 the rest.
         StrCpy $R6 $R3 $R4
+        StrCpy $R8 $R5
         IntOp $R4 $R4 + 1
         StrCpy $R3 $R3 "" $R4
-        StrCmp $R6 "" next_entry
-        StrCmp $R6 $R1 next_entry
-        StrCmp $R6 "$R1\" next_entry
-        StrCmp $R2 "" 0 +3
-          StrCpy $R2 $R6
-          Goto next_entry
+        StrCmp $R6 "" keep
+        StrCmp $R6 $R1 skip
+        StrCmp $R6 "$R1\" skip
+      keep:
+        IntCmp $R7 0 first
         StrCpy $R2 "$R2;$R6"
-        Goto next_entry
+        Goto kept
+      first:
+        StrCpy $R2 $R6
+      kept:
+        IntOp $R7 $R7 + 1
+      skip:
+        ; A ";" always has an entry after it, even an empty one at the end.
+        StrCmp $R8 ";" next_entry done
     done:
     StrCpy $R0 $R2
+    Pop $R8
+    Pop $R7
     Pop $R6
     Pop $R5
     Pop $R4
@@ -163,6 +178,7 @@ Var contactorUserPathState
   !macro customInstall
     Push $0
     Push $1
+    Push $2
     Call contactorReadUserPath
     StrLen $0 $contactorUserPath
     StrLen $1 "${CONTACTOR_CLI_DIR}"
@@ -171,19 +187,27 @@ Var contactorUserPathState
     ${orIf} $0 >= ${CONTACTOR_MAX_PATH}
       DetailPrint "Your PATH is too long to change safely; add ${CONTACTOR_CLI_DIR} to it by hand."
     ${else}
+      ; Already there (an update, a reinstall, or typed by the user): the value stays exactly as it is.
       Push $contactorUserPath
       Push "${CONTACTOR_CLI_DIR}"
       Call contactorPathWithout
       Pop $0
-      ${if} $0 == ""
-        StrCpy $0 "${CONTACTOR_CLI_DIR}"
-      ${else}
-        StrCpy $0 "$0;${CONTACTOR_CLI_DIR}"
+      StrLen $1 $0
+      StrLen $2 $contactorUserPath
+      ${if} $1 == $2
+        ; Appended after every byte of the user's value (a trailing `;` included), so that the uninstall, which
+        ; removes our entry and its separator, gives that value back unchanged.
+        ${if} $contactorUserPath == ""
+          StrCpy $0 "${CONTACTOR_CLI_DIR}"
+        ${else}
+          StrCpy $0 "$contactorUserPath;${CONTACTOR_CLI_DIR}"
+        ${endIf}
+        ; REG_EXPAND_SZ, as Windows creates it: entries like %USERPROFILE%\bin keep working.
+        WriteRegExpandStr HKCU "Environment" "Path" $0
+        !insertmacro CONTACTOR_BROADCAST_ENVIRONMENT
       ${endIf}
-      ; REG_EXPAND_SZ, as Windows creates it: entries like %USERPROFILE%\bin keep working.
-      WriteRegExpandStr HKCU "Environment" "Path" $0
-      !insertmacro CONTACTOR_BROADCAST_ENVIRONMENT
     ${endIf}
+    Pop $2
     Pop $1
     Pop $0
   !macroend

@@ -363,7 +363,7 @@ describe.skipIf(!MAKENSIS || !existsSync(WINE))('build/installer.nsh under Wine 
     expect(await userPath()).toBe('REG_EXPAND_SZ C:\\inst\\resources\\cli');
   }, 120_000);
 
-  it('an entry the user typed differently (case, trailing backslash) is still ours; a PATH of only ours goes', async () => {
+  it('an entry the user typed differently (case, trailing backslash) is still ours: kept as typed; a PATH of only ours goes', async () => {
     await wine(
       'reg',
       'add',
@@ -377,9 +377,25 @@ describe.skipIf(!MAKENSIS || !existsSync(WINE))('build/installer.nsh under Wine 
       '/f',
     );
     await wine(path.join(tmp, 'setup64.exe'), '/S', '/D=C:\\inst');
-    expect(await userPath()).toBe('REG_EXPAND_SZ C:\\inst\\resources\\cli');
+    expect(await userPath()).toBe('REG_EXPAND_SZ c:\\INST\\resources\\cli\\');
     await wine(path.join(tmp, 'unbuild64.exe'), '/S', '/D=C:\\inst');
     await wine('C:\\inst\\uninstall.exe', '/S', '_?=C:\\inst');
     expect(await userPath()).toBeUndefined();
   }, 120_000);
+
+  // Windows' own editor and many installers leave `;;` and a trailing `;` in PATH: an install and an uninstall
+  // must give the value back byte for byte (the Windows workflow checks the same on a real registry).
+  it.each(['C:\\tools;;%USERPROFILE%\\bin;', ';C:\\tools', 'C:\\tools;C:\\inst\\resources\\cli;C:\\b;'])(
+    'install then uninstall gives %s back exactly',
+    async (user) => {
+      await setUserPath('REG_EXPAND_SZ', user);
+      await wine(path.join(tmp, 'setup64.exe'), '/S', '/D=C:\\inst');
+      const ours = user.toLowerCase().includes('c:\\inst\\resources\\cli');
+      expect(await userPath()).toBe(`REG_EXPAND_SZ ${ours ? user : `${user};C:\\inst\\resources\\cli`}`);
+      await wine(path.join(tmp, 'unbuild64.exe'), '/S', '/D=C:\\inst');
+      await wine('C:\\inst\\uninstall.exe', '/S', '_?=C:\\inst');
+      expect(await userPath()).toBe(`REG_EXPAND_SZ ${ours ? 'C:\\tools;C:\\b;' : user}`);
+    },
+    120_000,
+  );
 });
