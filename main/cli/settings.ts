@@ -28,9 +28,17 @@ export function configLocation(opts: GlobalOptions, env: NodeJS.ProcessEnv): Con
   return { path: where.path, exists: existsSync(where.path) };
 }
 
-/** On stderr, so a `--json` document on stdout stays whole; a copy happens once, so this line appears once. */
+const reported = new Set<string>();
+
+/**
+ * On stderr, so a `--json` document on stdout stays whole. A copy happens once, so its line appears once; a copy
+ * that failed is retried by each look-up of the config, and said once per command.
+ */
 export function reportConfigMove(move: ConfigMove): void {
-  process.stderr.write(`contactor: ${describeConfigMove(move)}\n`);
+  const line = `contactor: ${describeConfigMove(move)}\n`;
+  if (reported.has(line)) return;
+  reported.add(line);
+  process.stderr.write(line);
 }
 
 /** Parses and validates the config; a problem is exit 2 with the `file:line: key: problem` message. */

@@ -45,7 +45,9 @@ export function moveLegacyConfig(from: string, to: string): ConfigMove | undefin
       throw err;
     }
   } catch (err) {
-    return { kind: 'failed', from, to, reason: (err as Error).message };
+    // Node's words up to the paths ("EISDIR: illegal operation on a directory"): the temp name would make each
+    // attempt's message a different one.
+    return { kind: 'failed', from, to, reason: (err as Error).message.split(', ')[0]! };
   } finally {
     try {
       unlinkSync(temp);

@@ -6,7 +6,8 @@
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { reportConfigMove } from '../../main/cli/settings.js';
 import { loadConfig, resolveConfigPath } from '../../main/config/config.js';
 import { describeConfigMove, MOVED_NOTE, moveLegacyConfig } from '../../main/config/config-move.js';
 
@@ -72,6 +73,20 @@ describe('moving the config from the former Windows default', () => {
     expect(move).toMatchObject({ kind: 'failed', from: oldFile, to: newFile });
     expect(readdirSync(path.dirname(newFile))).toEqual([]);
     expect(describeConfigMove(move!)).toContain(`still reading ${oldFile}`);
+  });
+
+  it('the CLI says it on stderr once per command, even when a failed copy is retried by each look-up', () => {
+    mkdirSync(oldFile, { recursive: true });
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      for (let i = 0; i < 3; i++) reportConfigMove(moveLegacyConfig(oldFile, newFile)!);
+      expect(write).toHaveBeenCalledTimes(1);
+      expect(String(write.mock.calls[0]![0])).toBe(
+        `contactor: ${describeConfigMove(moveLegacyConfig(oldFile, newFile)!)}\n`,
+      );
+    } finally {
+      write.mockRestore();
+    }
   });
 
   it.runIf(process.platform !== 'win32' && process.getuid?.() !== 0)(
