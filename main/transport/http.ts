@@ -26,6 +26,7 @@ import {
   notFoundError,
   refusedRequest,
   unauthorized,
+  unknownAgentError,
 } from './rpc-post.js';
 import { SSE_HEADERS, writeSseEvent } from './sse.js';
 
@@ -68,8 +69,11 @@ function routes(opts: HttpOptions): Router {
     sendCard(ctx, opts.info.bridgeCard(), cardsSince),
   );
   router.get(AGENT_CARD, (ctx) => {
-    const card = opts.info.agentCard(captured(ctx));
-    return card === undefined ? notFound(ctx) : sendCard(ctx, card, cardsSince);
+    const name = captured(ctx);
+    const card = opts.info.agentCard(name);
+    // No such agent: 404 with the words POST /agents/<name> and `/` give (-32060 naming the agents).
+    if (card === undefined) return refuse(ctx, 404, unknownAgentError(name, opts.info.agentNames()));
+    sendCard(ctx, card, cardsSince);
   });
   router.get('/events', (ctx) => {
     const who = caller(ctx, opts);
