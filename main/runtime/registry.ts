@@ -1,4 +1,4 @@
-import { BridgeError, unknownAgent } from '../domain/errors.js';
+import { unknownAgent } from '../domain/errors.js';
 import type { AgentBackend } from '../ports.js';
 import type { ApprovalRule } from './approval-rules.js';
 import { Shard } from './shards.js';
