@@ -1,11 +1,11 @@
 /**
- * Agent card shapes, v1.0 (ProtoJSON of `AgentCard`, a2a.proto) and v0.3 (types.ts).
+ * Agent card shapes: v1.0 (ProtoJSON of `AgentCard`, a2a.proto), v0.3 (types.ts), and the card both read.
  *
  * The v1 schema is strict on purpose: the JSON Schema generated from a2a.proto (the one the a2a-tck
  * validates cards with) has `additionalProperties: false`, and ProtoJSON parsers reject unknown members
- * by default (the official Python SDK's card resolver calls `ParseDict` without
- * `ignore_unknown_fields`). A v0.3 leftover such as `url`, `protocolVersion` or `security` on a v1 card
- * therefore breaks real clients, and this schema catches it.
+ * by default. It is the card for `A2A-Version: 1.0`. Without the header (0.3 by A2A v1 §3.6) the bridge
+ * serves `AgentCardDualSchema`: the same members plus the v0.3 ones, exactly those and nothing else
+ * (transport/cards.ts says who reads which).
  */
 import { z } from 'zod';
 
