@@ -35,3 +35,24 @@ export class BridgeError extends Error {
 export function isBridgeError(err: unknown): err is BridgeError {
   return err instanceof BridgeError;
 }
+
+/**
+ * TaskNotFound (-32001) for every path that looks a task up (get, cancel, subscribe, answer, follow-up).
+ * The words "task not found" lead: A2A clients and the v0.3 conformance kit match on "not found".
+ */
+export function taskNotFound(taskId: string): BridgeError {
+  return new BridgeError(
+    'task-not-found',
+    `task not found: no task with id "${taskId}"; list recent tasks with tasks/list or \`contactor tasks\``,
+    { taskId },
+  );
+}
+
+/** UnknownAgent (-32060), the same words at `/` (metadata.agent) and at `/agents/<name>`. */
+export function unknownAgent(name: string, known: readonly string[]): BridgeError {
+  return new BridgeError(
+    'unknown-agent',
+    `no agent named "${name}"; configured agents: ${known.length ? known.join(', ') : '(none — add one to config.yaml)'}`,
+    { agents: [...known] },
+  );
+}

@@ -1,5 +1,5 @@
 import { identityLabel, PERSON_BY_TOKEN, type Identity } from '../domain/authority.js';
-import { BridgeError } from '../domain/errors.js';
+import { BridgeError, taskNotFound } from '../domain/errors.js';
 import { redact } from '../domain/redaction.js';
 import type { StreamEvent } from '../domain/events.js';
 import { isTerminal, textOf, type Message, type Task } from '../domain/task.js';
@@ -157,7 +157,7 @@ export class Dispatcher {
     const shown = live && this.live.read(live);
     if (shown) return shown;
     const stored = this.opts.store.get(taskId);
-    if (!stored) throw notFound(taskId);
+    if (!stored) throw taskNotFound(taskId);
     return stored.task;
   }
 
@@ -234,7 +234,7 @@ export class Dispatcher {
     const live = this.live.get(taskId);
     const stored = live ? undefined : this.opts.store.get(taskId);
     const task = live?.task ?? stored?.task;
-    if (!task) throw notFound(taskId);
+    if (!task) throw taskNotFound(taskId);
     const lastSeq = live?.lastSeq ?? stored?.lastSeq ?? 0;
     if (afterSeq === undefined || afterSeq > lastSeq) {
       listener({ kind: 'task', seq: lastSeq, task: snapshot(task) });
@@ -277,13 +277,6 @@ export class Dispatcher {
     if (live && blocking) await live.settled();
     return this.get(taskId);
   }
-}
-
-function notFound(taskId: string): BridgeError {
-  return new BridgeError(
-    'task-not-found',
-    `no task with id "${taskId}"; list recent tasks with tasks/list or \`contactor tasks\``,
-  );
 }
 
 function pendingSince(task: Task): string {

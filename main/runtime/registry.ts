@@ -1,4 +1,4 @@
-import { BridgeError } from '../domain/errors.js';
+import { unknownAgent } from '../domain/errors.js';
 import type { AgentBackend } from '../ports.js';
 import type { ApprovalRule } from './approval-rules.js';
 import { Shard } from './shards.js';
@@ -107,12 +107,7 @@ export class AgentRegistry {
   get(name: string): AgentEntry {
     const entry = this.entries.get(name);
     if (!entry) {
-      const known = this.names();
-      throw new BridgeError(
-        'unknown-agent',
-        `no agent named "${name}"; configured agents: ${known.length ? known.join(', ') : '(none — add one to config.yaml)'}`,
-        { agents: known },
-      );
+      throw unknownAgent(name, this.names());
     }
     return entry;
   }

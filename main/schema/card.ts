@@ -1,11 +1,11 @@
 /**
- * Agent card shapes, v1.0 (ProtoJSON of `AgentCard`, a2a.proto) and v0.3 (types.ts).
+ * Agent card shapes: v1.0 (ProtoJSON of `AgentCard`, a2a.proto), v0.3 (types.ts), and the card both read.
  *
  * The v1 schema is strict on purpose: the JSON Schema generated from a2a.proto (the one the a2a-tck
  * validates cards with) has `additionalProperties: false`, and ProtoJSON parsers reject unknown members
- * by default (the official Python SDK's card resolver calls `ParseDict` without
- * `ignore_unknown_fields`). A v0.3 leftover such as `url`, `protocolVersion` or `security` on a v1 card
- * therefore breaks real clients, and this schema catches it.
+ * by default. It is the card for `A2A-Version: 1.0`. Without the header (0.3 by A2A v1 §3.6) the bridge
+ * serves `AgentCardDualSchema`: the same members plus the v0.3 ones, exactly those and nothing else
+ * (transport/cards.ts says who reads which).
  */
 import { z } from 'zod';
 
@@ -45,17 +45,17 @@ const SCHEME_MEMBERS = [
   'mtlsSecurityScheme',
 ] as const;
 
+const HttpAuthSecuritySchemeV1Schema = z.strictObject({
+  scheme: z.string().min(1),
+  bearerFormat: z.string().optional(),
+  description: z.string().optional(),
+});
+
 /** A proto oneof: exactly one member. Only the HTTP auth scheme is spelled out (the bridge's bearer). */
 export const SecuritySchemeV1Schema = z
   .strictObject({
     apiKeySecurityScheme: z.record(z.string(), z.unknown()).optional(),
-    httpAuthSecurityScheme: z
-      .strictObject({
-        scheme: z.string().min(1),
-        bearerFormat: z.string().optional(),
-        description: z.string().optional(),
-      })
-      .optional(),
+    httpAuthSecurityScheme: HttpAuthSecuritySchemeV1Schema.optional(),
     oauth2SecurityScheme: z.record(z.string(), z.unknown()).optional(),
     openIdConnectSecurityScheme: z.record(z.string(), z.unknown()).optional(),
     mtlsSecurityScheme: z.record(z.string(), z.unknown()).optional(),
@@ -149,3 +149,37 @@ export const AgentCardV03Schema = z.object({
 
 export type AgentSkill = z.infer<typeof AgentSkillSchema>;
 export type AgentCardV03 = z.infer<typeof AgentCardV03Schema>;
+
+// ───────────────── the card both versions read ─────────────────
+
+/**
+ * The bearer scheme both versions read: the v1 oneof member (`httpAuthSecurityScheme`) beside the v0.3
+ * OpenAPI members (`type: "http"`, `scheme`), as the reference Python SDK merges them
+ * (a2a-python src/a2a/server/request_handlers/response_helpers.py `agent_card_to_dict`).
+ */
+export const SecuritySchemeDualSchema = z.strictObject({
+  httpAuthSecurityScheme: HttpAuthSecuritySchemeV1Schema,
+  type: z.literal('http'),
+  scheme: z.string().min(1),
+  bearerFormat: z.string().optional(),
+  description: z.string().optional(),
+});
+
+/**
+ * The card served without `A2A-Version` (which A2A v1 §3.6 reads as 0.3) and for 0.3: every v1 member,
+ * plus the v0.3 members a 0.3 client finds its endpoint and token by (types.ts `AgentCard`: `url`,
+ * `protocolVersion`, `preferredTransport`, `additionalInterfaces`, `security`). Strict like the v1 card:
+ * nothing else rides along. The v1-only card (`AgentCardV1Schema`) answers `A2A-Version: 1.0`.
+ */
+export const AgentCardDualSchema = z.strictObject({
+  ...AgentCardV1Schema.shape,
+  securitySchemes: z.record(z.string(), SecuritySchemeDualSchema).optional(),
+  url: z.string().min(1),
+  protocolVersion: z.string().regex(/^0\.3\.\d+$/, 'the v0.3 protocolVersion, e.g. "0.3.0"'),
+  preferredTransport: z.enum(PROTOCOL_BINDINGS),
+  additionalInterfaces: z.array(z.strictObject({ url: z.string().min(1), transport: z.enum(PROTOCOL_BINDINGS) })),
+  security: z.array(z.record(z.string(), z.array(z.string()))).optional(),
+});
+
+export type SecuritySchemeDual = z.infer<typeof SecuritySchemeDualSchema>;
+export type AgentCardDual = z.infer<typeof AgentCardDualSchema>;

@@ -1,7 +1,7 @@
 /**
  * The parts of `tasks/list` both stores interpret the same way, so their pages are identical.
  */
-import { BridgeError } from '../domain/errors.js';
+import { BridgeError, taskNotFound } from '../domain/errors.js';
 import type { StreamEvent, TaskEvent } from '../domain/events.js';
 import type { Task, TaskState } from '../domain/task.js';
 import type { TaskQuery } from '../ports.js';
@@ -96,9 +96,8 @@ export function checkedLastSeq(taskId: string, lastSeq: number, events: readonly
   return previous;
 }
 
-export function taskNotFound(taskId: string): BridgeError {
-  return new BridgeError('task-not-found', `No task with id ${taskId}.`, { taskId });
-}
+/** The one TaskNotFound (domain/errors.ts), for the stores' lookups. */
+export { taskNotFound };
 
 /** A snapshot handed to `commit` must be of the task it is committed to. */
 export function checkSnapshotId(taskId: string, task: Task | undefined): void {

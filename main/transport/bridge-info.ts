@@ -55,6 +55,7 @@ export function bridgeInfo(opts: BridgeInfoOptions): BridgeDirectory {
       return profile && buildAgentCard({ ...profile, ...cardOptions(`${opts.url()}/agents/${name}`) });
     },
     hasAgent: (name) => dispatcher.registry.has(name),
+    agentNames: () => dispatcher.registry.names(),
     listenFeed: (listener) => dispatcher.feed.listen(listener),
     agentList: () => {
       const pending = dispatcher.pending();

@@ -2,27 +2,26 @@
  * Agent cards (docs/contract.md#agent-cards): one per agent at /agents/<name>/.well-known/agent-card.json
  * and the bridge's own at /.well-known/agent-card.json. Pure builders; the HTTP layer serves them.
  *
- * One card, v1-shaped, is served with and without `A2A-Version` (the issue: the header-less card must
- * satisfy the v1 schema). Why no v0.3 members (`url`, `protocolVersion`, `preferredTransport`,
- * `security`) ride along on it — checked in @a2a-js/sdk 1.3.0, dist/client/index.js:
- *   - `DefaultAgentCardResolver.resolve` fetches with `A2A-Version: 1.0` and `normalizeAgentCard` keeps
- *     unknown members (raw JSON, or `AgentCard.fromJSON` when the security shapes are ProtoJSON, which
- *     ignores them). With `legacyCompat`, `isLegacyAgentCard` is false whenever `supportedInterfaces` is
- *     non-empty, so v0.3 members are never even read.
- *   - `ClientFactory.createFromNormalizedAgentCard` keeps, per `protocolBinding`, the `1.0` interface
- *     over others, then walks `supportedInterfaces` in order; `JsonRpcTransportFactory.create` (with
- *     `legacyCompat`) speaks v0.3 only when the matching interface says `0.3`. So the JS client needs
- *     only `supportedInterfaces` and would tolerate the extras — but ProtoJSON parsers elsewhere do not:
- *     the official Python SDK's resolver (`ParseDict` without `ignore_unknown_fields`) and the a2a-tck's
- *     JSON Schema (`additionalProperties: false`) reject unknown members. Hence a pure v1 card; a v0.3
- *     client finds its endpoint in the `protocolVersion: "0.3"` interface (same URL: the method name and
- *     header pick the version). `toV03Card` gives the v0.3 shape for whoever asks for it explicitly.
- * Security: the v0.3 (`{type:"http"}`, `security`) and v1 (`{httpAuthSecurityScheme}`,
- * `securityRequirements`) shapes cannot share one card for the same reason, so each card carries its own.
+ * Two renderings of one card, picked by `A2A-Version`:
+ *   - `A2A-Version: 1.0` gets the pure v1 card (`AgentCardV1Schema`, strict like the a2a.proto JSON
+ *     Schema). @a2a-js/sdk's resolver always asks with that header (dist/client/index.js
+ *     `DefaultAgentCardResolver.resolve`).
+ *   - No header (A2A v1 §3.6: absent means 0.3), `0.3`, or the 0.2-era /.well-known/agent.json get
+ *     `toDualCard`: the v1 card plus the v0.3 members (`url`, `protocolVersion`, `preferredTransport`,
+ *     `additionalInterfaces`, `security`, and `type`/`scheme` beside each v1 security scheme). Both
+ *     conformance kits fetch the card without the header: the v0.3 kit needs `url` and
+ *     `preferredTransport` (a2a-tck 0.3.x tests/mandatory/protocol/test_agent_card_mandatory.py,
+ *     tck/agent_card_utils.py), and v1 clients find `supportedInterfaces`. It is what the reference SDKs
+ *     serve there: a2a-python's `agent_card_to_dict` merges the same members into every card, and
+ *     @a2a-js/sdk's `legacyAgentCardRouter` answers a header-less request with the v0.3 card plus
+ *     `supportedInterfaces`. Parsers read it: a2a-python's `parse_agent_card` ignores unknown fields,
+ *     @a2a-js/sdk's `isLegacyAgentCard` is false whenever `supportedInterfaces` is non-empty.
+ *     The one reader it does not satisfy is the v1 kit's strict JSON Schema on that same header-less
+ *     fetch (CARD-STRUCT-001 flags the v0.3 members), as it flags the reference SDK's card.
  */
 import type { AgentTraits } from '../ports.js';
 import type {
-  AgentCardV03,
+  AgentCardDual,
   AgentCardV1,
   AgentSkillV1,
   SecurityRequirementV1,
@@ -67,12 +66,32 @@ const BACKEND_WORDS: Readonly<Record<string, string>> = {
   subprocess_cli: 'Runs as a subprocess CLI (one process per turn).',
 };
 
+const UNTIL_ANSWERED = 'the task goes input-required until answered';
+
+/**
+ * What an agent that asks can ask, by kind: only ACP agents ask for tool permissions
+ * (`session/request_permission`); a CLI or an HTTP API model asks only through the decision contract
+ * (docs/contract.md#pending-questions), a CLI at the end of its run. One place says it, so the words and
+ * the backend's `limits` never disagree.
+ */
+const ASKS: Readonly<Record<string, string>> = {
+  acp: `can ask for permission to use a tool, or for a decision (${UNTIL_ANSWERED})`,
+  subprocess_cli: `can ask for a decision at the end of a run, never for a tool permission (${UNTIL_ANSWERED})`,
+  http_api: `can ask for a decision, never for a tool permission (${UNTIL_ANSWERED})`,
+  a2a: `can ask for input (${UNTIL_ANSWERED})`,
+};
+
+const NEVER_ASKS: Readonly<Record<string, string>> = {
+  // A remote peer's question is not relayed as a question: it ends the turn as the reply (backends/a2a).
+  a2a: 'its questions are not relayed: a question it asks ends the turn as its reply',
+};
+
 /** The traits in plain words, for a reader who knows nothing about contactor. */
 export function describeTraits(traits: AgentTraits): string {
   const clauses = [
     traits.inputRequired
-      ? 'can ask for permission or a decision (the task goes input-required until answered)'
-      : 'never asks: it runs each turn to the end on its own',
+      ? (ASKS[traits.backend] ?? `can ask for input (${UNTIL_ANSWERED})`)
+      : (NEVER_ASKS[traits.backend] ?? 'never asks: it runs each turn to the end on its own'),
     // `interruptible` is exactly whether tasks/cancel stops the work in progress.
     traits.interruptible ? 'cancel stops its work mid-run' : 'cancel takes effect only once the current run ends',
     // Every task streams status over SSE (capabilities.streaming); this says how the reply text arrives.
@@ -206,30 +225,24 @@ function withSlash(url: string): string {
 }
 
 /**
- * The same card in the v0.3 shape (types.ts `AgentCard`), for a caller that explicitly asks for 0.3
- * (e.g. `A2A-Version: 0.3`, or the 0.2.x path /.well-known/agent.json).
+ * The card both versions read (`AgentCardDualSchema`): every v1 member kept as is, plus the v0.3
+ * members taken from the card's own 0.3 interface — the same URL, since the method name and the
+ * header pick the version there.
  */
-export function toV03Card(card: AgentCardV1): AgentCardV03 {
+export function toDualCard(card: AgentCardV1): AgentCardDual {
   const legacy =
     card.supportedInterfaces.find((i) => i.protocolVersion.startsWith('0.')) ?? card.supportedInterfaces[0];
+  const url = legacy?.url ?? '';
   const bearer = card.securitySchemes?.bearer?.httpAuthSecurityScheme;
-  const { extensions } = card.capabilities;
+  // The bridge declares one scheme, its bearer token (`security` below); that is the only one rendered.
+  const { securitySchemes: _v1Only, ...common } = card;
   return {
-    protocolVersion: '0.3.0',
-    name: card.name,
-    description: card.description,
-    url: legacy?.url ?? '',
-    preferredTransport: 'JSONRPC',
-    version: card.version,
-    capabilities: {
-      streaming: card.capabilities.streaming ?? false,
-      pushNotifications: card.capabilities.pushNotifications ?? false,
-      ...(extensions?.length ? { extensions } : {}),
-    },
+    ...common,
     ...(bearer
       ? {
           securitySchemes: {
             bearer: {
+              httpAuthSecurityScheme: bearer,
               type: 'http' as const,
               scheme: 'bearer',
               ...(bearer.description ? { description: bearer.description } : {}),
@@ -238,9 +251,10 @@ export function toV03Card(card: AgentCardV1): AgentCardV03 {
           security: [{ bearer: [] }],
         }
       : {}),
-    defaultInputModes: card.defaultInputModes,
-    defaultOutputModes: card.defaultOutputModes,
-    skills: card.skills.map(({ securityRequirements: _s, ...skill }) => skill),
-    supportsAuthenticatedExtendedCard: false,
+    url,
+    protocolVersion: '0.3.0',
+    preferredTransport: 'JSONRPC',
+    // v0.3 §5.6: the list SHOULD repeat the main url/preferredTransport pair.
+    additionalInterfaces: [{ url, transport: 'JSONRPC' }],
   };
 }

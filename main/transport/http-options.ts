@@ -18,6 +18,8 @@ export interface BridgeInfo {
   agentCard(name: string): unknown;
   /** Whether an agent of this name is configured (cheap: every POST to /agents/<name> asks). */
   hasAgent(name: string): boolean;
+  /** The configured agents' names, for the error that names them (an unknown agent's URL). */
+  agentNames(): readonly string[];
   listenFeed(listener: (event: TaskEvent, task: Task) => void): () => void;
 }
 

@@ -13,7 +13,7 @@ import type { AgentCardV1 } from '../schema/card.js';
 import { AGENT_NAME } from '../schema/config.js';
 import { identityLabel, refusal, type Action, type Identity } from '../domain/authority.js';
 import { identityOf } from './caller-tokens.js';
-import { toV03Card } from './cards.js';
+import { toDualCard } from './cards.js';
 import type { BridgeInfo, HttpOptions } from './http-options.js';
 import { failure } from './jsonrpc.js';
 import { gateRequest } from './request-gate.js';
@@ -26,6 +26,7 @@ import {
   notFoundError,
   refusedRequest,
   unauthorized,
+  unknownAgentError,
 } from './rpc-post.js';
 import { SSE_HEADERS, writeSseEvent } from './sse.js';
 
@@ -68,8 +69,11 @@ function routes(opts: HttpOptions): Router {
     sendCard(ctx, opts.info.bridgeCard(), cardsSince),
   );
   router.get(AGENT_CARD, (ctx) => {
-    const card = opts.info.agentCard(captured(ctx));
-    return card === undefined ? notFound(ctx) : sendCard(ctx, card, cardsSince);
+    const name = captured(ctx);
+    const card = opts.info.agentCard(name);
+    // No such agent: 404 with the words POST /agents/<name> and `/` give (-32060 naming the agents).
+    if (card === undefined) return refuse(ctx, 404, unknownAgentError(name, opts.info.agentNames()));
+    sendCard(ctx, card, cardsSince);
   });
   router.get('/events', (ctx) => {
     const who = caller(ctx, opts);
@@ -153,12 +157,14 @@ function sendJson(ctx: Koa.Context, body: unknown): void {
 }
 
 /**
- * The v1 card by default (it must satisfy the v1 schema, A2A v1 §8); the v0.3 shape for a client that
- * asks for 0.3 explicitly or uses the 0.2-era path `/.well-known/agent.json`. Cached per v1 §8.6.
+ * The pure v1 card for a client that names a 1.x version; without the header (A2A v1 §3.6: 0.3), for
+ * 0.3, and at the 0.2-era path `/.well-known/agent.json`, the card both versions read (cards.ts
+ * `toDualCard`). Cached per v1 §8.6, varying on the header.
  */
 function sendCard(ctx: Koa.Context, card: unknown, since: Date): void {
-  const legacy = V03_VERSION.test(ctx.get('a2a-version').trim()) || ctx.path.endsWith('/agent.json');
-  const body = JSON.stringify(legacy ? toV03Card(card as AgentCardV1) : card);
+  const version = ctx.get('a2a-version').trim();
+  const dual = version === '' || V03_VERSION.test(version) || ctx.path.endsWith('/agent.json');
+  const body = JSON.stringify(dual ? toDualCard(card as AgentCardV1) : card);
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
   ctx.set('Cache-Control', 'max-age=60');
   ctx.set('Vary', 'A2A-Version');

@@ -188,7 +188,8 @@ function json(body: JsonRpcResponse | JsonRpcResponse[] | undefined): RpcOutcome
   return { kind: 'json', body };
 }
 
-function idOf(raw: unknown): Id {
+/** A request's own id, when it has a valid one (a string or a number); else null. */
+export function idOf(raw: unknown): Id {
   if (raw && typeof raw === 'object' && 'id' in raw) {
     const id = (raw as { id: unknown }).id;
     if (typeof id === 'string' || typeof id === 'number') return id;

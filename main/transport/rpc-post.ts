@@ -10,7 +10,9 @@ import { discardBody } from './drain-body.js';
 import type { HttpOptions, RefusedRequest } from './http-options.js';
 import { failure } from './jsonrpc.js';
 import { bucketOf, identityOf } from './caller-tokens.js';
-import { RpcError } from './rpc-errors.js';
+import { unknownAgent } from '../domain/errors.js';
+import { peekRequestId, type PeekedId } from './peek-id.js';
+import { REASON_CODES, RpcError } from './rpc-errors.js';
 import { parseBody, type ProtocolVersion, type RpcCall } from './rpc-types.js';
 import { SSE_HEADERS, parseLastEventId, writeSseEvent } from './sse.js';
 
@@ -40,19 +42,22 @@ export async function handleRpcPost(
     status: number,
     err: RpcError,
     reason: string,
-    extra: { caller?: string; headers?: Record<string, string> } = {},
+    extra: { caller?: string; headers?: Record<string, string>; id?: PeekedId['id'] } = {},
   ): void => {
     opts.onRefused?.(refusedRequest(req, path, status, reason, extra.caller));
-    sendJson(res, status, failure(null, err, { version: '0.3' }), {
+    sendJson(res, status, failure(extra.id ?? null, err, { version: '0.3' }), {
       ...(status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {}),
       ...extra.headers,
     });
   };
 
   const { agent } = target;
-  if (agent !== undefined && !opts.info.hasAgent(agent)) return notFound(res, path);
+  if (agent !== undefined && !opts.info.hasAgent(agent)) return unknownAgentAt(req, res, agent, target, opts);
   const caller = opts.tokens?.identify(req.headers.authorization || undefined);
-  if (opts.tokens !== undefined && caller === undefined) return deny(401, unauthorized(), 'unauthorized');
+  if (opts.tokens !== undefined && caller === undefined) {
+    const peeked = await peekRequestId(req, opts.maxBodyBytes);
+    return deny(401, unauthorized(), 'unauthorized', { id: peeked.id, headers: closeUnlessRead(peeked) });
+  }
   const identity = identityOf(caller);
   if (opts.onAuthenticated && !opts.onAuthenticated(req.socket, identity)) {
     await discardBody(req, DISCARD_LIMIT_BYTES);
@@ -192,8 +197,35 @@ export function notFoundError(method: string, path: string): RpcError {
   return new RpcError(-32601, `nothing at ${method} ${path}; POST JSON-RPC to / or /agents/<name>, or GET /health`);
 }
 
-function notFound(res: ServerResponse, path: string): void {
-  sendJson(res, 404, failure(null, notFoundError('POST', path), { version: '0.3' }));
+/**
+ * `POST /agents/<name>` for an agent that is not configured: 404 (no such endpoint, as its card's GET
+ * answers), with the words and code `/` gives for the same name in `metadata.agent` (-32060 listing
+ * the agents), in the shape of the request's protocol version. The agent list is public (the root card).
+ */
+async function unknownAgentAt(
+  req: IncomingMessage,
+  res: ServerResponse,
+  agent: string,
+  target: PostTarget,
+  opts: HttpOptions,
+): Promise<void> {
+  const negotiated = negotiateVersion((req.headers['a2a-version'] as string | undefined) || target.versionParam);
+  const version = negotiated instanceof RpcError ? '1.0' : negotiated;
+  const peeked = await peekRequestId(req, opts.maxBodyBytes);
+  sendJson(res, 404, failure(peeked.id, unknownAgentError(agent, opts.info.agentNames()), { version }), {
+    ...closeUnlessRead(peeked),
+  });
+}
+
+/** -32060 in the words of the registry (domain/errors.ts `unknownAgent`), for routes outside JSON-RPC too. */
+export function unknownAgentError(agent: string, known: readonly string[]): RpcError {
+  const err = unknownAgent(agent, known);
+  return new RpcError(REASON_CODES[err.reason], err.message, err.data);
+}
+
+/** A body left partly unread is not drained: the refusal closes the connection instead. */
+function closeUnlessRead(peeked: PeekedId): Record<string, string> {
+  return peeked.read ? {} : { Connection: 'close' };
 }
 
 function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {

@@ -1,5 +1,5 @@
 import { authorize } from '../domain/authority.js';
-import { BridgeError } from '../domain/errors.js';
+import { BridgeError, taskNotFound } from '../domain/errors.js';
 import type { Message, Part, Task } from '../domain/task.js';
 import type { Dispatcher, SendRequest } from '../runtime/dispatcher.js';
 import { MessageSendParamsSchema, isObject, type MessageSendParams } from '../schema/a2a.js';
@@ -58,7 +58,7 @@ export function fromStandard(params: MessageSendParams, call: RpcCall, lookup: A
     messageMeta.agent ??
     (params.message.taskId ? lookup.agentOfTask(params.message.taskId) : undefined);
   if (!agent) {
-    if (params.message.taskId) throw new BridgeError('task-not-found', `no task with id "${params.message.taskId}"`);
+    if (params.message.taskId) throw taskNotFound(params.message.taskId);
     throw new BridgeError(
       'invalid-params',
       `no agent chosen: post to /agents/<name> or set params.metadata.agent; agents: ${lookup.agents().join(', ') || '(none configured)'}`,

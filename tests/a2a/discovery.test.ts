@@ -3,7 +3,7 @@
  * is a plain A2A agent at /agents/<name> with its own card; the root card describes the bridge.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentCardV03Schema, AgentCardV1Schema } from '../../main/schema/card.js';
+import { AgentCardDualSchema, AgentCardV03Schema, AgentCardV1Schema } from '../../main/schema/card.js';
 import { echoAgent, fakeAcpAgent, startTestBridge, type TestBridge } from '../helpers/bridge.js';
 import { headersFor, userMessage, type Wire } from './wire.js';
 
@@ -33,11 +33,13 @@ describe('v1 §8 agent discovery', () => {
     expect((await card(CARD('nobody'))).status).toBe(404);
   });
 
-  it('v1 §8.3 card: the card served without a version header satisfies the strict v1 card schema', async () => {
+  it('v1 §8.3 card: the card for A2A-Version 1.0 satisfies the strict v1 card schema; without the header (v1 §3.6: 0.3) it is the card both versions read', async () => {
     for (const path of [CARD('echo'), CARD('fake'), '/.well-known/agent-card.json']) {
-      for (const version of [undefined, '1.0']) {
-        const parsed = AgentCardV1Schema.safeParse((await card(path, version)).body);
-        expect(parsed.success, `${path} ${version ?? 'no header'}: ${parsed.error?.message}`).toBe(true);
+      const parsed = AgentCardV1Schema.safeParse((await card(path, '1.0')).body);
+      expect(parsed.success, `${path} 1.0: ${parsed.error?.message}`).toBe(true);
+      for (const version of [undefined, '0.3']) {
+        const dual = AgentCardDualSchema.safeParse((await card(path, version)).body);
+        expect(dual.success, `${path} ${version ?? 'no header'}: ${dual.error?.message}`).toBe(true);
       }
     }
   });
@@ -127,11 +129,16 @@ describe('v0.3 §5 agent discovery', () => {
     expect(((await res.json()) as Wire).result.kind).toBe('task');
   });
 
-  it('v0.3 §5.5 card: the v0.3 rendering of the same card (toV03Card) is a valid v0.3 card with that url', async () => {
-    const { toV03Card } = await import('../../main/transport/cards.js');
-    const legacy = toV03Card((await card(CARD('echo'))).body);
-    expect(AgentCardV03Schema.safeParse(legacy).success).toBe(true);
-    expect(legacy.url).toBe(`${tb.url}/agents/echo`);
-    expect(legacy.securitySchemes?.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+  it('v0.3 §5.5 card: the card served without a header is a valid v0.3 card with its url, transport and bearer scheme', async () => {
+    for (const version of [undefined, '0.3']) {
+      const { body } = await card(CARD('echo'), version);
+      expect(AgentCardV03Schema.safeParse(body).success).toBe(true);
+      expect(body).toMatchObject({
+        url: `${tb.url}/agents/echo`,
+        protocolVersion: '0.3.0',
+        preferredTransport: 'JSONRPC',
+      });
+      expect(body.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    }
   });
 });

@@ -1,6 +1,6 @@
 /** Cards per protocol version, and their caching headers (A2A v1 §8.6). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentCardV03Schema, AgentCardV1Schema } from '../../main/schema/card.js';
+import { AgentCardDualSchema, AgentCardV03Schema, AgentCardV1Schema } from '../../main/schema/card.js';
 import { startTestBridge, type TestBridge } from '../helpers/bridge.js';
 
 let b: TestBridge;
@@ -10,9 +10,13 @@ beforeAll(async () => {
 afterAll(() => b?.cleanup());
 
 describe('agent cards', () => {
-  it('serves the v1 card without a version header, and the v0.3 card to a client asking for 0.3', async () => {
-    const v1 = await (await fetch(`${b.url}/agents/echo/.well-known/agent-card.json`)).json();
+  it('serves the v1 card for A2A-Version 1.0, and the card both versions read without a header or for 0.3', async () => {
+    const v1 = await (
+      await fetch(`${b.url}/agents/echo/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' } })
+    ).json();
     expect(AgentCardV1Schema.safeParse(v1).success).toBe(true);
+    const headerless = await (await fetch(`${b.url}/agents/echo/.well-known/agent-card.json`)).json();
+    expect(AgentCardDualSchema.safeParse(headerless).success).toBe(true);
     const v03 = (await (
       await fetch(`${b.url}/agents/echo/.well-known/agent-card.json`, { headers: { 'A2A-Version': '0.3' } })
     ).json()) as { url: string };

@@ -70,17 +70,28 @@ describe('routes the router must not add', () => {
     ['GET', '/agents/echo'],
     ['GET', '/agents/echo/'],
     ['GET', '/agents/%65cho/.well-known/agent-card.json'],
-    ['GET', '/agents/nobody/.well-known/agent-card.json'],
     ['POST', '/agents/%65cho'],
     ['POST', '/Agents/echo'],
     ['POST', '/agents/echo//'],
     ['POST', '/health'],
     ['POST', '/shutdown'],
-    ['POST', '/agents/nobody'],
   ])('answers %s %s with 404 and a JSON-RPC error', async (method, rawPath) => {
     const res = await send(method, rawPath, method === 'POST' ? agentsList : undefined);
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32601 } });
+  });
+
+  it.each([
+    ['GET', '/agents/nobody/.well-known/agent-card.json'],
+    ['POST', '/agents/nobody'],
+  ])('answers %s %s (no such agent) with 404 and -32060 naming the agents', async (method, rawPath) => {
+    const res = await send(method, rawPath, method === 'POST' ? agentsList : undefined);
+    expect(res.status).toBe(404);
+    expect(res.body.error).toEqual({
+      code: -32060,
+      message: 'no agent named "nobody"; configured agents: echo',
+      data: { agents: ['echo'] },
+    });
   });
 });
 

@@ -99,8 +99,11 @@ describe('GET endpoints', () => {
     expect(res.text).not.toContain(tb.token);
   });
 
+  // The v1 card is for a client that says 1.0; without the header comes the card both versions read.
+  const V1 = { 'A2A-Version': '1.0' };
+
   it('serves the bridge card: valid v1, one skill per agent, no token inside', async () => {
-    const res = await rawRequest(tb.url, { method: 'GET', path: '/.well-known/agent-card.json' });
+    const res = await rawRequest(tb.url, { method: 'GET', path: '/.well-known/agent-card.json', headers: V1 });
     expect(res.status).toBe(200);
     const card = AgentCardV1Schema.parse(res.json());
     expect(card.skills.map((s) => s.id)).toEqual(['echo']);
@@ -108,7 +111,11 @@ describe('GET endpoints', () => {
   });
 
   it('serves each agent card: valid v1, traits extension, no token inside', async () => {
-    const res = await rawRequest(tb.url, { method: 'GET', path: '/agents/echo/.well-known/agent-card.json' });
+    const res = await rawRequest(tb.url, {
+      method: 'GET',
+      path: '/agents/echo/.well-known/agent-card.json',
+      headers: V1,
+    });
     expect(res.status).toBe(200);
     const card = AgentCardV1Schema.parse(res.json());
     expect(card.name).toBe('echo');

@@ -146,8 +146,8 @@ export const RULES: Record<Layer, Rule> = {
     packages: [
       { name: 'koa', only: ['main/transport/http.ts'] },
       { name: '@koa/router', only: ['main/transport/http.ts'] },
-      // raw-body: the JSON-RPC POST body, read with its size bound.
-      { name: 'raw-body', only: ['main/transport/rpc-post.ts'] },
+      // raw-body: the JSON-RPC POST body, read with its size bound (and a refused one's id, peek-id.ts).
+      { name: 'raw-body', only: ['main/transport/rpc-post.ts', 'main/transport/peek-id.ts'] },
     ],
     typePackages: ['zod'],
     node: true,

@@ -8,13 +8,13 @@ import {
 } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentTraits } from '../../main/ports.js';
-import { AgentCardV03Schema, AgentCardV1Schema } from '../../main/schema/card.js';
+import { AgentCardDualSchema, AgentCardV03Schema, AgentCardV1Schema } from '../../main/schema/card.js';
 import {
   AGENT_TRAITS_EXTENSION_URI,
   buildAgentCard,
   buildBridgeCard,
   describeTraits,
-  toV03Card,
+  toDualCard,
   type AgentProfile,
 } from '../../main/transport/cards.js';
 
@@ -89,7 +89,7 @@ describe('agent card (v1 §4.4.1 AgentCard, §8.3 protocol declaration; docs/con
 
   it('states the traits, the limits and the review note in words', () => {
     expect(card.description).toMatch(/^OpenAI Codex CLI\. Runs as a subprocess CLI/);
-    expect(card.description).toContain('Can ask for permission or a decision');
+    expect(card.description).toContain('Can ask for a decision at the end of a run, never for a tool permission');
     expect(card.description).toContain('cancel takes effect only once the current run ends');
     expect(card.description).toContain('the reply arrives in one piece when the run ends');
     // capabilities.streaming is true for every agent (SSE works): the words never say "no streaming".
@@ -99,7 +99,7 @@ describe('agent card (v1 §4.4.1 AgentCard, §8.3 protocol declaration; docs/con
     expect(card.description).toContain('Results are not verified');
     const acp = describeTraits(acpTraits);
     expect(acp).toMatch(/^Runs as an ACP agent/);
-    expect(acp).toContain('Can ask for permission or a decision');
+    expect(acp).toContain('Can ask for permission to use a tool, or for a decision');
     expect(acp).toContain('cancel stops its work mid-run');
     expect(acp).toContain('streams its reply');
     expect(acp).toContain('remembers the conversation per contextId');
@@ -168,26 +168,56 @@ describe('bridge card (the root card describes the bridge, one skill per agent)'
   });
 });
 
-describe('v0.3 card shape (A2A v0.3 §5.5 AgentCard)', () => {
-  it('toV03Card gives url, protocolVersion 0.3.0, preferredTransport and v0.3 security', () => {
-    const v1 = buildAgentCard({
-      ...codex,
+describe('the card both versions read (served without A2A-Version, and for 0.3)', () => {
+  const v1 = buildAgentCard({
+    ...codex,
+    url: 'http://127.0.0.1:8791/agents/codex',
+    version: '0.1.0',
+    securitySchemes: bearer,
+  });
+  const dual = toDualCard(v1);
+
+  it('is the v1 card plus url, protocolVersion 0.3.0, preferredTransport, additionalInterfaces and v0.3 security', () => {
+    expect(AgentCardDualSchema.parse(dual)).toEqual(dual);
+    expect(dual).toMatchObject({
       url: 'http://127.0.0.1:8791/agents/codex',
-      version: '0.1.0',
-      securitySchemes: bearer,
-    });
-    const v03 = toV03Card(v1);
-    expect(AgentCardV03Schema.parse(v03)).toEqual(v03);
-    expect(v03).toMatchObject({
       protocolVersion: '0.3.0',
-      url: 'http://127.0.0.1:8791/agents/codex',
       preferredTransport: 'JSONRPC',
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'The token from bridge.json' } },
+      additionalInterfaces: [{ url: 'http://127.0.0.1:8791/agents/codex', transport: 'JSONRPC' }],
+      securitySchemes: {
+        bearer: {
+          httpAuthSecurityScheme: { scheme: 'Bearer', description: 'The token from bridge.json' },
+          type: 'http',
+          scheme: 'bearer',
+          description: 'The token from bridge.json',
+        },
+      },
       security: [{ bearer: [] }],
-      supportsAuthenticatedExtendedCard: false,
     });
-    expect(v03.capabilities.extensions?.[0]?.uri).toBe(AGENT_TRAITS_EXTENSION_URI);
-    expect(v03).not.toHaveProperty('supportedInterfaces');
+    const {
+      url: _u,
+      protocolVersion: _p,
+      preferredTransport: _t,
+      additionalInterfaces: _a,
+      security: _s,
+      ...rest
+    } = dual;
+    expect({
+      ...rest,
+      securitySchemes: { bearer: { httpAuthSecurityScheme: rest.securitySchemes?.bearer?.httpAuthSecurityScheme } },
+    }).toEqual(v1);
+  });
+
+  it('reads as a v0.3 card (types.ts AgentCard) and is refused by the strict v1 schema, which has no v0.3 members', () => {
+    expect(AgentCardV03Schema.safeParse(dual).success).toBe(true);
+    expect(AgentCardV1Schema.safeParse(dual).success).toBe(false);
+  });
+
+  it('without a token scheme it declares none in either version', () => {
+    const open = toDualCard(buildAgentCard({ ...codex, url: 'http://127.0.0.1:8791/agents/codex', version: '0.1.0' }));
+    expect(AgentCardDualSchema.safeParse(open).success).toBe(true);
+    expect(open).not.toHaveProperty('securitySchemes');
+    expect(open).not.toHaveProperty('security');
   });
 });
 
@@ -239,10 +269,13 @@ describe('@a2a-js/sdk client resolves the cards and picks JSON-RPC at the card U
     );
     cards.set(
       '/legacy/.well-known/agent-card.json',
-      toV03Card({
-        ...agent,
-        supportedInterfaces: [{ url: `${base}/legacy-rpc`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' }],
-      }),
+      // A v0.3-only card: what an older server serves (no supportedInterfaces at all).
+      v03Only(
+        toDualCard({
+          ...agent,
+          supportedInterfaces: [{ url: `${base}/legacy-rpc`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' }],
+        }),
+      ),
     );
   });
 
@@ -287,6 +320,11 @@ describe('@a2a-js/sdk client resolves the cards and picks JSON-RPC at the card U
     expect(seen).toEqual([{ path: '/legacy-rpc', version: '0.3', method: 'tasks/get' }]);
   });
 });
+
+function v03Only(card: Record<string, unknown>): Record<string, unknown> {
+  const { supportedInterfaces: _v1, ...rest } = card;
+  return rest;
+}
 
 function legacyFactory(): ClientFactory {
   const legacyCompat = { enabled: true };

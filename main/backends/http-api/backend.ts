@@ -38,8 +38,8 @@ const HTTP_API_TRAITS: AgentTraits = {
   inputRequired: true,
   interruptible: true,
   multiTurn: true,
-  limits:
-    'no tool permissions (it can only ask for decisions); no files: attachments are inlined as text or named only',
+  // What it may ask (decisions, with the contract on) is said by the card from `backend` and `inputRequired`.
+  limits: 'no files: attachments are inlined as text or named only',
 };
 
 const ERROR_BODY_LIMIT = 64 * 1024;

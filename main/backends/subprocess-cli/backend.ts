@@ -63,13 +63,9 @@ const CLI_TRAITS: AgentTraits = {
   // Cancel stops the process tree (stopRun), so the work really stops mid-run.
   interruptible: true,
   multiTurn: false,
-  limits: cliLimits(true),
+  // What it may ask is said by the card from `backend` and `inputRequired` (transport/cards.ts).
+  limits: 'the reply arrives in one piece when the process exits; no session reuse (every task is a new process)',
 };
-
-function cliLimits(asks: boolean): string {
-  const rest = 'the reply arrives in one piece when the process exits; no session reuse (every task is a new process)';
-  return asks ? `asks only for decisions, at the end of a run (no tool permissions); ${rest}` : rest;
-}
 
 export class CliBackend implements AgentBackend {
   readonly traits: AgentTraits;
@@ -81,7 +77,7 @@ export class CliBackend implements AgentBackend {
 
   constructor(private readonly options: CliBackendOptions) {
     const asks = options.decisionContract ?? true;
-    this.traits = { ...CLI_TRAITS, inputRequired: asks, limits: cliLimits(asks) };
+    this.traits = { ...CLI_TRAITS, inputRequired: asks };
   }
 
   run(turn: Turn, report: TurnReporter): Promise<TurnOutcome> {
