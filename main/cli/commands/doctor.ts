@@ -9,7 +9,9 @@ import type { Command } from 'commander';
 import type { BridgeConfig } from '../../schema/config.js';
 import { AgentListSchema } from '../../schema/cli.js';
 import { probeCheck } from '../doctor/acp-probe-report.js';
-import { portInUse } from '../bridge-client/bridge-client.js';
+import { portInUse, type Presence } from '../bridge-client/bridge-client.js';
+import { foreignBridgeDetail, isOwnBridge, OTHER_PORT_FIX } from '../bridge-client/foreign-bridge.js';
+import type { Health } from '../../schema/discovery.js';
 import { printCheck, type Check } from '../doctor/check.js';
 import { configState } from './status.js';
 import { runCommand } from '../command-runner.js';
@@ -38,9 +40,19 @@ async function doctor(cli: CliContext, options: { fix?: boolean } = {}): Promise
   if (config) checks.push(...(await checkAgents(config, cli.env, dataDirOf(cli.opts, cli.env))));
   checks.push(...(await wslChecks({ config, platform: process.platform, env: cli.env, run: runCommand })));
   if (located(cli, checks)) {
-    checkDiscovery(cli, checks);
+    const presence = await cli.client().presence();
+    const foreign = foreignHealth(cli, presence);
+    checkDiscovery(cli, checks, foreign !== undefined);
     checks.push(dataDirModesCheck(cli.address().dataDir, options.fix === true));
-    await checkBridge(cli, checks);
+    if (foreign) {
+      const { url, dataDir } = cli.address();
+      checks.push({
+        name: 'bridge',
+        status: 'fail',
+        detail: foreignBridgeDetail(url, foreign, dataDir),
+        fix: OTHER_PORT_FIX,
+      });
+    } else await checkBridge(cli, checks, presence);
   }
   const ok = checks.every((c) => c.status !== 'fail');
   if (cli.json) cli.out.doc({ ok, checks });
@@ -142,7 +154,17 @@ function located(cli: CliContext, checks: Check[]): boolean {
   }
 }
 
-function checkDiscovery(cli: CliContext, checks: Check[]): void {
+/**
+ * The health of a bridge that answers at the address but is not this data dir's (another HOME's, say):
+ * `contactor up` would not help, and its token is not ours. A CONTACTOR_URL names its bridge on purpose.
+ */
+function foreignHealth(cli: CliContext, presence: Presence): Health | undefined {
+  if (cli.env.CONTACTOR_URL || presence.kind !== 'bridge') return undefined;
+  const { discovery, dataDir } = cli.address();
+  return isOwnBridge(discovery, presence.health, dataDir) ? undefined : presence.health;
+}
+
+function checkDiscovery(cli: CliContext, checks: Check[], portTaken: boolean): void {
   const { dataDir, discovery } = cli.address();
   const file = path.join(dataDir, 'bridge.json');
   if (!discovery) {
@@ -159,7 +181,8 @@ function checkDiscovery(cli: CliContext, checks: Check[]): void {
             name: 'discovery file',
             status: 'fail',
             detail: `none in ${dataDir}: no bridge running on this data dir`,
-            fix: '`contactor up`',
+            // `up` refuses a port another data dir's bridge holds: say what it would say.
+            fix: portTaken ? OTHER_PORT_FIX : '`contactor up`',
           },
     );
     return;
@@ -181,10 +204,9 @@ function checkDiscovery(cli: CliContext, checks: Check[]): void {
   );
 }
 
-async function checkBridge(cli: CliContext, checks: Check[]): Promise<void> {
+async function checkBridge(cli: CliContext, checks: Check[], found: Presence): Promise<void> {
   const client = cli.client();
   const { url } = client.address;
-  const found = await client.presence();
   if (found.kind === 'other') {
     checks.push({
       name: 'bridge',
