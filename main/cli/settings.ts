@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { ConfigError, defaultDataDir, parseConfigText, resolveConfigPath } from '../config/config.js';
+import { ConfigError, defaultDataDir, parseConfigText, resolveConfigPath, type UnsetVar } from '../config/config.js';
 import type { BridgeConfig } from '../schema/config.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { resourcesDir } from './install-paths.js';
@@ -27,7 +27,7 @@ export function configLocation(opts: GlobalOptions, env: NodeJS.ProcessEnv): Con
 }
 
 /** Parses and validates the config; a problem is exit 2 with the `file:line: key: problem` message. */
-export function readConfig(file: string, env: NodeJS.ProcessEnv): BridgeConfig {
+export function readConfig(file: string, env: NodeJS.ProcessEnv, unset?: (ref: UnsetVar) => void): BridgeConfig {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -38,11 +38,16 @@ export function readConfig(file: string, env: NodeJS.ProcessEnv): BridgeConfig {
     );
   }
   try {
-    return parseConfigText(text, file, {
-      CONTACTOR_NODE: process.execPath,
-      CONTACTOR_RESOURCES: resourcesDir(),
-      ...env,
-    });
+    return parseConfigText(
+      text,
+      file,
+      {
+        CONTACTOR_NODE: process.execPath,
+        CONTACTOR_RESOURCES: resourcesDir(),
+        ...env,
+      },
+      unset,
+    );
   } catch (err) {
     if (err instanceof ConfigError)
       throw new CliError(

@@ -88,8 +88,21 @@ function builtinVars(opts: LoadOptions): Env {
   return { CONTACTOR_NODE: opts.nodePath, CONTACTOR_RESOURCES: opts.resourcesDir };
 }
 
-/** Parses and validates config text; every error names the file, line and key. */
-export function parseConfigText(text: string, file: string, vars: Env): BridgeConfig {
+/** A `${NAME}` whose variable is not set: where it is used. */
+export interface UnsetVar {
+  name: string;
+  /** The key path, e.g. agents.shout.env.KEY. */
+  key: string;
+  /** file:line */
+  where: string;
+}
+
+/**
+ * Parses and validates config text; every error names the file, line and key. With `unset`, a `${NAME}`
+ * whose variable is not set is reported there and read as "" instead of failing the load (`doctor` names
+ * the agent it stops).
+ */
+export function parseConfigText(text: string, file: string, vars: Env, unset?: (ref: UnsetVar) => void): BridgeConfig {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   if (doc.errors.length > 0) {
@@ -110,7 +123,7 @@ export function parseConfigText(text: string, file: string, vars: Env): BridgeCo
     const line = lineOf(doc, lines, at);
     return `${file}${line ? `:${line}` : ''}`;
   };
-  const expanded = expandVars(raw, vars, where, []);
+  const expanded = expandVars(raw, vars, where, [], unset);
   const parsed = BridgeConfigSchema.safeParse(expanded);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -134,18 +147,22 @@ function expandVars(
   vars: Env,
   where: (at: (string | number)[]) => string,
   at: (string | number)[],
+  unset?: (ref: UnsetVar) => void,
 ): unknown {
   if (typeof value === 'string') {
     return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, name: string) => {
       const v = vars[name];
-      if (v === undefined)
-        throw new ConfigError(`${where(at)}: ${at.join('.')}: \${${name}} is not set in the environment`);
-      return v;
+      if (v !== undefined) return v;
+      if (!unset) throw new ConfigError(`${where(at)}: ${at.join('.')}: \${${name}} is not set in the environment`);
+      unset({ name, key: at.join('.'), where: where(at) });
+      return '';
     });
   }
-  if (Array.isArray(value)) return value.map((v, i) => expandVars(v, vars, where, [...at, i]));
+  if (Array.isArray(value)) return value.map((v, i) => expandVars(v, vars, where, [...at, i], unset));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandVars(v, vars, where, [...at, k])]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, expandVars(v, vars, where, [...at, k], unset)]),
+    );
   }
   return value;
 }

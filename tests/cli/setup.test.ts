@@ -42,10 +42,10 @@ describe('config', () => {
 });
 
 describe('doctor', () => {
-  it('explains a broken config with its fix and exits 1', async () => {
+  it('explains a broken config with its fix and exits 2', async () => {
     const broken = writeConfig('broken.yaml', `data_dir: ${path.join(dir, 'data')}\nagents:\n  echo: [not, a, map\n`);
     const run = await runCli(['doctor', '-c', broken], { env });
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stdout).toMatch(
       new RegExp(`✗ config: ${broken.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:\\d+: invalid YAML`),
     );
@@ -78,7 +78,7 @@ describe('doctor', () => {
         `data_dir: ${bridge.dataDir}\nagents:\n  ghost: { kind: subprocess_cli, command: [no-such-agent-program] }\n`,
       );
       const run = await runCli(['doctor', '-c', missing], { env });
-      expect(run.code).toBe(1);
+      expect(run.code).toBe(2);
       expect(run.stdout).toContain('✗ agent ghost: no-such-agent-program not found on PATH');
       expect(run.stdout).toContain('agents.ghost.command');
 
