@@ -8,6 +8,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { LineCounter, parseDocument, isMap, isSeq, type Document, type Node } from 'yaml';
 import { BridgeConfigSchema, type BridgeConfig } from '../schema/config.js';
+import { likelyTypo } from './key-suggestion.js';
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -128,9 +129,62 @@ export function parseConfigText(text: string, file: string, vars: Env, unset?: (
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const key = issue.path.map(String).join('.') || '(top level)';
+    const typo = misspelledKey(issue, parsed.error.issues, (at) => {
+      const line = keyLine(doc, lines, at);
+      return `${file}${line ? `:${line}` : ''}`;
+    });
+    if (typo) throw new ConfigError(`${typo.where}: ${typo.key}: ${typo.message}`);
     throw new ConfigError(`${where(issue.path as (string | number)[])}: ${key}: ${messageOf(issue)}`);
   }
   return parsed.data;
+}
+
+/**
+ * A required key that is missing where the same object has unknown keys: zod reports the missing key
+ * first ("expected array, received undefined"), pointing at the object. Say instead which unknown key it
+ * most likely is, and where that key is written.
+ */
+function misspelledKey(
+  issue: ConfigIssue,
+  issues: readonly ConfigIssue[],
+  whereKey: (at: (string | number)[]) => string,
+): { where: string; key: string; message: string } | undefined {
+  if (issue.code !== 'invalid_type' || !issue.message.endsWith('received undefined')) return undefined;
+  const parent = issue.path.slice(0, -1).map(String);
+  const wanted = String(issue.path[issue.path.length - 1]);
+  const unknown = issues
+    .filter((i) => i.code === 'unrecognized_keys' && i.path.map(String).join('.') === parent.join('.'))
+    .flatMap((i) => (i.code === 'unrecognized_keys' ? i.keys : []));
+  if (unknown.length === 0) return undefined;
+  const key = issue.path.map(String).join('.');
+  const expected = 'expected' in issue ? `: expected ${String(issue.expected)}` : '';
+  const typo = likelyTypo(wanted, unknown);
+  if (typo)
+    return {
+      where: whereKey([...parent, typo]),
+      key: [...parent, typo].join('.'),
+      message: `unknown key; did you mean \`${wanted}\`? (${key} is required${expected})`,
+    };
+  const listed = unknown.map((k) => `\`${k}\` (${whereKey([...parent, k])})`).join(', ');
+  return {
+    where: whereKey(parent),
+    key,
+    message: `missing${expected}; the unknown key${unknown.length === 1 ? '' : 's'} next to it: ${listed}`,
+  };
+}
+
+/** The line of a key itself (not its value, which may start on the next line). */
+function keyLine(doc: Document, lines: LineCounter, keyPath: (string | number)[]): number | undefined {
+  const parent = keyPath.length > 1 ? doc.getIn(keyPath.slice(0, -1), true) : doc.contents;
+  const name = keyPath[keyPath.length - 1];
+  if (isMap(parent)) {
+    for (const pair of parent.items) {
+      const k = pair.key as Node | null;
+      const value = k && 'value' in k ? (k as { value: unknown }).value : k;
+      if (String(value) === String(name) && k?.range) return lines.linePos(k.range[0]).line;
+    }
+  }
+  return lineOf(doc, lines, keyPath);
 }
 
 /** A bad record key (an agent name) reports "Invalid key in record"; the schema's own words are inside. */
