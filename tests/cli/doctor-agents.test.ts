@@ -55,7 +55,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('doctor: agents that cannot run', () => {
   it('names each problem with what to change, and exits 2', async () => {
     const run = await runCli(['doctor', '-c', config], { env: { ...env, PATH: path.join(dir, 'empty-bin') } });
-    expect(run.stdout).toContain(`✓ config: ${config} is valid, but uses unset variables (see the agents below)`);
+    expect(run.stdout).toContain(
+      `✗ config: ${config}: the bridge will not load it while MOCK_KEY is not set (the agents below say where)`,
+    );
     expect(run.stdout).toContain(
       `✗ agent keyed: ${config}:8: agents.keyed.env.KEY uses \${MOCK_KEY}, which is not set`,
     );

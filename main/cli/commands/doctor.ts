@@ -87,13 +87,16 @@ function checkConfig(cli: CliContext, checks: Check[]): { config: BridgeConfig; 
     checks.push({ name: 'config', status: 'ok', detail: `${where.path} is valid` });
     return { config, unset: [] };
   } catch (err) {
-    // An unset `${VAR}` in an agent's settings stops that agent, not the whole config: say which one.
+    // Unset `${VAR}`s in agents' settings: the bridge refuses the file, but say which agent each one is
+    // for (and go on checking every agent) rather than stop at the first.
     const unset = agentVarsUnset(where.path, cli.env);
     if (unset) {
+      const names = [...new Set(unset.unset.map((ref) => ref.name))];
       checks.push({
         name: 'config',
-        status: 'ok',
-        detail: `${where.path} is valid, but uses unset variables (see the agents below)`,
+        status: 'fail',
+        detail: `${where.path}: the bridge will not load it while ${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} not set (the agents below say where)`,
+        fix: 'set each variable, or change the keys named below',
       });
       return unset;
     }
