@@ -19,7 +19,7 @@ export const EXIT_HELP = `
 Exit codes:
   0  completed
   1  task failed (see metadata.retryable), or a client-side --timeout ran out
-  2  bad usage or config (unknown agent, bad flag, invalid config.yaml)
+  2  bad usage or config (unknown agent, bad flag, invalid config.yaml, a port another bridge holds), or \`doctor\` found a problem
   3  waiting for input (input-required / auth-required): \`contactor pending\`, then \`contactor answer\`
   4  canceled or rejected (a delegation loop or depth limit is a rejection)
   5  bridge unreachable: \`contactor up\`, then repeat the command (same --message-id)

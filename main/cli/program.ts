@@ -5,6 +5,7 @@ import { logsCommand } from './commands/logs.js';
 import { registerAgents } from './commands/agents.js';
 import { registerConfig } from './commands/config.js';
 import { registerDoctor } from './commands/doctor.js';
+import { registerHelp } from './commands/help.js';
 import { registerLifecycle } from './commands/lifecycle.js';
 import { registerListings } from './commands/listing.js';
 import { registerProbe } from './commands/probe.js';
@@ -56,5 +57,6 @@ export function buildProgram(run: Runner, version: string): Command {
     .option('-n, --lines <n>', 'how many lines', '50')
     .option('-f, --follow', 'keep printing what the agent writes')
     .action(run(logsCommand));
+  registerHelp(program, run);
   return program;
 }

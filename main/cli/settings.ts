@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { ConfigError, defaultDataDir, parseConfigText, resolveConfigPath } from '../config/config.js';
+import { ConfigError, defaultDataDir, parseConfigText, resolveConfigPath, type UnsetVar } from '../config/config.js';
 import { describeConfigMove, type ConfigMove } from '../config/config-move.js';
 import type { BridgeConfig } from '../schema/config.js';
 import { CliError, EXIT } from './exit-codes.js';
@@ -42,7 +42,7 @@ export function reportConfigMove(move: ConfigMove): void {
 }
 
 /** Parses and validates the config; a problem is exit 2 with the `file:line: key: problem` message. */
-export function readConfig(file: string, env: NodeJS.ProcessEnv): BridgeConfig {
+export function readConfig(file: string, env: NodeJS.ProcessEnv, unset?: (ref: UnsetVar) => void): BridgeConfig {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -53,11 +53,16 @@ export function readConfig(file: string, env: NodeJS.ProcessEnv): BridgeConfig {
     );
   }
   try {
-    return parseConfigText(text, file, {
-      CONTACTOR_NODE: process.execPath,
-      CONTACTOR_RESOURCES: resourcesDir(),
-      ...env,
-    });
+    return parseConfigText(
+      text,
+      file,
+      {
+        CONTACTOR_NODE: process.execPath,
+        CONTACTOR_RESOURCES: resourcesDir(),
+        ...env,
+      },
+      unset,
+    );
   } catch (err) {
     if (err instanceof ConfigError)
       throw new CliError(

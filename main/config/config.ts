@@ -9,6 +9,7 @@ import path from 'node:path';
 import { LineCounter, parseDocument, isMap, isSeq, type Document, type Node } from 'yaml';
 import { BridgeConfigSchema, type BridgeConfig } from '../schema/config.js';
 import { moveLegacyConfig, type ConfigMove } from './config-move.js';
+import { likelyTypo } from './key-suggestion.js';
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -121,8 +122,21 @@ function builtinVars(opts: LoadOptions): Env {
   return { CONTACTOR_NODE: opts.nodePath, CONTACTOR_RESOURCES: opts.resourcesDir };
 }
 
-/** Parses and validates config text; every error names the file, line and key. */
-export function parseConfigText(text: string, file: string, vars: Env): BridgeConfig {
+/** A `${NAME}` whose variable is not set: where it is used. */
+export interface UnsetVar {
+  name: string;
+  /** The key path, e.g. agents.shout.env.KEY. */
+  key: string;
+  /** file:line */
+  where: string;
+}
+
+/**
+ * Parses and validates config text; every error names the file, line and key. With `unset`, a `${NAME}`
+ * whose variable is not set is reported there and read as "" instead of failing the load (`doctor` names
+ * the agent it stops).
+ */
+export function parseConfigText(text: string, file: string, vars: Env, unset?: (ref: UnsetVar) => void): BridgeConfig {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   if (doc.errors.length > 0) {
@@ -143,14 +157,67 @@ export function parseConfigText(text: string, file: string, vars: Env): BridgeCo
     const line = lineOf(doc, lines, at);
     return `${file}${line ? `:${line}` : ''}`;
   };
-  const expanded = expandVars(raw, vars, where, []);
+  const expanded = expandVars(raw, vars, where, [], unset);
   const parsed = BridgeConfigSchema.safeParse(expanded);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const key = issue.path.map(String).join('.') || '(top level)';
+    const typo = misspelledKey(issue, parsed.error.issues, (at) => {
+      const line = keyLine(doc, lines, at);
+      return `${file}${line ? `:${line}` : ''}`;
+    });
+    if (typo) throw new ConfigError(`${typo.where}: ${typo.key}: ${typo.message}`);
     throw new ConfigError(`${where(issue.path as (string | number)[])}: ${key}: ${messageOf(issue)}`);
   }
   return parsed.data;
+}
+
+/**
+ * A required key that is missing where the same object has unknown keys: zod reports the missing key
+ * first ("expected array, received undefined"), pointing at the object. Say instead which unknown key it
+ * most likely is, and where that key is written.
+ */
+function misspelledKey(
+  issue: ConfigIssue,
+  issues: readonly ConfigIssue[],
+  whereKey: (at: (string | number)[]) => string,
+): { where: string; key: string; message: string } | undefined {
+  if (issue.code !== 'invalid_type' || !issue.message.endsWith('received undefined')) return undefined;
+  const parent = issue.path.slice(0, -1).map(String);
+  const wanted = String(issue.path[issue.path.length - 1]);
+  const unknown = issues
+    .filter((i) => i.code === 'unrecognized_keys' && i.path.map(String).join('.') === parent.join('.'))
+    .flatMap((i) => (i.code === 'unrecognized_keys' ? i.keys : []));
+  if (unknown.length === 0) return undefined;
+  const key = issue.path.map(String).join('.');
+  const expected = 'expected' in issue ? `: expected ${String(issue.expected)}` : '';
+  const typo = likelyTypo(wanted, unknown);
+  if (typo)
+    return {
+      where: whereKey([...parent, typo]),
+      key: [...parent, typo].join('.'),
+      message: `unknown key; did you mean \`${wanted}\`? (${key} is required${expected})`,
+    };
+  const listed = unknown.map((k) => `\`${k}\` (${whereKey([...parent, k])})`).join(', ');
+  return {
+    where: whereKey(parent),
+    key,
+    message: `missing${expected}; the unknown key${unknown.length === 1 ? '' : 's'} next to it: ${listed}`,
+  };
+}
+
+/** The line of a key itself (not its value, which may start on the next line). */
+function keyLine(doc: Document, lines: LineCounter, keyPath: (string | number)[]): number | undefined {
+  const parent = keyPath.length > 1 ? doc.getIn(keyPath.slice(0, -1), true) : doc.contents;
+  const name = keyPath[keyPath.length - 1];
+  if (isMap(parent)) {
+    for (const pair of parent.items) {
+      const k = pair.key as Node | null;
+      const value = k && 'value' in k ? (k as { value: unknown }).value : k;
+      if (String(value) === String(name) && k?.range) return lines.linePos(k.range[0]).line;
+    }
+  }
+  return lineOf(doc, lines, keyPath);
 }
 
 /** A bad record key (an agent name) reports "Invalid key in record"; the schema's own words are inside. */
@@ -167,18 +234,22 @@ function expandVars(
   vars: Env,
   where: (at: (string | number)[]) => string,
   at: (string | number)[],
+  unset?: (ref: UnsetVar) => void,
 ): unknown {
   if (typeof value === 'string') {
     return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, name: string) => {
       const v = vars[name];
-      if (v === undefined)
-        throw new ConfigError(`${where(at)}: ${at.join('.')}: \${${name}} is not set in the environment`);
-      return v;
+      if (v !== undefined) return v;
+      if (!unset) throw new ConfigError(`${where(at)}: ${at.join('.')}: \${${name}} is not set in the environment`);
+      unset({ name, key: at.join('.'), where: where(at) });
+      return '';
     });
   }
-  if (Array.isArray(value)) return value.map((v, i) => expandVars(v, vars, where, [...at, i]));
+  if (Array.isArray(value)) return value.map((v, i) => expandVars(v, vars, where, [...at, i], unset));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandVars(v, vars, where, [...at, k])]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, expandVars(v, vars, where, [...at, k], unset)]),
+    );
   }
   return value;
 }

@@ -180,7 +180,7 @@ describe('CliBackend', () => {
     const outcome = await backend({ command: ['/nonexistent/agent-cli', '--x'] }).run(turn(), rec.reporter);
     expect(outcome).toMatchObject({ kind: 'undelivered', retryable: false });
     expect(outcome.kind === 'undelivered' && outcome.reason).toMatch(
-      /^could not start \/nonexistent\/agent-cli: .*ENOENT.*; check the command in config$/,
+      /^could not start \/nonexistent\/agent-cli: .*ENOENT.*; install \/nonexistent\/agent-cli, or put its full path in config.yaml \(agents\.[\w-]+\.command\)$/,
     );
     expect(rec.receipts).toEqual([]);
   });
@@ -193,7 +193,7 @@ describe('CliBackend', () => {
     expect(outcome).toMatchObject({
       kind: 'undelivered',
       retryable: false,
-      reason: expect.stringContaining('cwd in config'),
+      reason: expect.stringContaining('create the folder, or fix `cwd:` in config.yaml'),
     });
   });
 

@@ -74,7 +74,7 @@ describe('a port taken by another program', () => {
     const run = await runCli(['doctor', '-c', config('doctor', webPort)], { env });
     expect(run.stdout).toContain(`✗ bridge: ${inUse(webPort)}`);
     expect(run.stdout).not.toContain('nothing answers');
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
   });
 
   it('up refuses before starting anything, and up --port starts the bridge elsewhere', async () => {

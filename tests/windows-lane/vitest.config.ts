@@ -3,6 +3,7 @@ import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { TEST_TIMEOUT_MS } from '../helpers/timeouts.js';
 import { LANE_FILES, excludedTestsPattern } from './lane-files.js';
+import FileProgressReporter from './file-reporter.js';
 
 export default defineConfig({
   root: path.resolve(import.meta.dirname, '..', '..'),
@@ -17,5 +18,7 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 1,
     globalSetup: ['tests/windows-lane/global-setup.ts'],
+    // One line per finished file into CONTACTOR_LANE_PROGRESS, which run.mjs prints as the run goes.
+    reporters: ['default', new FileProgressReporter()],
   },
 });

@@ -251,7 +251,7 @@ export class A2aRemoteBackend implements AgentBackend {
   private missingToken(): string | undefined {
     const name = this.options.config.token_env;
     if (name === undefined || this.token() !== undefined) return undefined;
-    return `the token variable ${name} (token_env of agent "${this.options.name}") is not set; set it in the bridge's environment`;
+    return `the token variable ${name} (token_env of agent "${this.options.name}") is not set; set ${name} in the environment the bridge starts from (\`export ${name}=…\`, then \`contactor down && contactor up\`)`;
   }
 
   private authHeaders(): Record<string, string> {

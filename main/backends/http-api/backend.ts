@@ -175,7 +175,7 @@ export class HttpApiBackend implements AgentBackend {
     const value = this.options.config.env[name] ?? (this.options.env ?? process.env)[name];
     if (!value) {
       return new Error(
-        `the API key variable ${name} (api_key_env of agent "${this.options.name}") is not set; set it in the bridge's environment`,
+        `the API key variable ${name} (api_key_env of agent "${this.options.name}") is not set; set ${name} in the environment the bridge starts from (\`export ${name}=…\`, then \`contactor down && contactor up\`)`,
       );
     }
     return value;

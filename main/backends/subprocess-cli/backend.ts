@@ -130,7 +130,7 @@ export class CliBackend implements AgentBackend {
         await writeFile(line.promptFile.path, line.promptFile.text, { encoding: 'utf8', mode: 0o600 });
     } catch (err) {
       if (promptDir !== undefined) await rm(promptDir, { recursive: true, force: true });
-      return couldNotStart(program, err);
+      return couldNotStart(program, err, this.commandKey());
     }
     try {
       return await this.spawnAndWait({ turn, report, program, line, env, cwd, prompt, promptVia });
@@ -176,6 +176,11 @@ export class CliBackend implements AgentBackend {
     return stop.requestedStop ? STOPPED : verdict(run.program, ended, stderr);
   }
 
+  /** The config key a failure to start points at. */
+  private commandKey(): string {
+    return `agents.${this.options.name}.command`;
+  }
+
   /** The child, started (spawn errors such as ENOENT arrive asynchronously), or why it could not be. */
   private async spawn(run: SpawnRequest): Promise<{ child: AgentChild } | { outcome: TurnOutcome }> {
     let child: AgentChild;
@@ -188,10 +193,12 @@ export class CliBackend implements AgentBackend {
         env: envForProgram(run.line.command[0]!, run.env, appExe),
       });
     } catch (err) {
-      return { outcome: couldNotStart(run.program, err) };
+      return { outcome: couldNotStart(run.program, err, this.commandKey()) };
     }
     const spawnError = await started(child);
-    return spawnError === undefined ? { child } : { outcome: couldNotStart(run.program, spawnError) };
+    return spawnError === undefined
+      ? { child }
+      : { outcome: couldNotStart(run.program, spawnError, this.commandKey()) };
   }
 
   private stopOptions(): StopOptions {
@@ -279,13 +286,14 @@ function verdict(program: string, exit: ChildExit, stderr: StderrTail): TurnOutc
   };
 }
 
-function couldNotStart(program: string, err: unknown): TurnOutcome {
+function couldNotStart(program: string, err: unknown, key: string): TurnOutcome {
   const message = err instanceof Error ? err.message : String(err);
-  return {
-    kind: 'undelivered',
-    retryable: false,
-    reason: `could not start ${program}: ${message}; check the command in config`,
-  };
+  // A missing program is the common case: say the change that fixes it.
+  const fix =
+    (err as NodeJS.ErrnoException).code === 'ENOENT'
+      ? `install ${program}, or put its full path in config.yaml (${key})`
+      : `check ${key} in config.yaml`;
+  return { kind: 'undelivered', retryable: false, reason: `could not start ${program}: ${message}; ${fix}` };
 }
 
 async function checkCwd(cwd: string | undefined): Promise<string | undefined> {
@@ -293,7 +301,7 @@ async function checkCwd(cwd: string | undefined): Promise<string | undefined> {
   const info = await stat(cwd).catch(() => undefined);
   return info?.isDirectory()
     ? undefined
-    : `working directory ${cwd} does not exist; check the task's cwd or cwd in config`;
+    : `working directory ${cwd} does not exist; create the folder, or fix \`cwd:\` in config.yaml (or the task's cwd)`;
 }
 
 type CollectedOutput = ReturnType<typeof collectOutput>;

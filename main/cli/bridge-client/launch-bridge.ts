@@ -11,6 +11,7 @@ import { CliError, EXIT } from '../exit-codes.js';
 import { cliEntry, resourcesDir } from '../install-paths.js';
 import { chooseLaunch, type LaunchChoice } from './launch-mode.js';
 import { headlessNodeFlags } from './node-flags.js';
+import { foreignBridge, isOwnBridge } from './foreign-bridge.js';
 import { locateBridge, readDiscovery, type BridgeAddress } from './locate.js';
 import { isAlive } from './pid.js';
 import { reportConfigMove, type GlobalOptions } from '../settings.js';
@@ -62,13 +63,25 @@ export async function ensureBridge(
   } catch (err) {
     throw new CliError(`${(err as Error).message}\n  fix it, then \`contactor config check\``, EXIT.usage);
   }
+  // Reused only when this data dir's discovery file names the bridge that answers: a bridge another HOME,
+  // config or data dir started holds a token this CLI does not have.
   const current = locateBridge(opts, env);
-  if (await new BridgeClient(current).health()) return { address: current, started: false };
+  const health = current.discovery ? await new BridgeClient(current).health() : undefined;
+  if (health && isOwnBridge(current.discovery, health, dataDir)) {
+    const port = current.discovery!.port;
+    if (opts.port !== undefined && opts.port !== 0 && opts.port !== port)
+      throw new CliError(
+        `this config's bridge already runs at ${current.url} (pid ${health.pid}), not on port ${opts.port}; to move it: \`contactor down\`, then \`contactor up --port ${opts.port}\``,
+        EXIT.usage,
+      );
+    return { address: current, started: false };
+  }
   // Said before starting anything: a bridge that cannot bind would only leave the same words in its log.
   if (listen.port !== 0) {
     const url = `http://${listen.host.includes(':') ? `[${listen.host}]` : listen.host}:${listen.port}`;
     const found = await probeAddress(url);
     if (found.kind === 'other') throw portInUse(url, found.detail, EXIT.usage);
+    if (found.kind === 'bridge') throw foreignBridge(url, found.health, dataDir);
   }
   const choice = chooseLaunch({
     platform: process.platform,

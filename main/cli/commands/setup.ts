@@ -1,5 +1,5 @@
 /** `scan` (find installed agents, propose config entries) and `skill install --for <agent>`. */
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
@@ -7,7 +7,7 @@ import { stringify } from 'yaml';
 import type { CliContext, Runner } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { skillFile } from '../install-paths.js';
-import { KNOWN_AGENTS, SKILL_TARGETS, skillFolder, type SkillTarget } from '../scan/known-agents.js';
+import { agentHome, KNOWN_AGENTS, SKILL_TARGETS, skillFolder, type SkillTarget } from '../scan/known-agents.js';
 import { runCommand } from '../command-runner.js';
 import { propose, type Proposal, type Sighting } from '../scan/scan-proposal.js';
 import { resolveProgram } from '../scan/which.js';
@@ -25,9 +25,13 @@ export function registerSetup(program: Command, run: Runner): void {
     .command('skill')
     .description("SKILL.md, the agents' guide to contactor")
     .command('install')
-    .description("copy SKILL.md into an agent's skills folder")
-    .requiredOption('--for <agent>', `one of ${SKILL_TARGETS.join(', ')}`, parseTarget)
-    .option('--dir <dir>', 'install into this folder instead')
+    .description("copy SKILL.md into each installed agent's skills folder (an agent not installed here is skipped)")
+    .option(
+      '--for <agents>',
+      `only these, comma-separated, installed or not: ${SKILL_TARGETS.join(', ')} (default: every one installed here)`,
+      parseTargets,
+    )
+    .option('--dir <dir>', 'install into this folder instead (with one --for agent)')
     .action(run(installSkill));
 }
 
@@ -36,22 +40,31 @@ async function scan(cli: CliContext): Promise<number> {
   const found = sightings.map(propose);
   const agents = Object.fromEntries(found.map((f) => [f.name, f.entry]));
   if (cli.json) {
-    cli.out.doc({ found, proposal: { agents }, notes });
+    cli.out.doc({ found, proposal: { agents }, notes, ...(found.length ? {} : { suggestions: nothingFound() }) });
     return EXIT.completed;
   }
   for (const note of notes) cli.out.note(`note: ${note}`);
   if (found.length === 0) {
     cli.out.line(`no known agents found (looked for ${KNOWN_AGENTS.map((k) => k.program).join(', ')})`);
-    const installable = KNOWN_AGENTS.filter((k) => k.npmPackage && k.entry.kind === 'acp');
-    cli.out.line(
-      `install one with npm: ${installable.map((k) => `${k.npmPackage} (${k.program})`).join(', ')}; then run \`contactor setup\` again`,
-    );
+    for (const line of nothingFound()) cli.out.line(line);
     return EXIT.completed;
   }
   for (const f of found) cli.out.note(`found ${f.product}: ${f.path}${where(f)}`);
   cli.out.line('# Add to config.yaml (`contactor config edit`), set cwd, then `contactor down && contactor up`:');
   cli.out.text(stringify({ agents }));
   return EXIT.completed;
+}
+
+/** What to do when no known agent is on this machine: install one, or add any other agent by hand. */
+function nothingFound(): string[] {
+  const installable = KNOWN_AGENTS.filter((k) => k.npmPackage && k.entry.kind === 'acp');
+  return [
+    'install one, then run `contactor scan` again:',
+    ...installable.map((k) => `  npm install -g ${k.npmPackage}   # ${k.product}: ${k.program}`),
+    'or add any agent by hand (`contactor config edit`), e.g. a CLI that reads the brief on stdin:',
+    '  agents:',
+    '    mine: { kind: subprocess_cli, command: [my-agent, --flag] }',
+  ];
 }
 
 function where(f: Proposal): string {
@@ -89,13 +102,41 @@ async function findAgents(
   return { sightings, notes: [] };
 }
 
-async function installSkill(cli: CliContext, opts: { for: SkillTarget; dir?: string }): Promise<number> {
+async function installSkill(cli: CliContext, opts: { for?: SkillTarget[]; dir?: string }): Promise<number> {
   const source = skillFile();
   if (!source) throw new CliError('SKILL.md is not in this installation; reinstall contactor', EXIT.usage);
+  if (opts.dir && opts.for?.length !== 1)
+    throw new CliError('--dir needs exactly one agent: `--for <agent> --dir <dir>`', EXIT.usage);
   const where = skillHome(cli.env, process.platform);
-  const dir = opts.dir
-    ? path.resolve(opts.dir)
-    : path.join(...skillFolder(opts.for, where.home, cli.env, where.platform));
+  // Named agents get the skill even before their first run; otherwise only those whose folder is here.
+  const named = opts.for !== undefined;
+  const installed: { agent: SkillTarget; path: string }[] = [];
+  const skipped: { agent: SkillTarget; missing: string }[] = [];
+  for (const agent of opts.for ?? SKILL_TARGETS) {
+    const home = path.join(...agentHome(agent, where.home, cli.env, where.platform));
+    if (!named && !existsSync(home)) {
+      skipped.push({ agent, missing: home });
+      continue;
+    }
+    const dir = opts.dir
+      ? path.resolve(opts.dir)
+      : path.join(...skillFolder(agent, where.home, cli.env, where.platform));
+    installed.push({ agent, path: copySkill(source, dir) });
+  }
+  if (cli.json) cli.out.doc({ installed, skipped });
+  else {
+    for (const i of installed) cli.out.line(`installed SKILL.md for ${i.agent} at ${i.path}`);
+    for (const s of skipped) cli.out.line(`skipped ${s.agent}: not installed here (no ${s.missing})`);
+  }
+  if (installed.length === 0)
+    throw new CliError(
+      `no agent to install the skill for: none of ${SKILL_TARGETS.join(', ')} is installed here; name one with \`--for <agent>\``,
+      EXIT.usage,
+    );
+  return EXIT.completed;
+}
+
+function copySkill(source: string, dir: string): string {
   const target = path.join(dir, 'SKILL.md');
   try {
     mkdirSync(dir, { recursive: true });
@@ -103,9 +144,7 @@ async function installSkill(cli: CliContext, opts: { for: SkillTarget; dir?: str
   } catch (err) {
     throw new CliError(`cannot write ${target}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, EXIT.usage);
   }
-  if (cli.json) cli.out.doc({ agent: opts.for, path: target });
-  else cli.out.line(`installed SKILL.md for ${opts.for} at ${target}`);
-  return EXIT.completed;
+  return target;
 }
 
 /**
@@ -121,8 +160,13 @@ export function skillHome(
   return { home: env.HOME || homedir(), platform };
 }
 
-function parseTarget(value: string): SkillTarget {
-  if (!(SKILL_TARGETS as readonly string[]).includes(value))
-    throw new InvalidArgumentError(`use one of ${SKILL_TARGETS.join(', ')}`);
-  return value as SkillTarget;
+function parseTargets(value: string): SkillTarget[] {
+  const names = value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+  const unknown = names.filter((n) => !(SKILL_TARGETS as readonly string[]).includes(n));
+  if (names.length === 0 || unknown.length)
+    throw new InvalidArgumentError(`use one or more of ${SKILL_TARGETS.join(', ')}`);
+  return [...new Set(names)] as SkillTarget[];
 }

@@ -29,13 +29,8 @@ export function printOutcome(out: Output, task: CliTask): ExitCode {
       if (task.metadata.warning) out.note(out.ce.yellow(`warning: ${task.metadata.warning}`));
       break;
     case 'failed': {
-      const retry =
-        task.metadata.retryable === true
-          ? 'it may work if sent again: re-send under a new --message-id (the same one returns this failure)'
-          : task.metadata.retryable === false
-            ? 'the same input gives the same failure: change the brief or the agent'
-            : `see \`contactor get ${id}\``;
-      out.note(`${out.ce.red(`task ${id} failed`)}: ${reason || 'no reason given'}\n  ${retry}`);
+      const retry = retryAdvice(task, reason);
+      out.note(`${out.ce.red(`task ${id} failed`)}: ${reason || 'no reason given'}${retry ? `\n  ${retry}` : ''}`);
       break;
     }
     case 'input-required':
@@ -57,6 +52,23 @@ export function printOutcome(out: Output, task: CliTask): ExitCode {
     }
   }
   return exitForState(state);
+}
+
+/**
+ * What to do about a failure, unless the reason already says it. An agent that was never started (a
+ * missing program, key or folder: `receipt.delivered` false) failed on the setup, and its reason names the
+ * change; the brief is not the problem.
+ */
+function retryAdvice(task: CliTask, reason: string): string | undefined {
+  if (task.metadata.retryable === true)
+    return /re-send under a new/.test(reason)
+      ? undefined
+      : 'it may work if sent again: re-send under a new --message-id (the same one returns this failure)';
+  if (task.metadata.retryable !== false) return `see \`contactor get ${task.id}\``;
+  const receipt = task.metadata.receipt as { delivered?: boolean } | undefined;
+  return receipt?.delivered === false
+    ? 'the agent never started: make the change above, then re-send (`contactor doctor` checks the setup)'
+    : 'the same input gives the same failure: change the brief or the agent';
 }
 
 /** `[working]`, coloured by what the state means. */
