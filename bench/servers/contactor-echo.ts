@@ -76,8 +76,9 @@ const server = createBridgeServer({
   token,
   allowedOrigins: [],
   maxBodyBytes: defaults.max_body_bytes,
-  // In the request path like the product's, but never tripped: the load is the point.
-  rateLimitPerMinute: 1_000_000_000,
+  // In the request path like the product's, but never tripped: the load is the point. The durable ceiling's
+  // probe test (tests/bench) sets a small one to compare the two servers' refusals.
+  rateLimitPerMinute: Number(process.env.BENCH_RATE_LIMIT_PER_MINUTE ?? 1_000_000_000),
   onRefused: (refused) => (withAudit ? audit.refused(refused.reason, refused) : undefined),
   log,
   onStopped: () => audit.close(),
