@@ -90,8 +90,8 @@ process.on('SIGTERM', () => void server.stop().then(() => process.exit(0)));
 /**
  * Makes the store's group commit write nothing: its BEGIN / COMMIT and the pending writes' INSERT /
  * UPDATE statements become no-ops (they are plain fields at run time; see stores/group-commit.ts and
- * stores/pending-writes.ts). The reads (`exists`, `lastSeq`, idempotency) still run, as they would
- * beside a commit thread.
+ * stores/pending-writes.ts); every insert reports a new row, so a replayed key is not found. The reads
+ * that remain (a last seq not yet known) still run, as they would beside a commit thread.
  */
 function skipCommitSql(store: unknown): void {
   type Runnable = { run: (...args: unknown[]) => unknown };
