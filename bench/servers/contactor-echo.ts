@@ -102,6 +102,10 @@ function skipCommitSql(store: unknown): void {
     [s.group, ['begin', 'commit']],
     [s.pending.sql, ['insertTask', 'updateTask', 'insertEvent']],
   ];
+  // The group's BEGIN is skipped, so SQLite is never in its transaction; the group asks the connection
+  // whether it still is (a transaction SQLite rolled back means a lost group): here it always is.
+  if (!('db' in s.group)) throw new Error('no-sql variant: the group commit has no field "db" any more');
+  s.group.db = { inTransaction: true };
   // A renamed field would leave the real statement running and this row silently durable.
   for (const [owner, names] of fields) {
     for (const name of names) {
