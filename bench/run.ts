@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: contactor against baselines measured in the same run — the @a2a-js/sdk reference
- * server, the SDK's direct ACP client, a bare node:http floor — judged against the goals in bench/lib/goals.ts, every
+ * server, the durable ceiling (bench/servers/durable-ceiling.ts), the SDK's direct ACP client, a bare node:http floor — judged against the goals in bench/lib/goals.ts, every
  * one a same-run ratio (bench/lib/goals.ts). A goal passes when the median of the runs meets it; the
  * table prints every run's value and their spread. Results go to bench/results/ (JSON + Markdown).
  *
@@ -73,7 +73,7 @@ const started = performance.now();
 const log = (what: string): void => console.error(`[${((performance.now() - started) / 1000).toFixed(1)}s] ${what}`);
 
 log('bundling the server entry points');
-await bundleServers(['contactor-echo', 'reference-echo', 'bare-floor', 'bridge-serve'], buildDir);
+await bundleServers(['contactor-echo', 'durable-ceiling', 'reference-echo', 'bare-floor', 'bridge-serve'], buildDir);
 const runs: OneRun[] = [];
 for (let i = 0; i < runCount; i++) {
   const root = mkdtempSync(path.join(os.tmpdir(), 'contactor-bench-'));

@@ -195,8 +195,12 @@ export interface TaskStore {
     events: StreamEvent[],
     key?: IdempotencyKey,
   ): { stored: StoredTask; created: boolean; payloadHash?: string };
-  /** Saves a new snapshot of the task (when given) and appends events, in one transaction. */
-  commit(taskId: string, events: TaskEvent[], task?: Task): void;
+  /**
+   * Saves a new snapshot of the task (when given) and appends events, in one transaction. Returns the
+   * snapshot's JSON text exactly as the store keeps it (`JSON.stringify(task)` as of this call), so a
+   * reply that sends the stored task can reuse it instead of serializing it again; undefined without a task.
+   */
+  commit(taskId: string, events: TaskEvent[], task?: Task): string | undefined;
   get(taskId: string): StoredTask | undefined;
   /** Newest first by status timestamp; `pageToken` continues a previous page. */
   list(query: TaskQuery): TaskPage;

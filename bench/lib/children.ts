@@ -47,7 +47,8 @@ export async function bundleServers(names: string[], outDir: string): Promise<vo
   ]);
 }
 
-const CONTACTOR_SERVERS = ['contactor-echo', 'bridge-serve'];
+/** Servers built from contactor's own code (the durable ceiling uses its store, schema and gate). */
+const CONTACTOR_SERVERS = ['contactor-echo', 'bridge-serve', 'durable-ceiling'];
 
 export interface RunningChild<T> {
   process: ChildProcess;

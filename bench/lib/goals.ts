@@ -22,27 +22,32 @@ const ratio = (f: Figures, a: string, b: string): number | undefined =>
   f[a] === undefined || f[b] === undefined ? undefined : f[a]! / f[b]!;
 
 export const GOALS: Goal[] = [
-  ...[8, 32].flatMap((c): Goal[] => [
+  // Blocking sends: against the durable ceiling (the leanest server doing the product's durable work,
+  // docs/benchmark.md#the-durable-ceiling) and against the reference.
+  ...[
+    { c: 8, vsReference: 1.0 },
+    { c: 32, vsReference: 1.5 },
+  ].flatMap(({ c, vsReference }): Goal[] => [
     {
-      measure: `blocking sends, c=${c}, vs the @a2a-js/sdk reference`,
-      goal: '≥ 1.5×',
-      value: (f) => ratio(f, `tp.c${c}.contactor`, `tp.c${c}.reference`),
-      meets: (v) => v >= 1.5,
-      format: 'ratio',
+      measure: `blocking sends, c=${c}, share of the durable ceiling`,
+      goal: '≥ 90%',
+      value: (f) => ratio(f, `tp.c${c}.contactor`, `tp.c${c}.ceiling`),
+      meets: (v) => v >= 0.9,
+      format: 'percent',
     },
     {
-      measure: `blocking sends, c=${c}, share of the bare-HTTP floor`,
-      goal: '≥ 40%',
-      value: (f) => ratio(f, `tp.c${c}.contactor`, `tp.c${c}.floor`),
-      meets: (v) => v >= 0.4,
-      format: 'percent',
+      measure: `blocking sends, c=${c}, vs the @a2a-js/sdk reference`,
+      goal: `≥ ${vsReference.toFixed(1)}×`,
+      value: (f) => ratio(f, `tp.c${c}.contactor`, `tp.c${c}.reference`),
+      meets: (v) => v >= vsReference,
+      format: 'ratio',
     },
   ]),
   {
     measure: '10 MB reply through SSE, share of the direct rate',
-    goal: '≥ 80%',
+    goal: '≥ 50%',
     value: (f) => ratio(f, 'bulk.bridgeMBps', 'bulk.directMBps'),
-    meets: (v) => v >= 0.8,
+    meets: (v) => v >= 0.5,
     format: 'percent',
   },
   {

@@ -52,12 +52,20 @@ export async function runOnce(opts: {
   const results: Record<string, unknown> = {};
 
   if (sections.has('throughput')) {
-    log('throughput: contactor vs reference vs floor');
+    log('throughput: contactor vs the durable ceiling vs reference vs floor');
     const dataDir = path.join(root, 'throughput-data');
+    const ceilingDir = path.join(root, 'ceiling-data');
     mkdirSync(dataDir);
+    mkdirSync(ceilingDir);
     const contactor = await startChild<{ ready: boolean; port: number; token: string }>(
       path.join(buildDir, 'contactor-echo.mjs'),
       [dataDir],
+      { nodeFlags: HEADLESS_NODE_FLAGS },
+    );
+    // Started like contactor (same Node flags): the two durable servers differ only in their code.
+    const ceiling = await startChild<{ ready: boolean; port: number; token: string }>(
+      path.join(buildDir, 'durable-ceiling.mjs'),
+      [ceilingDir],
       { nodeFlags: HEADLESS_NODE_FLAGS },
     );
     const reference = await startChild<{ ready: boolean; port: number }>(path.join(buildDir, 'reference-echo.mjs'));
@@ -72,6 +80,13 @@ export async function runOnce(opts: {
             path: '/agents/echo',
             headers: { authorization: `Bearer ${contactor.info.token}` },
           },
+          {
+            name: 'ceiling',
+            pid: ceiling.pid,
+            port: ceiling.info.port,
+            path: '/agents/echo',
+            headers: { authorization: `Bearer ${ceiling.info.token}` },
+          },
           { name: 'reference', pid: reference.pid, port: reference.info.port, path: '/', headers: {} },
           { name: 'floor', pid: floor.pid, port: floor.info.port, path: '/', headers: {} },
         ],
@@ -81,10 +96,11 @@ export async function runOnce(opts: {
       rows.push(...throughputRows(tp, counts.throughput.concurrencies));
       for (const r of tp) figures[`tp.c${r.concurrency}.${r.server}`] = r.tasksPerSecond;
     } finally {
-      await Promise.all([contactor.stop(), reference.stop(), floor.stop()]);
-      // Its database is tens of MB of pages not yet on disk: dropped now, they are never written back
+      await Promise.all([contactor.stop(), ceiling.stop(), reference.stop(), floor.stop()]);
+      // Their databases are tens of MB of pages not yet on disk: dropped now, they are never written back
       // while the next sections measure latency.
       rmSync(dataDir, { recursive: true, force: true });
+      rmSync(ceilingDir, { recursive: true, force: true });
     }
   }
 
@@ -292,10 +308,10 @@ export async function runOnce(opts: {
 function throughputRows(tp: ThroughputRow[], concurrencies: number[]): Row[] {
   return concurrencies.flatMap((c) => {
     const at = (name: string) => tp.find((r) => r.server === name && r.concurrency === c)!;
-    const [ours, ref, flo] = [at('contactor'), at('reference'), at('floor')];
+    const [ours, top, ref, flo] = [at('contactor'), at('ceiling'), at('reference'), at('floor')];
     const lat = (r: ThroughputRow) =>
       `${perS(r.tasksPerSecond)} (p50 ${ms(r.p50Ms)}, p99 ${ms(r.p99Ms)}${r.cpuUsPerRequest === undefined ? '' : `, ${Math.round(r.cpuUsPerRequest)} µs CPU/req`})`;
-    const failures = ours.failures + ref.failures + flo.failures;
+    const failures = ours.failures + top.failures + ref.failures + flo.failures;
     if (failures > 0) throw new Error(`throughput at concurrency ${c}: ${failures} requests failed`);
     return [
       {
@@ -304,6 +320,13 @@ function throughputRows(tp: ThroughputRow[], concurrencies: number[]): Row[] {
         contactor: lat(ours),
         baseline: `${lat(ref)} @a2a-js/sdk`,
         comparison: `${(ours.tasksPerSecond / ref.tasksPerSecond).toFixed(2)}×`,
+      },
+      {
+        section: 'throughput',
+        measure: `blocking sends, concurrency ${c}, vs the durable ceiling`,
+        contactor: perS(ours.tasksPerSecond),
+        baseline: `${lat(top)} durable ceiling (${(top.tasksPerSecond / ref.tasksPerSecond).toFixed(2)}× reference)`,
+        comparison: `${((ours.tasksPerSecond / top.tasksPerSecond) * 100).toFixed(0)}% of ceiling`,
       },
       {
         section: 'throughput',

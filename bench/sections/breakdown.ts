@@ -1,7 +1,7 @@
 /**
  * Where a blocking send's server CPU goes, measured rather than read off a sampling profile: the
  * product's echo server beside variants with a part taken out (bench/servers/contactor-echo.ts
- * `BENCH_VARIANT`), the reference and the floor, all taking turns in one throughput harness. The
+ * `BENCH_VARIANT`), the durable ceiling, the reference and the floor, all taking turns in one throughput harness. The
  * difference between two rows is the cost of the part taken out. Informational: no goal reads it.
  */
 import { mkdirSync, rmSync } from 'node:fs';
@@ -46,6 +46,19 @@ export async function measureBreakdown(opts: {
         headers: { authorization: `Bearer ${child.info.token}` },
       });
     }
+    const ceilingDir = path.join(opts.root, 'breakdown-ceiling');
+    mkdirSync(ceilingDir);
+    const ceiling = await startChild<Ready>(path.join(opts.buildDir, 'durable-ceiling.mjs'), [ceilingDir], {
+      nodeFlags: HEADLESS_NODE_FLAGS,
+    });
+    children.push(ceiling);
+    servers.push({
+      name: 'ceiling',
+      pid: ceiling.pid,
+      port: ceiling.info.port,
+      path: '/agents/echo',
+      headers: { authorization: `Bearer ${ceiling.info.token}` },
+    });
     for (const name of ['reference', 'floor'] as const) {
       const file = name === 'reference' ? 'reference-echo.mjs' : 'bare-floor.mjs';
       const child = await startChild<Ready>(path.join(opts.buildDir, file));
@@ -56,8 +69,8 @@ export async function measureBreakdown(opts: {
     return { rows: breakdownRows(results, opts.concurrencies), results };
   } finally {
     await Promise.all(children.map((c) => c.stop()));
-    for (const { variant } of VARIANTS)
-      rmSync(path.join(opts.root, `breakdown-${variant}`), { recursive: true, force: true });
+    for (const name of [...VARIANTS.map((v) => v.variant), 'ceiling'])
+      rmSync(path.join(opts.root, `breakdown-${name}`), { recursive: true, force: true });
   }
 }
 
@@ -81,6 +94,9 @@ function breakdownRows(results: ThroughputRow[], concurrencies: number[]): Row[]
       baseline: `${cpu(at('reference'))} reference, ${cpu(at('floor'))} floor`,
       comparison: r === product ? `${ratio(r)} reference` : `${saved(r)}; ${ratio(r)} reference`,
     });
-    return VARIANTS.map(({ variant, what }) => row(at(variant), what));
+    return [
+      ...VARIANTS.map(({ variant, what }) => row(at(variant), what)),
+      row(at('ceiling'), 'the durable ceiling (bench/servers/durable-ceiling.ts)'),
+    ];
   });
 }

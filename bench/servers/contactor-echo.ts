@@ -76,8 +76,9 @@ const server = createBridgeServer({
   token,
   allowedOrigins: [],
   maxBodyBytes: defaults.max_body_bytes,
-  // In the request path like the product's, but never tripped: the load is the point.
-  rateLimitPerMinute: 1_000_000_000,
+  // In the request path like the product's, but never tripped: the load is the point. The durable ceiling's
+  // probe test (tests/bench) sets a small one to compare the two servers' refusals.
+  rateLimitPerMinute: Number(process.env.BENCH_RATE_LIMIT_PER_MINUTE ?? 1_000_000_000),
   onRefused: (refused) => (withAudit ? audit.refused(refused.reason, refused) : undefined),
   log,
   onStopped: () => audit.close(),
@@ -89,17 +90,22 @@ process.on('SIGTERM', () => void server.stop().then(() => process.exit(0)));
 /**
  * Makes the store's group commit write nothing: its BEGIN / COMMIT and the pending writes' INSERT /
  * UPDATE statements become no-ops (they are plain fields at run time; see stores/group-commit.ts and
- * stores/pending-writes.ts). The reads (`exists`, `lastSeq`, idempotency) still run, as they would
- * beside a commit thread.
+ * stores/pending-writes.ts); every insert reports a new row, so a replayed key is not found. The reads
+ * that remain (a last seq not yet known) still run, as they would beside a commit thread.
  */
 function skipCommitSql(store: unknown): void {
   type Runnable = { run: (...args: unknown[]) => unknown };
-  const noop: Runnable = { run: () => undefined };
+  // An insert that "changed" its row: a new task, never a known key.
+  const noop: Runnable = { run: () => ({ changes: 1 }) };
   const s = store as { group: Record<string, unknown>; pending: { sql: Record<string, unknown> } };
   const fields: [Record<string, unknown>, string[]][] = [
     [s.group, ['begin', 'commit']],
     [s.pending.sql, ['insertTask', 'updateTask', 'insertEvent']],
   ];
+  // The group's BEGIN is skipped, so SQLite is never in its transaction; the group asks the connection
+  // whether it still is (a transaction SQLite rolled back means a lost group): here it always is.
+  if (!('db' in s.group)) throw new Error('no-sql variant: the group commit has no field "db" any more');
+  s.group.db = { inTransaction: true };
   // A renamed field would leave the real statement running and this row silently durable.
   for (const [owner, names] of fields) {
     for (const name of names) {

@@ -17,8 +17,8 @@ export class DelegatingTaskStore implements TaskStore {
     return this.inner.create(task, events, key);
   }
 
-  commit(taskId: string, events: TaskEvent[], task?: Task): void {
-    this.inner.commit(taskId, events, task);
+  commit(taskId: string, events: TaskEvent[], task?: Task): string | undefined {
+    return this.inner.commit(taskId, events, task);
   }
 
   get(taskId: string): StoredTask | undefined {

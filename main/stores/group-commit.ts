@@ -4,10 +4,13 @@
  * events), so a task's four state changes cost one commit with this, not four — and the tasks of every
  * request served in the same turn share it too.
  *
- * The store holds a group's writes itself (pending-writes.ts) and hands them over in `writeAll`, run
- * in the group's transaction when it commits: in `setImmediate`, after the I/O callbacks of the
- * current loop iteration, or earlier on `flush`. Durability is what moves: a write is durable when its
- * group commits, and `afterCommit` callbacks — the only way anyone may hear of it — run only then.
+ * The group's transaction opens (`BEGIN IMMEDIATE`) with its first write, so what the store must know at
+ * once — whether an idempotency key or a task id is taken, a task's last seq — is asked inside it, by the
+ * insert's own constraint or a read that needs no read transaction of its own. The store holds the rest of
+ * the group's writes itself (pending-writes.ts) and hands them over in `writeAll`, run when the group
+ * commits: in `setImmediate`, after the I/O callbacks of the current loop iteration, or earlier on
+ * `flush`. Durability is what moves: a write is durable when its group commits, and `afterCommit`
+ * callbacks — the only way anyone may hear of it — run only then.
  */
 import type Database from 'better-sqlite3';
 
@@ -26,15 +29,25 @@ export class GroupCommit {
     private readonly writeAll: () => void,
     /** Told after each group that committed (the WAL grew); a throw there never fails the group. */
     private readonly onCommitted: () => void,
+    /** Told when a group is lost: the writes it held are dropped, never written outside a transaction. */
+    private readonly onLost: () => void,
   ) {
     this.begin = db.prepare('BEGIN IMMEDIATE');
     this.commit = db.prepare('COMMIT');
     this.rollback = db.prepare('ROLLBACK');
   }
 
-  /** A write is held for the open group: opens one (and schedules its commit) when none is. */
+  /**
+   * A write is about to be made in the open group: opens one — its transaction begins now — and schedules
+   * its commit, when none is open. Throws when the transaction cannot begin (another process holds the
+   * write lock past busy_timeout): then nothing is open and nothing was written.
+   */
   add(): void {
-    if (this.open) return;
+    if (this.open && this.db.inTransaction) return;
+    // SQLite rolled the open group's transaction back (a statement in it failed on disk full or I/O):
+    // that group is lost, and reported now, before a new one begins.
+    if (this.open) this.end();
+    this.begin.run();
     this.open = true;
     this.timer = setImmediate(() => this.end());
   }
@@ -60,13 +73,14 @@ export class GroupCommit {
     this.callbacks = [];
     let lost: Error | undefined;
     try {
-      this.begin.run();
+      if (!this.db.inTransaction) throw new Error('the group commit was rolled back by SQLite before its COMMIT');
       this.writeAll();
       this.commit.run();
     } catch (err) {
       lost = err instanceof Error ? err : new Error(String(err));
       // SQLite may already have rolled back (SQLITE_FULL, IOERR); otherwise undo the group here.
       if (this.db.inTransaction) this.rollback.run();
+      this.onLost();
     }
     if (!lost) {
       try {

@@ -49,7 +49,7 @@ export class InMemoryTaskStore implements TaskStore, PrunableStore {
     return { stored: this.stored(entry), created: true, ...(key ? { payloadHash: key.payloadHash } : {}) };
   }
 
-  commit(taskId: string, events: TaskEvent[], task?: Task): void {
+  commit(taskId: string, events: TaskEvent[], task?: Task): string | undefined {
     checkSnapshotId(taskId, task);
     const entry = this.tasks.get(taskId);
     if (!entry) throw taskNotFound(taskId);
@@ -57,7 +57,9 @@ export class InMemoryTaskStore implements TaskStore, PrunableStore {
     const lastSeq = checkedLastSeq(taskId, entry.lastSeq, events);
     entry.events.push(...structuredClone(events.filter(isTaskEvent)));
     entry.lastSeq = lastSeq;
-    if (task) entry.task = structuredClone(task);
+    if (!task) return undefined;
+    entry.task = structuredClone(task);
+    return JSON.stringify(task);
   }
 
   get(taskId: string): StoredTask | undefined {

@@ -1,11 +1,13 @@
 /**
- * The writes of one commit group, held until it commits (group-commit.ts), then written with one
- * statement per task row whose snapshot changed and one per event. A task created and finished in the same group is inserted
- * once, already finished: its row and its four `updated_at` index entries are not rewritten per change.
+ * The writes of one commit group (group-commit.ts). A new task's row is inserted at once, inside the
+ * group's open transaction: `INSERT … ON CONFLICT (key_scope, message_id) DO NOTHING` tells a new
+ * idempotency key from a known one by the table's own UNIQUE constraint, and a taken id by its primary key,
+ * with no SELECT in a read transaction of its own. Every later change of the group is held and written at
+ * commit, with one statement per task row whose snapshot changed and one per event.
  *
- * `create` and `commit` check everything the schema would refuse (ids, idempotency keys, seq order,
- * NOT NULL columns) before they change anything here, so each call is atomic and the group's SQL cannot
- * fail on one task's account; only an I/O error (disk full) can lose a group, and then all of it.
+ * `create` and `commit` check everything the schema would refuse (ids, seq order, NOT NULL columns) before
+ * they change anything, so each call is atomic and the group's SQL cannot fail on one task's account; only
+ * an I/O error (disk full) can lose a group, and then all of it.
  */
 import type Database from 'better-sqlite3';
 import type { StreamEvent, TaskEvent } from '../domain/events.js';
@@ -24,19 +26,27 @@ export interface TaskColumns {
 }
 
 interface PendingTask {
-  /** Not in the table yet: inserted when the group commits. */
-  created?: { createdAt: string; key: IdempotencyKey | undefined };
   lastSeq: number;
-  /** The latest snapshot; absent when only events changed (then the row is not written: see LAST_SEQ). */
+  /** The latest snapshot, when the row still has to be written with it (absent: the row is current). */
   columns?: TaskColumns;
+  /** The state of the task as of this group (for `committedSeq`). */
+  state: string;
+  events: { seq: number; json: string }[];
+}
+
+/** A new task's row, checked and serialized, ready for `insert`. */
+export interface NewRow {
+  columns: TaskColumns;
+  createdAt: string;
+  lastSeq: number;
+  key: IdempotencyKey | undefined;
   events: { seq: number; json: string }[];
 }
 
 export interface WriteStatements {
-  /** (id) → 1 when the task is stored. */
-  exists: Database.Statement;
   /** (id) → { last_seq }. */
   lastSeq: Database.Statement;
+  /** Inserts a row; 0 changes when its idempotency key is already stored. */
   insertTask: Database.Statement;
   updateTask: Database.Statement;
   insertEvent: Database.Statement;
@@ -44,8 +54,6 @@ export interface WriteStatements {
 
 export class PendingWrites {
   private readonly tasks = new Map<string, PendingTask>();
-  /** `${scope}\0${messageId}` → task id, for keys of tasks created in this group. */
-  private readonly keys = new Map<string, string>();
   /**
    * The committed last seq of each unfinished task this connection wrote: the next change of a task
    * (its turn starting after its creation committed) needs no SELECT. Only committed groups land here
@@ -61,14 +69,6 @@ export class PendingWrites {
     return this.tasks.size === 0;
   }
 
-  /** The task a key created in this group, as it is now; undefined when none did. */
-  createdWith(key: IdempotencyKey): { stored: StoredTask; payloadHash: string } | undefined {
-    const id = this.keys.get(keyId(key));
-    const pending = id === undefined ? undefined : this.tasks.get(id);
-    if (!pending?.created?.key || !pending.columns) return undefined;
-    return { stored: this.stored(pending), payloadHash: pending.created.key.payloadHash };
-  }
-
   /** A stored task with this group's changes applied, when it has any. */
   overlay(stored: StoredTask): StoredTask {
     const pending = this.tasks.get(stored.task.id);
@@ -76,19 +76,46 @@ export class PendingWrites {
     return pending.columns ? this.stored(pending) : { task: stored.task, lastSeq: pending.lastSeq };
   }
 
-  create(task: Task, events: StreamEvent[], key: IdempotencyKey | undefined): StoredTask {
-    if (this.tasks.get(task.id)?.created || this.sql.exists.get(task.id)) {
-      throw new Error(`Task ${task.id} already exists.`);
-    }
-    const lastSeq = checkedLastSeq(task.id, 0, events);
-    const columns = taskColumns(task);
-    const createdAt = required(task.id, 'metadata.createdAt', task.metadata.createdAt);
-    this.tasks.set(task.id, { created: { createdAt, key }, lastSeq, columns, events: serialized(events) });
-    if (key) this.keys.set(keyId(key), task.id);
-    return { task: JSON.parse(columns.task_json) as Task, lastSeq };
+  /** Checks and serializes a new task (nothing is written): throws what the schema would refuse. */
+  newRow(task: Task, events: StreamEvent[], key: IdempotencyKey | undefined): NewRow {
+    return {
+      lastSeq: checkedLastSeq(task.id, 0, events),
+      columns: taskColumns(task),
+      createdAt: required(task.id, 'metadata.createdAt', task.metadata.createdAt),
+      key,
+      events: serialized(events),
+    };
   }
 
-  commit(taskId: string, events: TaskEvent[], task: Task | undefined): void {
+  /**
+   * Inserts a new task's row in the group's open transaction: its stored form, or undefined when its
+   * idempotency key is already stored (nothing was written). Throws when the id is taken.
+   */
+  insert(row: NewRow): StoredTask | undefined {
+    const { columns, key } = row;
+    let changes: number;
+    try {
+      changes = this.sql.insertTask.run({
+        ...columns,
+        created_at: row.createdAt,
+        last_seq: row.lastSeq,
+        key_scope: key?.scope ?? null,
+        message_id: key?.messageId ?? null,
+        payload_hash: key?.payloadHash ?? null,
+      }).changes;
+    } catch (err) {
+      if ((err as { code?: unknown }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+        throw new Error(`Task ${columns.id} already exists.`, { cause: err });
+      }
+      throw err;
+    }
+    if (changes === 0) return undefined;
+    this.tasks.set(columns.id, { lastSeq: row.lastSeq, state: columns.state, events: row.events });
+    return { task: JSON.parse(columns.task_json) as Task, lastSeq: row.lastSeq };
+  }
+
+  /** Holds a change for the group; returns the snapshot's JSON text as it will be stored (see TaskStore.commit). */
+  commit(taskId: string, events: TaskEvent[], task: Task | undefined): string | undefined {
     const pending = this.tasks.get(taskId);
     const stored =
       pending?.lastSeq ??
@@ -100,12 +127,22 @@ export class PendingWrites {
     const columns = task ? taskColumns(task) : undefined;
     const json = serialized(events);
     if (!pending) {
-      this.tasks.set(taskId, { lastSeq, ...(columns ? { columns } : {}), events: json });
-      return;
+      this.tasks.set(taskId, {
+        lastSeq,
+        // Unknown without a snapshot: the task stays in `committedSeq` as it was.
+        state: columns?.state ?? '',
+        ...(columns ? { columns } : {}),
+        events: json,
+      });
+      return columns?.task_json;
     }
     pending.lastSeq = lastSeq;
-    if (columns) pending.columns = columns;
+    if (columns) {
+      pending.columns = columns;
+      pending.state = columns.state;
+    }
     pending.events.push(...json);
+    return columns?.task_json;
   }
 
   /** Writes everything held (inside the group's transaction) and forgets it, written or not. */
@@ -113,29 +150,21 @@ export class PendingWrites {
     this.staged = [];
     try {
       for (const [id, pending] of this.tasks) {
-        const state = pending.columns?.state as TaskState | undefined;
-        this.staged.push([id, state !== undefined && isTerminal(state) ? undefined : pending.lastSeq]);
-        if (pending.created) {
-          const { createdAt, key } = pending.created;
-          this.sql.insertTask.run({
-            ...pending.columns!,
-            created_at: createdAt,
-            last_seq: pending.lastSeq,
-            key_scope: key?.scope ?? null,
-            message_id: key?.messageId ?? null,
-            payload_hash: key?.payloadHash ?? null,
-          });
-        } else if (pending.columns) {
-          this.sql.updateTask.run({ ...pending.columns, last_seq: pending.lastSeq });
-        }
+        this.staged.push([id, isTerminal(pending.state as TaskState) ? undefined : pending.lastSeq]);
+        if (pending.columns) this.sql.updateTask.run({ ...pending.columns, last_seq: pending.lastSeq });
         // Events alone leave the row as it is: its last seq is recovered from them (sqlite.ts, LAST_SEQ),
         // so a streamed reply's commits write the events' pages only, not the task row and its b-tree page.
         for (const event of pending.events) this.sql.insertEvent.run(id, event.seq, event.json);
       }
     } finally {
       this.tasks.clear();
-      this.keys.clear();
     }
+  }
+
+  /** The group was lost: what it held is dropped. */
+  forget(): void {
+    this.tasks.clear();
+    this.staged = [];
   }
 
   /** The group `writeAll` wrote is committed. */
@@ -171,8 +200,4 @@ function required(taskId: string, field: string, value: unknown): string {
 
 function serialized(events: readonly StreamEvent[]): { seq: number; json: string }[] {
   return events.filter(isTaskEvent).map((event) => ({ seq: event.seq, json: JSON.stringify(event) }));
-}
-
-function keyId(key: IdempotencyKey): string {
-  return `${key.scope}\u0000${key.messageId}`;
 }

@@ -62,6 +62,7 @@ export class SqliteTaskStore implements TaskStore, PrunableStore {
         this.pending.committed();
         this.checkpointer.committed();
       },
+      () => this.pending.forget(),
     );
     // Events go with their task (ON DELETE CASCADE); the state filter is in the SQL, so no race with a
     // task finishing between the choice and the delete.
@@ -84,19 +85,20 @@ export class SqliteTaskStore implements TaskStore, PrunableStore {
     events: StreamEvent[],
     key?: IdempotencyKey,
   ): { stored: StoredTask; created: boolean; payloadHash?: string } {
-    if (key) {
-      const known = this.knownKey(key);
-      if (known) return { stored: known.stored, created: false, payloadHash: known.payloadHash };
-    }
-    const stored = this.pending.create(task, events, key);
+    const row = this.pending.newRow(task, events, key);
+    // In the group's transaction: the insert itself finds a known key (its UNIQUE constraint).
     this.group.add();
-    return { stored, created: true, ...(key ? { payloadHash: key.payloadHash } : {}) };
+    const stored = this.pending.insert(row);
+    if (stored) return { stored, created: true, ...(key ? { payloadHash: key.payloadHash } : {}) };
+    const known = this.knownKey(key!);
+    return { stored: known.stored, created: false, ...(known.payloadHash ? { payloadHash: known.payloadHash } : {}) };
   }
 
-  commit(taskId: string, events: TaskEvent[], task?: Task): void {
+  commit(taskId: string, events: TaskEvent[], task?: Task): string | undefined {
     checkSnapshotId(taskId, task);
-    this.pending.commit(taskId, events, task);
+    // Opened first, so a task's last seq, when it must be read, is read inside the group's transaction.
     this.group.add();
+    return this.pending.commit(taskId, events, task);
   }
 
   afterCommit(callback: (lost?: Error) => void): void {
@@ -178,12 +180,9 @@ export class SqliteTaskStore implements TaskStore, PrunableStore {
     }
   }
 
-  /** The task an idempotency key created, in the table or in the open group, as it is now. */
-  private knownKey(key: IdempotencyKey): { stored: StoredTask; payloadHash?: string } | undefined {
-    const held = this.pending.createdWith(key);
-    if (held) return held;
-    const row = this.sql.byKey.get(key.scope, key.messageId) as TaskRow | undefined;
-    if (!row) return undefined;
+  /** The task an idempotency key created, as it is now (this group's changes applied): read only on a conflict. */
+  private knownKey(key: IdempotencyKey): { stored: StoredTask; payloadHash?: string } {
+    const row = this.sql.byKey.get(key.scope, key.messageId) as TaskRow;
     return {
       stored: this.pending.overlay(storedOf(row)),
       ...(row.payload_hash ? { payloadHash: row.payload_hash } : {}),
@@ -228,13 +227,13 @@ function prepare(db: Database.Database) {
     byKey: db.prepare(
       `SELECT id, updated_at, ${LAST_SEQ}, payload_hash, task_json FROM tasks WHERE key_scope = ? AND message_id = ?`,
     ),
-    exists: db.prepare('SELECT 1 FROM tasks WHERE id = ?').pluck(),
     lastSeq: db.prepare(`SELECT ${LAST_SEQ} FROM tasks WHERE id = ?`),
     insertTask: db.prepare(
       `INSERT INTO tasks (id, context_id, agent, state, created_at, updated_at, last_seq,
                           key_scope, message_id, payload_hash, task_json)
        VALUES (@id, @context_id, @agent, @state, @created_at, @updated_at, @last_seq,
-               @key_scope, @message_id, @payload_hash, @task_json)`,
+               @key_scope, @message_id, @payload_hash, @task_json)
+       ON CONFLICT (key_scope, message_id) DO NOTHING`,
     ),
     updateTask: db.prepare(
       `UPDATE tasks SET context_id = @context_id, agent = @agent, state = @state, updated_at = @updated_at,

@@ -215,6 +215,9 @@ describe('when the store loses a group', () => {
  * has made no state change of its own yet, so nothing but its creation tells it that it was lost. And a
  * task lost while its agent works stops that agent: nobody may work on for a task its caller was told failed.
  */
+/** What a marked creation's lost COMMIT reports (see sabotagedStore). */
+const LOST_AT_COMMIT = /FOREIGN KEY constraint failed/;
+
 describe('when SQLite loses a group commit', () => {
   const sendInConversation = (dispatcher: Dispatcher, text: string, blocking: boolean): Promise<Task> =>
     dispatcher.send({
@@ -244,10 +247,15 @@ describe('when SQLite loses a group commit', () => {
     const dir = mkdtempSync(join(tmpdir(), 'contactor-lost-group-'));
     const file = join(dir, 'tasks.db');
     const store = new SqliteTaskStore({ file });
-    // A real failing commit: the group's SQL aborts when it inserts the marked task (like SQLITE_FULL would).
+    // A real failing commit. A marked task's creation is inserted in the group's open transaction
+    // (stores/pending-writes.ts) and lost at its COMMIT, like a WAL the full disk cannot grow: the insert adds
+    // a row whose deferred foreign key fails only there (SQLITE_CONSTRAINT_FOREIGNKEY, "FOREIGN KEY ...").
+    // Marked output aborts the group's SQL when it is written (like SQLITE_FULL would).
     const saboteur = new Database(file);
-    saboteur.exec(`CREATE TRIGGER lose_marked BEFORE INSERT ON tasks WHEN NEW.task_json LIKE '%lose-me%'
-                   BEGIN SELECT RAISE(ABORT, 'disk full'); END;
+    saboteur.exec(`CREATE TABLE lost_parent (id TEXT PRIMARY KEY);
+                   CREATE TABLE lost_at_commit (task_id TEXT REFERENCES lost_parent (id) DEFERRABLE INITIALLY DEFERRED);
+                   CREATE TRIGGER lose_marked AFTER INSERT ON tasks WHEN NEW.task_json LIKE '%lose-me%'
+                   BEGIN INSERT INTO lost_at_commit VALUES (NEW.id); END;
                    CREATE TRIGGER lose_marked_output BEFORE INSERT ON events WHEN NEW.event_json LIKE '%lose-this%'
                    BEGIN SELECT RAISE(ABORT, 'disk full'); END;
                    -- A row here makes every task write fail, as a disk that stays full would.
@@ -295,7 +303,7 @@ describe('when SQLite loses a group commit', () => {
     const backend = new GatedBackend();
     const dispatcher = dispatcherFor(store, backend);
 
-    await expect(sendInConversation(dispatcher, 'lose-me', false)).rejects.toThrow(/disk full/);
+    await expect(sendInConversation(dispatcher, 'lose-me', false)).rejects.toThrow(LOST_AT_COMMIT);
     const next = await sendInConversation(dispatcher, 'next', false);
     await backend.started(1);
     expect(backend.turns.map((t) => t.taskId)).toEqual([next.id]);
@@ -323,7 +331,7 @@ describe('when SQLite loses a group commit', () => {
       const timer = setTimeout(() => resolve('still waiting'), 10_000);
       cleanups.push(() => clearTimeout(timer));
     });
-    expect(await Promise.race([outcome, hung])).toMatch(/could not be stored: disk full/);
+    expect(await Promise.race([outcome, hung])).toMatch(/could not be stored: FOREIGN KEY constraint failed/);
     expect(dispatcher.get(first.id).status.state).toBe('completed');
     // Nothing left behind that still claims to be queued for the agent.
     expect(dispatcher.list({ pageSize: 10, includeArtifacts: false }).tasks.map((t) => t.id)).toEqual([first.id]);
@@ -340,13 +348,15 @@ describe('when SQLite loses a group commit', () => {
     await new Promise((resolve) => setImmediate(resolve));
     // One group: `first`'s reply and completion, and a creation that cannot be stored.
     backend.finish(0, 'the reply that is lost');
-    await expect(sendInConversation(dispatcher, 'lose-me', false)).rejects.toThrow(/disk full/);
+    await expect(sendInConversation(dispatcher, 'lose-me', false)).rejects.toThrow(LOST_AT_COMMIT);
     await new Promise((resolve) => setImmediate(resolve));
 
     const after = dispatcher.get(first.id);
     expect(after.status.state).toBe('failed');
     expect(after.metadata.retryable).toBe(true);
-    expect(JSON.stringify(after.status.message)).toMatch(/could not store this task's progress \(disk full\)/);
+    expect(JSON.stringify(after.status.message)).toMatch(
+      /could not store this task's progress \(FOREIGN KEY constraint failed\)/,
+    );
     expect(after.artifacts).toEqual([]);
     // As stored, not only as shown: a second connection reads the committed row.
     const reader = new Database(file, { readonly: true });

@@ -59,9 +59,9 @@ it('writes no extra snapshot when a later turn of the task runs on the process i
   // An ACP agent keeps its process across turns and reports the same pid and start time on each.
   class CountingStore extends InMemoryTaskStore {
     snapshotsOnly = 0;
-    override commit(taskId: string, events: TaskEvent[], task?: Task): void {
+    override commit(taskId: string, events: TaskEvent[], task?: Task): string | undefined {
       if (events.length === 0 && task) this.snapshotsOnly += 1;
-      super.commit(taskId, events, task);
+      return super.commit(taskId, events, task);
     }
   }
   const store = new CountingStore();

@@ -27,17 +27,18 @@ class WitnessStore extends DelegatingTaskStore {
   constructor() {
     super(new InMemoryTaskStore());
   }
-  override commit(taskId: string, events: TaskEvent[], task?: Task): void {
+  override commit(taskId: string, events: TaskEvent[], task?: Task): string | undefined {
     if (this.failNextCommit) {
       this.failNextCommit = false;
       throw new Error('disk full');
     }
-    super.commit(taskId, events, task);
+    const json = super.commit(taskId, events, task);
     this.log.push({
       kind: 'commit',
       events: structuredClone(events),
       ...(task ? { snapshot: structuredClone(task) } : {}),
     });
+    return json;
   }
 }
 

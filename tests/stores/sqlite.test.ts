@@ -68,6 +68,33 @@ describe('SqliteTaskStore on disk', () => {
     }
   });
 
+  it('a write SQLite answers by rolling the whole group back loses that group, and later writes start a new one', async () => {
+    const store = new SqliteTaskStore({ file });
+    // RAISE(ROLLBACK) ends the open transaction, as SQLite may on SQLITE_FULL or an I/O error mid-group.
+    const saboteur = new Database(file);
+    saboteur.exec(`CREATE TRIGGER roll_back BEFORE INSERT ON tasks WHEN NEW.task_json LIKE '%roll-me-back%'
+                   BEGIN SELECT RAISE(ROLLBACK, 'disk full'); END`);
+    saboteur.close();
+    try {
+      const heard: string[] = [];
+      const before = makeTask();
+      store.create(before, firstEvents(before));
+      store.afterCommit((lost) => heard.push(`before ${lost ? 'lost' : 'stored'}`));
+      const marked = makeTask({ id: 'roll-me-back' });
+      expect(() => store.create(marked, firstEvents(marked))).toThrow(/disk full/);
+      const after = makeTask();
+      store.create(after, firstEvents(after));
+      store.afterCommit((lost) => heard.push(`after ${lost ? 'lost' : 'stored'}`));
+      await new Promise((resolve) => setImmediate(resolve));
+      // Reported as it is on disk: the first group is gone, the write after it is a group of its own, stored.
+      expect(heard).toEqual(['before lost', 'after stored']);
+      expect(store.get(before.id)).toBeUndefined();
+      expect(store.get(after.id)?.task).toEqual(after);
+    } finally {
+      store.close();
+    }
+  });
+
   it('sets the schema version and WAL mode on the file', () => {
     new SqliteTaskStore({ file }).close();
     expect(readPragmas()).toEqual({ version: SCHEMA_VERSION, journal: 'wal' });

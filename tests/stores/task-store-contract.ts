@@ -370,6 +370,17 @@ export function describeTaskStoreContract(
         expect(store.eventsAfter(task.id, 2)[0]).toMatchObject({ status: { state: 'working' } });
       });
 
+      it('commit returns the snapshot as the JSON text the store keeps, once, and nothing without one', () => {
+        const task = makeTask();
+        add(task);
+        const { task: working, event } = moved(task, 'working', 3);
+        const json = store.commit(task.id, [event], working);
+        working.status.state = 'failed'; // the text is the task as of the commit
+        expect(json).toBe(JSON.stringify(store.get(task.id)!.task));
+        expect(JSON.parse(json!)).toMatchObject({ id: task.id, status: { state: 'working' } });
+        expect(store.commit(task.id, [chunk(task, 4, 'more')])).toBeUndefined();
+      });
+
       it("a replay finds a task created earlier in the same turn, as it is after that turn's changes", () => {
         const task = makeTask();
         const key = { scope: 'claude', messageId: 'm-same-turn', payloadHash: 'h' };
