@@ -1,6 +1,6 @@
 /**
- * JSON-RPC over POST on plain node:http request and response objects, so it needs no Koa context. The
- * request gate and the route (http.ts) run before this; from here on: agent, token, version, body limit,
+ * JSON-RPC over POST on plain node:http request and response objects: no framework between the socket
+ * and the method. The request gate and the route (http.ts) run before this; from here on: agent, token, version, body limit,
  * rate limit, then the JSON or SSE reply — every refusal reported through `onRefused`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -196,7 +196,7 @@ function notFound(res: ServerResponse, path: string): void {
   sendJson(res, 404, failure(null, notFoundError('POST', path), { version: '0.3' }));
 }
 
-function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
   sendText(res, status, JSON.stringify(value), headers);
 }
 
