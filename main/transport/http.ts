@@ -72,17 +72,23 @@ export function createHttpHandler(opts: HttpOptions): (req: IncomingMessage, res
 
 /** Where a JSON-RPC POST goes, or undefined when the URL is no JSON-RPC endpoint (Koa answers it). */
 function rpcTarget(url: string): PostTarget | undefined {
-  const path = pathOf(url);
+  const { path, query } = splitUrl(url);
   const agent = path === '/' ? undefined : AGENT_ENDPOINT.exec(path)?.[1];
   if (path !== '/' && agent === undefined) return undefined;
-  const query = url.length > path.length ? new URLSearchParams(url.slice(path.length + 1)) : undefined;
-  return { path, agent, versionParam: query?.get('A2A-Version') ?? undefined };
+  const versionParam = query ? (new URLSearchParams(query).get('A2A-Version') ?? undefined) : undefined;
+  return { path, agent, versionParam };
 }
 
-/** The path of a request URL (origin form), without its query: what Koa calls `ctx.path`. */
+/** A request URL's path and query, as Koa reads them (`ctx.path`, `ctx.querystring`): a fragment is neither. */
+const URL_PARTS = /^([^?#]*)(?:\?([^#]*))?/;
+
+function splitUrl(url: string): { path: string; query: string | undefined } {
+  const [, path = '', query] = URL_PARTS.exec(url)!;
+  return { path, query };
+}
+
 function pathOf(url: string): string {
-  const q = url.indexOf('?');
-  return q < 0 ? url : url.slice(0, q);
+  return splitUrl(url).path;
 }
 
 /** Every route but the JSON-RPC POSTs; the gate has run (only GET and POST get here). */

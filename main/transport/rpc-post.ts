@@ -196,7 +196,12 @@ function notFound(res: ServerResponse, path: string): void {
   sendJson(res, 404, failure(null, notFoundError('POST', path), { version: '0.3' }));
 }
 
-export function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  value: unknown,
+  headers: Record<string, string> = {},
+): void {
   sendText(res, status, JSON.stringify(value), headers);
 }
 
