@@ -17,6 +17,12 @@ import { SSE_HEADERS, parseLastEventId, writeSseEvent } from './sse.js';
 /** How much of a refused body is read and thrown away before the connection is cut instead. */
 const DISCARD_LIMIT_BYTES = 64 * 1024 * 1024;
 
+/**
+ * The body's text: bad bytes become U+FFFD and a leading BOM goes, as raw-body's own decoding (iconv-lite)
+ * did, without its per-request decoder.
+ */
+const UTF8 = new TextDecoder('utf-8');
+
 /** An `A2A-Version` that means 0.3 (`0.3`, `0.3.x`). */
 export const V03_VERSION = /^0\.3(\.\d+)?$/;
 
@@ -65,7 +71,7 @@ export async function handleRpcPost(
   const version = negotiateVersion((req.headers['a2a-version'] as string | undefined) || target.versionParam);
   let body: string;
   try {
-    body = await getRawBody(req, { limit: opts.maxBodyBytes, encoding: 'utf8' });
+    body = UTF8.decode(await getRawBody(req, { limit: opts.maxBodyBytes }));
   } catch (err) {
     const tooLarge = (err as { type?: string }).type === 'entity.too.large';
     await discardBody(req, DISCARD_LIMIT_BYTES);
