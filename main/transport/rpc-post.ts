@@ -211,11 +211,13 @@ export function sendJson(
   sendText(res, status, JSON.stringify(value), headers);
 }
 
+/** The body is encoded once: its length is the bytes' length, and the socket writes the bytes as they are. */
 function sendText(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+  const bytes = Buffer.from(body, 'utf8');
   res.writeHead(status, {
     ...headers,
     'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(body),
+    'Content-Length': bytes.length,
   });
-  res.end(body);
+  res.end(bytes);
 }
