@@ -2,49 +2,62 @@
  * What the audit log says about a task: one entry when it is created and one per event worth keeping
  * (a question asked, answered, auto-decided or expired; the task finished, failed, was canceled or
  * rejected). Progress, reminders, `working` and artifact chunks are not audited.
+ *
+ * Every string that came from outside the bridge (a caller's ids, texts and answers, an agent's status
+ * texts) passes `clean` exactly once, here, before any cut; what the bridge made itself (task ids,
+ * agent names from the config, states, numbers) goes in as it is. The log writes entries unchanged.
  */
 import type { TaskEvent } from '../domain/events.js';
-import { redact } from '../domain/redaction.js';
 import { textOf, type Task } from '../domain/task.js';
 import type { AuditEntryType } from '../schema/audit.js';
 
 export type AuditRecord = { type: AuditEntryType } & Record<string, unknown>;
 
+/** Credentials and the bridge's tokens out of one outside string (domain/redaction.ts `redact`). */
+export interface Cleaner {
+  text(text: string): string;
+  /** A value of any shape (an answer may be structured): every string in it. */
+  value(value: unknown): unknown;
+}
+
 /** Long texts (a prompt, a failure with its stderr) are cut: the task itself keeps the whole text. */
 const PREVIEW_CHARS = 200;
 
-export function createdEntry(task: Task): AuditRecord {
+export function createdEntry(task: Task, clean: Cleaner): AuditRecord {
   const first = task.history[0];
   return {
     type: 'task.created',
-    ...about(task),
+    ...aboutTask(task, clean),
     // Who created it, as the token proved (domain/authority.ts): "person" or "agent:<name>".
     ...(task.metadata.createdBy ? { createdBy: task.metadata.createdBy } : {}),
-    ...(first ? { messageId: first.messageId, text: preview(textOf(first.parts)) } : {}),
+    ...(first ? { messageId: clean.text(first.messageId), text: previewOf(textOf(first.parts), clean) } : {}),
     delegationDepth: task.metadata.delegationDepth,
-    visitedAgents: task.metadata.visitedAgents,
+    visitedAgents: task.metadata.visitedAgents?.map((name) => clean.text(name)),
     state: task.status.state,
   };
 }
 
-export function eventEntry(event: TaskEvent, task: Task): AuditRecord | undefined {
+export function eventEntry(event: TaskEvent, task: Task, clean: Cleaner): AuditRecord | undefined {
   if (event.kind !== 'status-update') return undefined;
   const meta = event.metadata ?? {};
   const question = {
-    ...(meta.pendingKind ? { pendingKind: meta.pendingKind } : {}),
-    ...(meta.answer !== undefined ? { answer: meta.answer } : {}),
+    ...(meta.pendingKind ? { pendingKind: clean.value(meta.pendingKind) } : {}),
+    ...(meta.answer !== undefined ? { answer: clean.value(meta.answer) } : {}),
   };
+  // Most events are not audited (working, progress, chunks): nothing is cleaned for them.
+  const about = (): ReturnType<typeof aboutTask> => aboutTask(task, clean);
+  const preview = (text: string): string => previewOf(text, clean);
   switch (meta.event) {
     case 'pending-created':
-      return { type: 'task.input-required', ...about(task), ...question, question: preview(statusText(event)) };
+      return { type: 'task.input-required', ...about(), ...question, question: preview(statusText(event)) };
     case 'pending-answered':
-      return { type: 'task.answered', ...about(task), ...question, by: meta.by };
+      return { type: 'task.answered', ...about(), ...question, by: clean.value(meta.by) };
     case 'pending-auto-decided':
-      return { type: 'task.auto-decided', ...about(task), ...question, rule: meta.by };
+      return { type: 'task.auto-decided', ...about(), ...question, rule: clean.value(meta.by) };
     case 'pending-expired':
-      return { type: 'task.expired', ...about(task), ...question };
+      return { type: 'task.expired', ...about(), ...question };
     case 'pending-withdrawn':
-      return { type: 'task.withdrawn', ...about(task), ...question };
+      return { type: 'task.withdrawn', ...about(), ...question };
     default:
       break;
   }
@@ -54,40 +67,41 @@ export function eventEntry(event: TaskEvent, task: Task): AuditRecord | undefine
     case 'completed':
       return {
         type: 'task.completed',
-        ...about(task),
-        ...(task.metadata.warning ? { warning: task.metadata.warning } : {}),
+        ...about(),
+        ...(task.metadata.warning ? { warning: clean.value(task.metadata.warning) } : {}),
         ...(task.metadata.truncated ? { truncated: task.metadata.truncated } : {}),
       };
     case 'failed':
       return {
         type: 'task.failed',
-        ...about(task),
+        ...about(),
         reason: preview(reason),
         retryable: task.metadata.retryable === true,
       };
     case 'canceled':
-      return { type: 'task.canceled', ...about(task), reason: preview(reason) };
+      return { type: 'task.canceled', ...about(), reason: preview(reason) };
     case 'rejected':
-      return { type: 'task.rejected', ...about(task), reason: preview(reason) };
+      return { type: 'task.rejected', ...about(), reason: preview(reason) };
     case 'auth-required':
-      return { type: 'task.auth-required', ...about(task), reason: preview(reason) };
+      return { type: 'task.auth-required', ...about(), reason: preview(reason) };
     case 'input-required':
-      return { type: 'task.input-required', ...about(task), question: preview(reason) };
+      return { type: 'task.input-required', ...about(), question: preview(reason) };
     default:
       return undefined;
   }
 }
 
-function about(task: Task): { taskId: string; agent: string; contextId: string } {
-  return { taskId: task.id, agent: task.metadata.agent, contextId: task.contextId };
+/** The task id is the bridge's and the agent name the config's; a caller may choose the contextId. */
+function aboutTask(task: Task, clean: Cleaner): { taskId: string; agent: string; contextId: string } {
+  return { taskId: task.id, agent: task.metadata.agent, contextId: clean.text(task.contextId) };
 }
 
 function statusText(event: Extract<TaskEvent, { kind: 'status-update' }>): string {
   return textOf(event.status.message?.parts ?? []);
 }
 
-/** Redacted before the cut (the audit log redacts again, whole entries, with the bridge's tokens). */
-function preview(text: string): string {
-  const clean = redact(text);
-  return clean.length > PREVIEW_CHARS ? `${clean.slice(0, PREVIEW_CHARS)}…` : clean;
+/** Redacted before the cut: a cut first could split a credential past recognition. */
+function previewOf(text: string, clean: Cleaner): string {
+  const cleaned = clean.text(text);
+  return cleaned.length > PREVIEW_CHARS ? `${cleaned.slice(0, PREVIEW_CHARS)}…` : cleaned;
 }

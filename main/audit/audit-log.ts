@@ -1,7 +1,14 @@
 /**
  * The audit log: JSON lines in `<data_dir>/audit/audit.jsonl`, one per task created, question asked,
  * answered, auto-decided or expired, task finished, failed, canceled or rejected, and per request the
- * bridge refused. Credential-shaped strings and the bridge token are redacted from every entry.
+ * bridge refused. Credential-shaped strings and the bridge token are redacted from every string that
+ * came from outside the bridge, once, as the entry is made (audit-entries.ts; header values here).
+ *
+ * Written with the group commit: the lines of one group (the store's commit callbacks tell the log, see
+ * `publish`) go out in one write, in a microtask queued by the group's first line. A microtask queued
+ * then runs before anything queued after it — the response that reports the task, which waits on a
+ * promise the same commit resolves after telling the log — so no line of a task the bridge confirmed
+ * is still in memory when the confirmation leaves (kill -9 loses nothing written to the file).
  *
  * Bounded on disk: the file rotates by size (audit.jsonl → .1 → .2 ...), and refused requests are capped
  * per minute with one "suppressed K" entry for the rest, so a flood of bad requests cannot fill the disk
@@ -9,10 +16,10 @@
  */
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { createdEntry, eventEntry, type AuditRecord } from './audit-entries.js';
+import { createdEntry, eventEntry, type AuditRecord, type Cleaner } from './audit-entries.js';
 import type { TaskEvent } from '../domain/events.js';
 import type { Task } from '../domain/task.js';
-import { redactDeep } from './logging.js';
+import { redact, redactDeep } from './logging.js';
 import type { EventSink } from '../ports.js';
 
 export const AUDIT_FILE = 'audit.jsonl';
@@ -55,7 +62,7 @@ export class AuditLog implements EventSink {
   private suppressed = 0;
   private suppressedTimer: ReturnType<typeof setTimeout> | undefined;
   private closed = false;
-  /** Lines of this event-loop turn, written together: one write per turn, not one per entry. */
+  /** Lines of this group, written together: one write per group, not one per entry. */
   private pending: string[] = [];
   private flushScheduled = false;
   private fd: number | undefined;
@@ -63,6 +70,11 @@ export class AuditLog implements EventSink {
   private readonly keepFiles: number;
   private readonly refusedPerMinute: number;
   private readonly now: () => number;
+  /** Read per entry, not kept: a rotated token is covered from its first entry. */
+  private readonly clean: Cleaner = {
+    text: (text) => redact(text, this.opts.secrets()),
+    value: (value) => redactDeep(value, this.opts.secrets()),
+  };
 
   constructor(private readonly opts: AuditLogOptions) {
     mkdirSync(opts.dir, { recursive: true, mode: 0o700 });
@@ -76,13 +88,13 @@ export class AuditLog implements EventSink {
 
   /** EventSink: task events after they are stored. */
   publish(event: TaskEvent, task: Task): void {
-    const entry = eventEntry(event, task);
+    const entry = eventEntry(event, task, this.clean);
     if (entry) this.write(entry);
   }
 
   /** A new task was stored (called by the audited store, so loop-guard rejections are seen too). */
   taskCreated(task: Task): void {
-    this.write(createdEntry(task));
+    this.write(createdEntry(task, this.clean));
   }
 
   /** A request refused before dispatch (gate, token, rate limit, body), with why. */
@@ -95,7 +107,7 @@ export class AuditLog implements EventSink {
     }
     if (this.windowCount < this.refusedPerMinute) {
       this.windowCount += 1;
-      this.write({ type: 'request.refused', reason, ...trimmed(details) });
+      this.write({ type: 'request.refused', reason, ...trimmed(details, this.clean) });
       return;
     }
     this.suppressed += 1;
@@ -114,23 +126,40 @@ export class AuditLog implements EventSink {
     this.fd = undefined;
   }
 
-  /** Writes the buffered lines now (also runs by itself once per event-loop turn). */
+  /**
+   * Writes the buffered lines now (also runs by itself, see the top): all of them in one write, or one
+   * per file when the size limit falls among them (the file rotates between the writes).
+   */
   flush(): void {
     this.flushScheduled = false;
     if (this.pending.length === 0) return;
     const lines = this.pending;
     this.pending = [];
     try {
+      let chunk = '';
+      let chunkBytes = 0;
       for (const line of lines) {
         const bytes = Buffer.byteLength(line);
-        if (this.size > 0 && this.size + bytes > this.maxFileBytes) this.rotate();
-        this.fd ??= openSync(this.file, 'a', 0o600);
-        writeSync(this.fd, line);
-        this.size += bytes;
+        if (this.size + chunkBytes > 0 && this.size + chunkBytes + bytes > this.maxFileBytes) {
+          this.append(chunk, chunkBytes);
+          if (this.size > 0) this.rotate();
+          chunk = '';
+          chunkBytes = 0;
+        }
+        chunk += line;
+        chunkBytes += bytes;
       }
+      this.append(chunk, chunkBytes);
     } catch (err) {
       this.opts.onError?.(err);
     }
+  }
+
+  private append(text: string, bytes: number): void {
+    if (bytes === 0) return;
+    this.fd ??= openSync(this.file, 'a', 0o600);
+    writeSync(this.fd, text);
+    this.size += bytes;
   }
 
   private flushSuppressed(): void {
@@ -147,18 +176,18 @@ export class AuditLog implements EventSink {
     });
   }
 
+  /** `record`'s outside strings are clean already (audit-entries.ts, `trimmed`). */
   private write(record: AuditRecord): void {
     if (this.closed) return;
     try {
-      const entry = redactDeep({ at: new Date(this.now()).toISOString(), ...record }, this.opts.secrets());
-      this.pending.push(`${JSON.stringify(entry)}\n`);
+      this.pending.push(`${JSON.stringify({ at: new Date(this.now()).toISOString(), ...record })}\n`);
     } catch (err) {
       this.opts.onError?.(err);
       return;
     }
     if (!this.flushScheduled) {
       this.flushScheduled = true;
-      setImmediate(() => this.flush());
+      queueMicrotask(() => this.flush());
     }
   }
 
@@ -172,12 +201,15 @@ export class AuditLog implements EventSink {
   }
 }
 
-function trimmed(details: RefusalDetails): RefusalDetails {
-  const cut = (v: string | undefined) => (v === undefined ? undefined : v.slice(0, HEADER_CHARS));
+/** What the request sent (its path and headers), redacted whole, then cut to HEADER_CHARS. */
+function trimmed(details: RefusalDetails, clean: Cleaner): RefusalDetails {
+  const cut = (v: string | undefined) => (v === undefined ? undefined : clean.text(v).slice(0, HEADER_CHARS));
   return Object.fromEntries(
     Object.entries({
       ...details,
+      method: cut(details.method),
       path: cut(details.path),
+      remote: cut(details.remote),
       host: cut(details.host),
       origin: cut(details.origin),
       caller: cut(details.caller),

@@ -1,7 +1,16 @@
 import { artifactUpdate, statusUpdate, type StreamEvent, type TaskEvent } from '../domain/events.js';
-import { agentMessage, canTransition, isSettled, isTerminal, type Task, type TaskState } from '../domain/task.js';
+import {
+  agentMessage,
+  canTransition,
+  isSettled,
+  isTerminal,
+  type Part,
+  type Task,
+  type TaskState,
+} from '../domain/task.js';
 import type { EventSink, StoredTask, TaskStore } from '../ports.js';
 import type { ArtifactChunk } from './artifact-stream.js';
+import { LazyAbort } from './lazy-abort.js';
 import { notStored } from './not-stored.js';
 import { Scrubber } from './scrubber.js';
 
@@ -24,7 +33,8 @@ export class LiveTask {
   /** Events written but not yet durable (not yet told to anyone). */
   private unstoredCount = 0;
   private lost: Error | undefined;
-  readonly abort = new AbortController();
+  /** Stops the task's running turn (cancel, or a lost change); its signal is made only when asked for. */
+  readonly abort = new LazyAbort();
   private readonly listeners = new Set<StreamListener>();
   /** Each wakes on a final event after `after` (a change made before it asked never wakes it). */
   private settleWaiters: { after: number; resolve: () => void; reject: (err: Error) => void }[] = [];
@@ -144,7 +154,7 @@ export class LiveTask {
       if (part.kind === 'text' && part.text === '' && artifact.parts.length > 0) continue;
       const last = artifact.parts.at(-1);
       if (part.kind === 'text' && !part.metadata && last?.kind === 'text' && !last.metadata) last.text += part.text;
-      else artifact.parts.push(structuredClone(part));
+      else artifact.parts.push(ownCopy(part));
     }
     const event = artifactUpdate(
       this.task,
@@ -235,4 +245,12 @@ export class LiveTask {
   private ids(): { taskId: string; contextId: string } {
     return { taskId: this.task.id, contextId: this.task.contextId };
   }
+}
+
+/**
+ * The artifact's own copy of a part the event carries too, so a later merge into it never changes the
+ * event: plain text has nothing nested to share, anything else is copied deep.
+ */
+function ownCopy(part: Part): Part {
+  return part.kind === 'text' && !part.metadata ? { ...part } : structuredClone(part);
 }

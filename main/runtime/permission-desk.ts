@@ -36,7 +36,7 @@ export class PermissionDesk {
     settings: AgentSettings,
     hooks: ParkHooks,
   ): Promise<PermissionOutcome> {
-    if (live.abort.signal.aborted) return Promise.resolve({ outcome: 'cancelled' });
+    if (live.abort.aborted) return Promise.resolve({ outcome: 'cancelled' });
     const verdict = matchRule(settings.approvalRules, request.toolCall);
     if (verdict && verdict.action !== 'ask') {
       const option = verdict.action === 'allow' ? allowOption(request.options) : rejectOption(request.options);

@@ -9,6 +9,7 @@ import { workspaceOf, type PermissionDesk } from './permission-desk.js';
 import { checkedPart, droppedNote } from './reply-parts.js';
 import type { AgentEntry } from './registry.js';
 import type { Timers } from './timers.js';
+import { LazyAbort } from './lazy-abort.js';
 import { TurnTimer } from './turn-timer.js';
 import { removeSecrets, SecretFilter } from '../domain/redaction.js';
 
@@ -95,9 +96,10 @@ async function runStartedTurn(
 ): Promise<void> {
   const { live, agent } = plan;
 
-  const turnAbort = new AbortController();
+  // The turn stops when its task is aborted or its time is up; the signal is made only if the backend reads it.
+  const turnAbort = new LazyAbort();
   const stopTurn = (): void => turnAbort.abort();
-  live.abort.signal.addEventListener('abort', stopTurn, { once: true });
+  const unfollow = live.abort.onAbort(stopTurn);
   const timer = new TurnTimer(agent.settings.timeoutMs, stopTurn, plan.timers);
   // One artifact per turn: a follow-up's reply never rewrites what an earlier turn produced.
   const turnNumber = live.task.artifacts.length + 1;
@@ -191,7 +193,9 @@ async function runStartedTurn(
     ...(plan.reattach ? { reattach: plan.reattach } : {}),
     ...(plan.carried ? { carried: plan.carried } : {}),
     ...(cwd ? { cwd } : {}),
-    signal: turnAbort.signal,
+    get signal() {
+      return turnAbort.signal;
+    },
   };
 
   timer.start();
@@ -206,7 +210,7 @@ async function runStartedTurn(
     };
   } finally {
     timer.stop();
-    live.abort.signal.removeEventListener('abort', stopTurn);
+    unfollow();
     // A turn can end (or crash) while its permission question is still shown: the agent no longer waits
     // for it, so it is withdrawn and the turn's outcome settles the task.
     desk.withdrawAll(live);
@@ -225,7 +229,7 @@ async function runStartedTurn(
     });
   }
 
-  if (live.abort.signal.aborted) {
+  if (live.abort.aborted) {
     stream.abandon();
     // The backend's receipt of how the cancel ended (receipt.cancel) came after the task turned canceled.
     live.saveLateFacts();

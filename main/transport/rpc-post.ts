@@ -1,6 +1,6 @@
 /**
- * JSON-RPC over POST on plain node:http request and response objects, so it needs no Koa context. The
- * request gate and the route (http.ts) run before this; from here on: agent, token, version, body limit,
+ * JSON-RPC over POST on plain node:http request and response objects: no framework between the socket
+ * and the method. The request gate and the route (http.ts) run before this; from here on: agent, token, version, body limit,
  * rate limit, then the JSON or SSE reply — every refusal reported through `onRefused`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -18,6 +18,12 @@ import { SSE_HEADERS, parseLastEventId, writeSseEvent } from './sse.js';
 
 /** How much of a refused body is read and thrown away before the connection is cut instead. */
 const DISCARD_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The body's text: bad bytes become U+FFFD and a leading BOM goes, as raw-body's own decoding (iconv-lite)
+ * did, without its per-request decoder.
+ */
+const UTF8 = new TextDecoder('utf-8');
 
 /** An `A2A-Version` that means 0.3 (`0.3`, `0.3.x`). */
 export const V03_VERSION = /^0\.3(\.\d+)?$/;
@@ -70,7 +76,7 @@ export async function handleRpcPost(
   const version = negotiateVersion((req.headers['a2a-version'] as string | undefined) || target.versionParam);
   let body: string;
   try {
-    body = await getRawBody(req, { limit: opts.maxBodyBytes, encoding: 'utf8' });
+    body = UTF8.decode(await getRawBody(req, { limit: opts.maxBodyBytes }));
   } catch (err) {
     const tooLarge = (err as { type?: string }).type === 'entity.too.large';
     await discardBody(req, DISCARD_LIMIT_BYTES);
@@ -228,15 +234,22 @@ function closeUnlessRead(peeked: PeekedId): Record<string, string> {
   return peeked.read ? {} : { Connection: 'close' };
 }
 
-function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  value: unknown,
+  headers: Record<string, string> = {},
+): void {
   sendText(res, status, JSON.stringify(value), headers);
 }
 
+/** The body is encoded once: its length is the bytes' length, and the socket writes the bytes as they are. */
 function sendText(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+  const bytes = Buffer.from(body, 'utf8');
   res.writeHead(status, {
     ...headers,
     'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(body),
+    'Content-Length': bytes.length,
   });
-  res.end(body);
+  res.end(bytes);
 }

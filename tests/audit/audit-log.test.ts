@@ -169,7 +169,7 @@ describe('AuditLog', () => {
     expect(() => audit.taskCreated(makeTask())).not.toThrow();
     expect(() => audit.refused('not-json', { status: 415, path: '/' })).not.toThrow();
     expect(() => audit.flush()).not.toThrow();
-    expect(errors).toHaveLength(1); // one write per event-loop turn: one failure reported for both lines
+    expect(errors).toHaveLength(1); // one write per group: one failure reported for both lines
   });
 
   it('creates its folder and file user-only', () => {
