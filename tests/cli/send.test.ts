@@ -164,7 +164,7 @@ describe('questions: send → exit 3 → pending → answer', () => {
     expect(open.map((t) => t.id)).toContain(id);
     expect(listed.stdout).toContain(`contactor answer ${id}`);
 
-    const answered = await cli(['answer', id!, '2']);
+    const answered = await cli(['answer', id!, '2.']);
     expect(answered.stdout).toBe('Going with TOML. Done.\n');
     expect(answered.code).toBe(0);
     const again = await cli(['answer', id!, '1']);
@@ -179,6 +179,11 @@ describe('questions: send → exit 3 → pending → answer', () => {
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain('there is no option 5: choose 1-2 (1. YAML; 2. TOML)');
     expect(wrong.stderr).toContain('[-32602]');
+    expect((await cli(['get', id, '--json'])).json<Task>().status.state).toBe('input-required');
+    // Shaped like a number is a number: "-1" is not passed on as the text "-1".
+    const negative = await cli(['answer', id, '--', '-1']);
+    expect(negative.code).toBe(2);
+    expect(negative.stderr).toContain('there is no option -1: choose 1-2');
     expect((await cli(['get', id, '--json'])).json<Task>().status.state).toBe('input-required');
 
     const free = await cli(['answer', id, '5', '--text']);
