@@ -109,6 +109,15 @@ describe('contactor send', () => {
     expect(asking.code).toBe(0);
   });
 
+  it('agents says which agents can ask, and for a CLI that cannot, the config key that lets it', async () => {
+    const run = await cli(['agents']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      /^plain\s+subprocess_cli\s+one piece\s+no \(add append_decision_contract: true\)\s+yes\s/m,
+    );
+    expect(run.stdout).toMatch(/^asking\s+subprocess_cli\s+one piece\s+yes\s+yes\s/m);
+  });
+
   it("a CLI agent's card: words, traits and behaviour agree (one-piece reply, cancel stops it, asks only with the contract)", async () => {
     const card = async (name: string) => {
       const res = await fetch(`${bridge.url}/agents/${name}/.well-known/agent-card.json`);
