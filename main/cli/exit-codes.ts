@@ -12,6 +12,8 @@ export const EXIT = {
   stopped: 4,
   unreachable: 5,
   unauthorized: 6,
+  /** Ctrl-C (128 + SIGINT's number, as shells report it); SIGTERM and SIGHUP end 143 and 129. */
+  interrupted: 130,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
@@ -24,6 +26,8 @@ Exit codes:
   4  canceled or rejected (a delegation loop or depth limit is a rejection)
   5  bridge unreachable: \`contactor up\`, then repeat the command (same --message-id)
   6  unauthorized: the token is wrong; \`contactor doctor\`
+  130  interrupted (Ctrl-C): \`send\` canceled the task it started (\`--detach\`: left it running),
+       \`watch\` stopped watching
 
 Environment:
   CONTACTOR_URL, CONTACTOR_TOKEN   talk to this bridge instead of the one in the discovery file

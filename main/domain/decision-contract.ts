@@ -77,10 +77,14 @@ function lastIndexOfMarker(lines: readonly string[]): number {
   return -1;
 }
 
+/** `2`, `2.` (the way the options are listed), `-1`: an option number, right or wrong. */
+const NUMBER_LIKE = /^-?\d+\.?$/;
+
 /**
  * Maps an answer to one of the options: the option's exact text, then its 1-based number, else free text,
- * which is passed on as given. A bare number outside 1..N is refused (a mistyped choice must not reach the
- * agent as the text "5") unless the caller says it is free text.
+ * which is passed on as given. Anything shaped like a number — `2`, `2.` (as the options are printed),
+ * `-1` — is read as one, and refused outside 1..N (a mistyped choice must not reach the agent as the text
+ * "5", "1." or "-1") unless the caller says it is free text.
  */
 export function resolveDecisionAnswer(
   options: readonly string[],
@@ -90,8 +94,8 @@ export function resolveDecisionAnswer(
   const trimmed = answer.trim();
   const exact = options.find((o) => o === trimmed) ?? options.find((o) => o.toLowerCase() === trimmed.toLowerCase());
   if (exact !== undefined) return { choice: exact, free: false };
-  if (!opts.freeText && options.length > 0 && /^\d+$/.test(trimmed)) {
-    const picked = options[Number(trimmed) - 1];
+  if (!opts.freeText && options.length > 0 && NUMBER_LIKE.test(trimmed)) {
+    const picked = options[Number(trimmed.replace(/\.$/, '')) - 1];
     if (picked !== undefined) return { choice: picked, free: false };
     const listed = options.map((o, i) => `${i + 1}. ${o}`).join('; ');
     throw new BridgeError(

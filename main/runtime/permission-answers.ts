@@ -5,7 +5,8 @@ const ALLOW_WORDS = ['yes', 'y', 'allow', 'ok', 'approve'];
 const REJECT_WORDS = ['no', 'n', 'reject', 'deny'];
 
 /**
- * Maps a person's answer to one of the agent's options: the optionId, the option's name (any case), or
+ * Maps a person's answer to one of the agent's options: the optionId, the option's name (any case), its
+ * 1-based number (`3` or `3.`), or
  * the aliases yes/allow/y → the allow_once option and no/reject/n → the reject_once option.
  */
 export function resolvePermissionAnswer(options: readonly PermissionOption[], answer: string): PermissionOption {
@@ -15,8 +16,9 @@ export function resolvePermissionAnswer(options: readonly PermissionOption[], an
   if (byId) return byId;
   const byName = options.find((o) => o.name.toLowerCase() === lower);
   if (byName) return byName;
-  if (/^\d+$/.test(a)) {
-    const byNumber = options[Number(a) - 1];
+  // `3.` as the options are listed; a number out of range (`-1`, `9`) matches nothing and is refused below.
+  if (/^-?\d+\.?$/.test(a)) {
+    const byNumber = options[Number(a.replace(/\.$/, '')) - 1];
     if (byNumber) return byNumber;
   }
   if (ALLOW_WORDS.includes(lower)) {

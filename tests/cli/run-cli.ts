@@ -2,7 +2,7 @@
  * Runs the real `contactor` (bin/contactor.js → out/cli/contactor.mjs) as a child process. Asynchronous on
  * purpose: the bridge under test runs in this process, so a blocking spawn would dead-lock it.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -87,24 +87,48 @@ export function bridgeEnv(bridge: TestBridge, extra: Record<string, string | und
 }
 
 export function runCli(args: string[], opts: CliOptions = {}): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const env = opts.env
-      ? (opts.env as NodeJS.ProcessEnv)
-      : cleanEnv(mkdtempSync(path.join(tmpdir(), 'contactor-home-')));
-    const child = spawn(process.execPath, [opts.entry ?? CLI, ...args], {
-      env,
-      cwd: opts.cwd,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  return startCli(args, opts).done;
+}
+
+/** A CLI run still going: a test can wait for what it prints and signal it (Ctrl-C) meanwhile. */
+export interface RunningCli {
+  child: ChildProcess;
+  /** Resolves with the first match of `pattern` in stderr, as soon as it is printed. */
+  stderrMatch(pattern: RegExp): Promise<RegExpExecArray>;
+  /** The same in stdout. */
+  stdoutMatch(pattern: RegExp): Promise<RegExpExecArray>;
+  done: Promise<CliRun>;
+}
+
+export function startCli(args: string[], opts: CliOptions = {}): RunningCli {
+  const env = opts.env
+    ? (opts.env as NodeJS.ProcessEnv)
+    : cleanEnv(mkdtempSync(path.join(tmpdir(), 'contactor-home-')));
+  const child = spawn(process.execPath, [opts.entry ?? CLI, ...args], {
+    env,
+    cwd: opts.cwd,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const watchers = new Set<() => void>();
+  let closed = false;
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    stdout += d;
+    for (const check of watchers) check();
+  });
+  child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    stderr += d;
+    for (const check of watchers) check();
+  });
+  const done = new Promise<CliRun>((resolve, reject) => {
     // Never before the test's own timeout: only a CLI that outlives its test is killed.
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? TEST_TIMEOUT_MS);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
+      closed = true;
+      for (const check of watchers) check();
       resolve({
         code,
         stdout,
@@ -114,8 +138,31 @@ export function runCli(args: string[], opts: CliOptions = {}): Promise<CliRun> {
         },
       });
     });
-    child.stdin.end(opts.input ?? '');
   });
+  const match = (stream: 'stdout' | 'stderr', pattern: RegExp) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const check = () => {
+        const found = pattern.exec(stream === 'stdout' ? stdout : stderr);
+        if (found) {
+          watchers.delete(check);
+          resolve(found);
+        } else if (closed) {
+          watchers.delete(check);
+          reject(
+            new Error(`the CLI ended without printing ${pattern} on ${stream}; stdout: ${stdout}; stderr: ${stderr}`),
+          );
+        }
+      };
+      watchers.add(check);
+      check();
+    });
+  child.stdin.end(opts.input ?? '');
+  return {
+    child,
+    stderrMatch: (pattern) => match('stderr', pattern),
+    stdoutMatch: (pattern) => match('stdout', pattern),
+    done,
+  };
 }
 
 /** A port nothing listens on (bound, noted, closed): for "unreachable" and for `up` to take. */

@@ -110,6 +110,15 @@ describe('contactor send', () => {
     expect(asking.code).toBe(0);
   });
 
+  it('agents says which agents can ask, and for a CLI that cannot, the config key that lets it', async () => {
+    const run = await cli(['agents']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      /^plain\s+subprocess_cli\s+one piece\s+no \(add append_decision_contract: true\)\s+yes\s/m,
+    );
+    expect(run.stdout).toMatch(/^asking\s+subprocess_cli\s+one piece\s+yes\s+yes\s/m);
+  });
+
   it("a CLI agent's card: words, traits and behaviour agree (one-piece reply, cancel stops it, asks only with the contract)", async () => {
     const card = async (name: string) => {
       const res = await fetch(`${bridge.url}/agents/${name}/.well-known/agent-card.json`);
@@ -165,7 +174,7 @@ describe('questions: send → exit 3 → pending → answer', () => {
     expect(open.map((t) => t.id)).toContain(id);
     expect(listed.stdout).toContain(`contactor answer ${id}`);
 
-    const answered = await cli(['answer', id!, '2']);
+    const answered = await cli(['answer', id!, '2.']);
     expect(answered.stdout).toBe('Going with TOML. Done.\n');
     expect(answered.code).toBe(0);
     const again = await cli(['answer', id!, '1']);
@@ -180,6 +189,11 @@ describe('questions: send → exit 3 → pending → answer', () => {
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain('there is no option 5: choose 1-2 (1. YAML; 2. TOML)');
     expect(wrong.stderr).toContain('[-32602]');
+    expect((await cli(['get', id, '--json'])).json<Task>().status.state).toBe('input-required');
+    // Shaped like a number is a number: "-1" is not passed on as the text "-1".
+    const negative = await cli(['answer', id, '--', '-1']);
+    expect(negative.code).toBe(2);
+    expect(negative.stderr).toContain('there is no option -1: choose 1-2');
     expect((await cli(['get', id, '--json'])).json<Task>().status.state).toBe('input-required');
 
     const free = await cli(['answer', id, '5', '--text']);

@@ -152,6 +152,17 @@ describe('resolveDecisionAnswer', () => {
     expect(resolveDecisionAnswer(options, '3')).toEqual({ choice: 'JSON with comments', free: false });
   });
 
+  it('reads what looks like a number as one: "2." as printed in the list, and refuses "-1" or "9." out of range', () => {
+    expect(resolveDecisionAnswer(options, ' 2. ')).toEqual({ choice: 'TOML', free: false });
+    expect(resolveDecisionAnswer(options, '1.')).toEqual({ choice: 'YAML', free: false });
+    expect(() => resolveDecisionAnswer(options, '-1')).toThrow(/no option -1: choose 1-3/);
+    expect(() => resolveDecisionAnswer(options, '9.')).toThrow(/no option 9\.: choose 1-3/);
+    expect(() => resolveDecisionAnswer(options, '0.')).toThrow(BridgeError);
+    expect(resolveDecisionAnswer(options, '-1', { freeText: true })).toEqual({ choice: '-1', free: true });
+    expect(resolveDecisionAnswer(options, '1.', { freeText: true })).toEqual({ choice: '1.', free: true });
+    expect(resolveDecisionAnswer(options, '1.5')).toEqual({ choice: '1.5', free: true });
+  });
+
   it('refuses a bare number outside 1..N, listing the options, unless the caller says it is free text', () => {
     expect(() => resolveDecisionAnswer(options, '0')).toThrow(/no option 0: choose 1-3 \(1\. YAML; 2\. TOML/);
     expect(() => resolveDecisionAnswer(options, '4')).toThrow(BridgeError);

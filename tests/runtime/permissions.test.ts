@@ -46,6 +46,7 @@ describe('permission questions', () => {
     ['yes', 'yes', 'allow-once'],
     ['no', 'no', 'reject-once'],
     ['its 1-based number', '3', 'reject-once'],
+    ['its number as listed, with the dot', '3.', 'reject-once'],
   ])('takes an answer by %s and hands the agent that option', async (_how, answer, optionId) => {
     const { backend, task } = await parkedOn();
     const answered = core.dispatcher.answer(task.id, answer, { kind: 'person', via: 'tester' });

@@ -18,13 +18,25 @@ export interface FollowOptions {
   onEvent?: (result: StreamResult) => void;
   /** Client-side limit on the whole wait, in ms. */
   timeoutMs?: number;
+  /** Stops following (Ctrl-C): the wait ends with `Interrupted`, naming the task if it was known. */
+  signal?: AbortSignal;
+}
+
+/** The wait was stopped from outside; `taskId` is undefined when no event had named the task yet. */
+export class Interrupted extends Error {
+  constructor(readonly taskId: string | undefined) {
+    super(taskId ? `stopped following task ${taskId}` : 'stopped before the bridge named the task');
+    this.name = 'Interrupted';
+  }
 }
 
 /** Back-off before each resume; a bridge that stays away this long is reported as unreachable. */
 const RESUME_DELAYS_MS = [100, 250, 500, 1000, 2000, 4000];
 
 export async function followTask(client: BridgeClient, start: FollowStart, opts: FollowOptions = {}): Promise<CliTask> {
-  const signal = opts.timeoutMs === undefined ? undefined : AbortSignal.timeout(opts.timeoutMs);
+  const limit = opts.timeoutMs === undefined ? undefined : AbortSignal.timeout(opts.timeoutMs);
+  const signals = [limit, opts.signal].filter((s): s is AbortSignal => s !== undefined);
+  const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
   let taskId: string | undefined;
   let lastSeq: number | undefined;
   let attempt = 0;
@@ -43,6 +55,7 @@ export async function followTask(client: BridgeClient, start: FollowStart, opts:
       }
       throw new StreamDropped('the stream ended before the task stopped');
     } catch (err) {
+      if (opts.signal?.aborted) throw new Interrupted(taskId);
       if (signal?.aborted) throw timedOut(taskId, opts.timeoutMs ?? 0);
       // The bridge refuses to subscribe to a finished task (-32004): it stopped before we got there.
       if (err instanceof CliError && err.rpc?.code === -32004 && request.method === 'tasks/resubscribe') {
@@ -61,6 +74,7 @@ export async function followTask(client: BridgeClient, start: FollowStart, opts:
       if (delay === undefined) throw unreachable(client.address.url, err);
       attempt += 1;
       await new Promise((resolve) => setTimeout(resolve, delay));
+      if (opts.signal?.aborted) throw new Interrupted(taskId);
     }
   }
 }

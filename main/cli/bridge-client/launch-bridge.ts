@@ -96,6 +96,8 @@ export async function ensureBridge(
       ...headlessNodeFlags(),
       cliEntry(),
       'serve',
+      // serve.log is not a task log: the background bridge keeps the lines a person watches `serve` for out of it.
+      '--quiet',
       ...(opts.port !== undefined ? ['--port', String(opts.port)] : []),
       ...(opts.config ? ['--config', path.resolve(opts.config)] : []),
       ...(opts.dataDir ? ['--data-dir', dataDir] : []),

@@ -28,7 +28,7 @@ async function agents(cli: CliContext): Promise<number> {
     a.backend,
     // Status always streams; this column says how the reply text arrives (the card's words).
     a.traits.streaming ? 'streamed' : cli.out.c.dim('one piece'),
-    yes(a.traits.inputRequired),
+    asks(cli, a.backend, a.traits.inputRequired),
     yes(a.traits.interruptible),
     `${a.queue.running} running, ${a.queue.waiting} waiting, ${a.queue.needsAnswer} to answer`,
     truncate(a.description, 60),
@@ -36,6 +36,17 @@ async function agents(cli: CliContext): Promise<number> {
   for (const line of table(['AGENT', 'BACKEND', 'REPLY', 'ASKS', 'INTERRUPTIBLE', 'QUEUE', 'DESCRIPTION'], rows))
     cli.out.line(line);
   return EXIT.completed;
+}
+
+/**
+ * Whether the agent can stop to ask. A CLI or chat endpoint asks only through the decision contract, which a
+ * program contactor does not know gets only when its config says so: name the key that turns it on.
+ */
+function asks(cli: CliContext, backend: string, inputRequired: boolean): string {
+  if (inputRequired) return cli.out.c.green('yes');
+  if (backend === 'subprocess_cli' || backend === 'http_api')
+    return cli.out.c.dim('no (add append_decision_contract: true)');
+  return cli.out.c.dim('no');
 }
 
 async function card(cli: CliContext, agent: string): Promise<number> {

@@ -3,10 +3,14 @@
  * `agents/orchestrate`. The bridge does not judge content: with `--mode best` every result is printed and
  * the caller applies its own rubric.
  */
+import { randomUUID } from 'node:crypto';
 import { AgentListSchema, OrchestrateResultSchema, type OrchestrateResult } from '../../schema/cli.js';
+import type { BridgeClient } from '../bridge-client/bridge-client.js';
 import type { CliContext } from '../context.js';
 import { delegationFromEnv } from '../delegation-env.js';
 import { CliError, EXIT } from '../exit-codes.js';
+import { Interrupts } from '../interrupts.js';
+import { stopStarted } from './stop-started.js';
 
 export interface FanoutOptions {
   all?: boolean;
@@ -16,6 +20,7 @@ export interface FanoutOptions {
   messageId?: string;
   context?: string;
   wait: boolean;
+  detach?: boolean;
 }
 
 export function isFanout(opts: FanoutOptions): boolean {
@@ -38,22 +43,68 @@ export async function fanout(cli: CliContext, text: string, opts: FanoutOptions)
       : opts.capability === undefined
         ? await everyAgent(cli)
         : undefined;
-  const result = await client.call(
-    'agents/orchestrate',
-    {
-      ...(agents ? { agents } : { capability: opts.capability }),
-      text,
-      mode: opts.mode,
-      blocking: opts.wait,
-      ...(opts.messageId ? { messageId: opts.messageId } : {}),
-      ...(opts.context ? { contextId: opts.context } : {}),
-      ...delegationFromEnv(cli.env),
-    },
-    OrchestrateResultSchema,
-  );
+  const params = {
+    ...(agents ? { agents } : { capability: opts.capability }),
+    text,
+    mode: opts.mode,
+    // Always a messageId of our own: every child is then idempotent, so the same call again names the
+    // same tasks (to show their ids at once, and to find them all after a Ctrl-C).
+    messageId: opts.messageId ?? randomUUID(),
+    ...(opts.context ? { contextId: opts.context } : {}),
+    ...delegationFromEnv(cli.env),
+  };
+  const result = opts.wait
+    ? await orchestrateAndWait(cli, client, params, opts.detach === true)
+    : await client.call('agents/orchestrate', { ...params, blocking: false }, OrchestrateResultSchema);
+  if (typeof result === 'number') return result;
   if (cli.json) cli.out.doc(result);
   else print(cli, result);
   return exitOf(result);
+}
+
+/**
+ * Starts the children (their ids on stderr at once), then waits for them with the same call, blocking. On
+ * Ctrl-C cancels every task it started, or with --detach leaves them running, one line each
+ * (README.md#stopping-a-send); then the interrupt's exit code instead of a result.
+ */
+async function orchestrateAndWait(
+  cli: CliContext,
+  client: BridgeClient,
+  params: Record<string, unknown>,
+  detach: boolean,
+): Promise<OrchestrateResult | number> {
+  const interrupts = Interrupts.listen();
+  const started = (result: OrchestrateResult) =>
+    result.results.flatMap((r) => (r.taskId ? [{ id: r.taskId, agent: r.agent }] : []));
+  let known: { id: string; agent: string }[] = [];
+  interrupts.onSecond(() =>
+    known.length > 0
+      ? `stopped without waiting; these tasks may still be running: ${known.map((t) => `${t.id} (${t.agent})`).join(', ')}`
+      : 'stopped before the bridge named the tasks; they may still be running: contactor tasks',
+  );
+  const call = (blocking: boolean, signal?: AbortSignal) =>
+    client.call('agents/orchestrate', { ...params, blocking }, OrchestrateResultSchema, signal);
+  try {
+    const first = await call(false, interrupts.signal);
+    known = started(first);
+    for (const task of known) cli.out.note(`task ${task.id} (${task.agent})`);
+    return await call(true, interrupts.signal);
+  } catch (err) {
+    if (!interrupts.signal.aborted) throw err;
+    // The same call, not blocking, names every child the first one made (or makes them now, to cancel).
+    const children = await call(false);
+    const stopped = await stopStarted(cli, client, started(children), detach);
+    if (cli.json) {
+      const now = (r: OrchestrateResult['results'][number]) => (r.taskId ? stopped.get(r.taskId) : undefined);
+      cli.out.doc({
+        ...children,
+        results: children.results.map((r) => ({ ...r, state: now(r)?.status.state ?? r.state })),
+      });
+    }
+    return interrupts.exitCode;
+  } finally {
+    interrupts.dispose();
+  }
 }
 
 async function everyAgent(cli: CliContext): Promise<string[]> {

@@ -18,6 +18,7 @@ export function registerLifecycle(program: Command, run: Runner): void {
     .description('run the bridge in the foreground (Ctrl-C stops it)')
     .option('--port <port>', 'listen on this port (0 = any free port)', parsePort)
     .option('--host <host>', 'listen on this address')
+    .option('--quiet', 'print only the banner: no line per config reload or task state change')
     .action(run(serve));
   program
     .command('up')

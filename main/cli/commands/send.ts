@@ -1,14 +1,19 @@
 /** `contactor send <agent> <text|->`: delegate, follow to the next stop, print the reply. */
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { CliTaskSchema } from '../../schema/cli.js';
+import type { BridgeClient } from '../bridge-client/bridge-client.js';
+import { Interrupted } from '../bridge-client/follow.js';
 import type { CliContext, Runner } from '../context.js';
 import { delegationFromEnv } from '../delegation-env.js';
 import { CliError, EXIT, exitForState } from '../exit-codes.js';
+import { Interrupts } from '../interrupts.js';
 import { followAndPrint } from '../render/follow-and-print.js';
 import { fanout, isFanout, type FanoutOptions } from './fanout.js';
 import { collect, parseSeconds, readStdin } from './arguments.js';
+import { stopStarted } from './stop-started.js';
 
 interface SendOptions extends FanoutOptions {
   context?: string;
@@ -17,6 +22,7 @@ interface SendOptions extends FanoutOptions {
   file: string[];
   cwd?: string;
   timeout?: number;
+  detach?: boolean;
 }
 
 export function registerSend(program: Command, run: Runner): void {
@@ -31,6 +37,7 @@ export function registerSend(program: Command, run: Runner): void {
     .option('--file <path>', 'attach a file (repeatable)', collect, [])
     .option('--cwd <dir>', "the agent's working directory for this task (default: the one in its config)")
     .option('--timeout <seconds>', 'stop waiting after this long (the task keeps running)', parseSeconds)
+    .option('--detach', 'on Ctrl-C leave the task running and say how to follow it (default: cancel it)')
     .option('--all', 'fan out: send the brief to every agent')
     .option('--agents <names>', 'fan out to these agents (comma-separated)')
     .option('--capability <tag>', 'fan out to agents with this tag, skill tag or backend kind')
@@ -58,7 +65,9 @@ async function send(
     agent,
     text,
     ...(opts.context ? { contextId: opts.context } : {}),
-    ...(opts.messageId ? { messageId: opts.messageId } : {}),
+    // Always a messageId of our own: after a Ctrl-C that came before the bridge named the task, the same
+    // send finds it (docs/contract.md#sending-a-message) instead of guessing.
+    messageId: opts.messageId ?? randomUUID(),
     ...(files.length ? { files } : {}),
     ...(opts.cwd !== undefined ? { cwd: path.resolve(opts.cwd) } : {}),
     ...delegationFromEnv(cli.env),
@@ -74,7 +83,65 @@ async function send(
     const state = task.status.state;
     return state === 'rejected' || state === 'canceled' ? exitForState(state) : EXIT.completed;
   }
-  return followAndPrint(cli, client, { method: 'message/stream', params }, opts.timeout);
+  return sendAndFollow(cli, client, params, opts);
+}
+
+/**
+ * Follows the task this send started; on Ctrl-C cancels it (waiting for the bridge's answer) or, with
+ * --detach, leaves it running — either way says which task and ends 130 (README.md#stopping-a-send).
+ */
+async function sendAndFollow(
+  cli: CliContext,
+  client: BridgeClient,
+  params: { agent: string; messageId: string },
+  opts: SendOptions,
+): Promise<number> {
+  const interrupts = Interrupts.listen();
+  let taskId: string | undefined;
+  interrupts.onSecond(() =>
+    taskId
+      ? `stopped without waiting; task ${taskId} may still be running: contactor get ${taskId}`
+      : `stopped before the bridge named the task; it may still be running: contactor tasks --agent ${params.agent}`,
+  );
+  try {
+    return await followAndPrint(
+      cli,
+      client,
+      { method: 'message/stream', params },
+      { timeoutSeconds: opts.timeout, showTaskId: true, signal: interrupts.signal },
+    );
+  } catch (err) {
+    if (!(err instanceof Interrupted)) throw err;
+    taskId = err.taskId ?? (await taskOfMessage(cli, client, params));
+    const task =
+      taskId === undefined
+        ? undefined
+        : (await stopStarted(cli, client, [{ id: taskId }], opts.detach === true)).get(taskId);
+    // --json: the one document is the task as the cancel left it (or as it runs on, with --detach).
+    if (cli.json) cli.out.doc(task ?? { error: { message: 'interrupted', exitCode: interrupts.exitCode } });
+    return interrupts.exitCode;
+  } finally {
+    interrupts.dispose();
+  }
+}
+
+/**
+ * Before the first event the request may or may not have made a task: the same send under the same
+ * messageId returns the task it made, or makes it now (to be canceled at once), never a second one.
+ */
+async function taskOfMessage(
+  cli: CliContext,
+  client: BridgeClient,
+  params: { agent: string; messageId: string },
+): Promise<string | undefined> {
+  try {
+    return (await client.call('message/send', { ...params, configuration: { blocking: false } }, CliTaskSchema)).id;
+  } catch (err) {
+    cli.out.note(
+      `stopped before the bridge named the task, and could not look it up (${(err as Error).message}); it may still be running: contactor tasks --agent ${params.agent}`,
+    );
+    return undefined;
+  }
 }
 
 async function briefText(arg: string | undefined): Promise<string> {

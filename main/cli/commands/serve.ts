@@ -5,8 +5,9 @@
 import type { CliContext } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { resourcesDir } from '../install-paths.js';
+import { agentCount, reportServeEvents } from '../render/serve-events.js';
 
-export async function serve(cli: CliContext, opts: { port?: number; host?: string }): Promise<number> {
+export async function serve(cli: CliContext, opts: { port?: number; host?: string; quiet?: boolean }): Promise<number> {
   const { createBridge } = await import('../../wiring/wiring.js');
   let bridge: Awaited<ReturnType<typeof createBridge>> | undefined;
   // SIGINT/SIGTERM on POSIX; on Windows `contactor down` asks over HTTP, as there are no signals to catch.
@@ -47,15 +48,17 @@ export async function serve(cli: CliContext, opts: { port?: number; host?: strin
       cli.out.line(
         `wrote the default config to ${configPath} (a demo agent, echo, and commented examples); edit it and the bridge applies each save`,
       );
-    cli.out.line(
-      `contactor bridge on ${bridge.url} — ${names.length} agent${names.length === 1 ? '' : 's'} (${names.join(', ') || 'none'})`,
-    );
+    cli.out.line(`contactor bridge on ${bridge.url} — ${agentCount(names)}`);
   }
+  // Reloads and task state changes, one line each, until it stops (README.md#cli).
+  const stopReporting = opts.quiet ? () => undefined : reportServeEvents(bridge, cli.out);
   // A stray rejection in an agent's plumbing must not take down every other agent's work.
   const report = (err: unknown): void => bridge?.reportInternal(err);
   process.on('unhandledRejection', report);
   await stopping;
   process.off('unhandledRejection', report);
+  stopReporting();
   await bridge.stop();
+  cli.out.line('stopped');
   return EXIT.completed;
 }

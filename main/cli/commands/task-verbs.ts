@@ -56,7 +56,12 @@ async function answer(
     return EXIT.completed;
   }
   if (stopsAt(answered.status.state)) return printTask(cli, answered);
-  return followAndPrint(cli, client, { method: 'tasks/resubscribe', params: { id: taskId } }, opts.timeout);
+  return followAndPrint(
+    cli,
+    client,
+    { method: 'tasks/resubscribe', params: { id: taskId } },
+    { timeoutSeconds: opts.timeout },
+  );
 }
 
 async function cancel(cli: CliContext, taskId: string): Promise<number> {

@@ -4,10 +4,11 @@
  */
 import type { Command } from 'commander';
 import { textOf, type Part } from '../../domain/task.js';
-import { ProgressNoteSchema, type StreamResult } from '../../schema/cli.js';
+import { CliTaskSchema, ProgressNoteSchema, type StreamResult } from '../../schema/cli.js';
 import type { CliContext, Runner } from '../context.js';
 import { exitForState } from '../exit-codes.js';
-import { followTask } from '../bridge-client/follow.js';
+import { followTask, Interrupted } from '../bridge-client/follow.js';
+import { Interrupts } from '../interrupts.js';
 import type { Output } from '../render/output.js';
 import { printOutcome, stateTag } from '../render/render-task.js';
 
@@ -21,11 +22,27 @@ export function registerWatch(program: Command, run: Runner): void {
 
 async function watch(cli: CliContext, taskId: string): Promise<number> {
   const view = new WatchView(cli.out);
-  const task = await followTask(
-    cli.client(),
-    { method: 'tasks/resubscribe', params: { id: taskId } },
-    cli.json ? {} : { onEvent: view.onEvent },
-  );
+  // Ctrl-C stops the watching, never the task: it is someone's work, not this command's.
+  const interrupts = Interrupts.listen();
+  let task;
+  try {
+    task = await followTask(
+      cli.client(),
+      { method: 'tasks/resubscribe', params: { id: taskId } },
+      { signal: interrupts.signal, ...(cli.json ? {} : { onEvent: view.onEvent }) },
+    );
+  } catch (err) {
+    if (!(err instanceof Interrupted)) throw err;
+    view.endText();
+    cli.out.note(
+      `stopped watching task ${taskId}; it keeps running: contactor watch ${taskId} to follow it again, contactor cancel ${taskId} to stop it`,
+    );
+    // --json: the one document is the task as it is now.
+    if (cli.json) cli.out.doc(await cli.client().call('tasks/get', { id: taskId }, CliTaskSchema));
+    return interrupts.exitCode;
+  } finally {
+    interrupts.dispose();
+  }
   if (cli.json) {
     cli.out.doc(task);
     return exitForState(task.status.state);

@@ -7,16 +7,25 @@ import { followTask, type FollowStart } from '../bridge-client/follow.js';
 import { ProgressLine } from './progress-line.js';
 import { printOutcome } from './render-task.js';
 
+export interface FollowAndPrintOptions {
+  timeoutSeconds?: number | undefined;
+  /** Print the task's id as soon as it exists (a command that created the task). */
+  showTaskId?: boolean;
+  /** Ctrl-C: the follow ends with `Interrupted` (bridge-client/follow.ts). */
+  signal?: AbortSignal;
+}
+
 export async function followAndPrint(
   cli: CliContext,
   client: BridgeClient,
   start: FollowStart,
-  timeoutSeconds: number | undefined,
+  opts: FollowAndPrintOptions = {},
 ): Promise<number> {
-  const progress = new ProgressLine(cli.out);
+  const progress = new ProgressLine(cli.out, { showTaskId: opts.showTaskId === true });
   const task = await followTask(client, start, {
     onEvent: progress.onEvent,
-    ...(timeoutSeconds !== undefined ? { timeoutMs: timeoutSeconds * 1000 } : {}),
+    ...(opts.timeoutSeconds !== undefined ? { timeoutMs: opts.timeoutSeconds * 1000 } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
   }).finally(() => progress.end());
   return printTask(cli, task);
 }

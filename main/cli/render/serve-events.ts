@@ -1,0 +1,62 @@
+/**
+ * What the foreground `contactor serve` says while it runs (README.md#cli): one line per config reload
+ * (applied, with the agents now configured; or not applied, with the file:line of the problem) and one
+ * per task state change. The bridge's own parts are described structurally here: only serve.ts builds it.
+ */
+import type { TaskEvent } from '../../domain/events.js';
+import { isTerminal, type Task } from '../../domain/task.js';
+import type { Output } from './output.js';
+
+/** The parts of the running bridge (main/wiring/wiring.ts `Bridge`) these lines come from. */
+export interface ServedBridge {
+  onConfigChange(listener: (state: { error?: string; restartNeeded: string[] }) => void): () => void;
+  readonly server: {
+    readonly dispatcher: {
+      readonly feed: { listen(listener: (event: TaskEvent, task: Task) => void): () => void };
+      readonly registry: { all(): readonly { name: string }[] };
+    };
+  };
+}
+
+export function agentCount(names: readonly string[]): string {
+  return `${names.length} agent${names.length === 1 ? '' : 's'} (${names.join(', ') || 'none'})`;
+}
+
+/** Starts the lines; the returned function stops them. */
+export function reportServeEvents(bridge: ServedBridge, out: Output): () => void {
+  const { dispatcher } = bridge.server;
+  const agentNames = () => dispatcher.registry.all().map((e) => e.name);
+  let known = agentNames();
+  const stopConfig = bridge.onConfigChange((state) => {
+    if (state.error !== undefined) {
+      out.line(`config not applied, the last good one stays: ${state.error}`);
+      return;
+    }
+    const now = agentNames();
+    const added = now.filter((n) => !known.includes(n));
+    const removed = known.filter((n) => !now.includes(n));
+    known = now;
+    out.line(
+      [
+        `config reloaded: ${agentCount(now)}`,
+        ...(added.length ? [`added ${added.join(', ')}`] : []),
+        ...(removed.length ? [`removed ${removed.join(', ')}`] : []),
+        ...(state.restartNeeded.length ? [`restart to apply ${state.restartNeeded.join(', ')}`] : []),
+      ].join('; '),
+    );
+  });
+  // A progress note repeats the state it is in: only a change of state makes a line.
+  const lastState = new Map<string, string>();
+  const stopFeed = dispatcher.feed.listen((event, task) => {
+    if (event.kind !== 'status-update') return;
+    const state = event.status.state;
+    if (lastState.get(task.id) === state) return;
+    if (isTerminal(state)) lastState.delete(task.id);
+    else lastState.set(task.id, state);
+    out.line(`task ${task.id} (${String(task.metadata.agent)}): ${state}`);
+  });
+  return () => {
+    stopConfig();
+    stopFeed();
+  };
+}
