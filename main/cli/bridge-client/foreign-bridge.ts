@@ -1,6 +1,6 @@
 /**
  * Whose bridge answers at an address. A bridge is this config's only when the discovery file in this data
- * dir names it (same pid, same data dir): that bridge wrote the file, and the file carries its token. Any
+ * dir names it (same pid): that bridge wrote the file, and the file carries its token. Any
  * other contactor bridge on the port belongs to another HOME, config or data dir, and its token is not ours —
  * reusing it would leave every later command at "unauthorized" (docs/contract.md#discovery-file).
  */
@@ -8,10 +8,12 @@ import path from 'node:path';
 import type { Discovery, Health } from '../../schema/discovery.js';
 import { CliError, EXIT } from '../exit-codes.js';
 
-/** The discovery file of `dataDir` names the bridge that answered `health`. */
-export function isOwnBridge(discovery: Discovery | undefined, health: Health, dataDir: string): boolean {
-  if (!discovery || discovery.pid !== health.pid) return false;
-  return discovery.dataDir === undefined || path.resolve(discovery.dataDir) === path.resolve(dataDir);
+/**
+ * The discovery file of this data dir names the bridge that answered `health` (the file's own `dataDir` is not
+ * compared: the same folder may be spelled differently — a symlink, a drive letter's case, a WSL path).
+ */
+export function isOwnBridge(discovery: Discovery | undefined, health: Health): boolean {
+  return discovery !== undefined && discovery.pid === health.pid;
 }
 
 /** How to get out of another bridge's way: the same words for `up` and `doctor`. */

@@ -67,7 +67,7 @@ export async function ensureBridge(
   // config or data dir started holds a token this CLI does not have.
   const current = locateBridge(opts, env);
   const health = current.discovery ? await new BridgeClient(current).health() : undefined;
-  if (health && isOwnBridge(current.discovery, health, dataDir)) {
+  if (health && isOwnBridge(current.discovery, health)) {
     const port = current.discovery!.port;
     if (opts.port !== undefined && opts.port !== 0 && opts.port !== port)
       throw new CliError(

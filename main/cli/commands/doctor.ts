@@ -237,8 +237,7 @@ function located(cli: CliContext, checks: Check[]): boolean {
  */
 function foreignHealth(cli: CliContext, presence: Presence): Health | undefined {
   if (cli.env.CONTACTOR_URL || presence.kind !== 'bridge') return undefined;
-  const { discovery, dataDir } = cli.address();
-  return isOwnBridge(discovery, presence.health, dataDir) ? undefined : presence.health;
+  return isOwnBridge(cli.address().discovery, presence.health) ? undefined : presence.health;
 }
 
 function checkDiscovery(cli: CliContext, checks: Check[], portTaken: boolean): void {
