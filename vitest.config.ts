@@ -3,10 +3,10 @@ import { configDefaults, defineConfig } from 'vitest/config';
 import { TEST_TIMEOUT_MS } from './tests/helpers/timeouts.js';
 
 /**
- * Files that need a fresh worker of their own: they swap `electron` for the fake with vi.mock, which only holds
+ * Files that need a fresh worker of their own: they swap a module (`electron`, `node:fs`) with vi.mock, which only holds
  * for modules first loaded after it (a module another file had loaded would keep the real import).
  */
-const ISOLATED = ['tests/shell/app.test.ts', 'tests/shell/approval-ipc.test.ts'];
+const ISOLATED = ['tests/shell/app.test.ts', 'tests/shell/approval-ipc.test.ts', 'tests/audit/audit-writes.test.ts'];
 
 export default defineConfig({
   test: {

@@ -15,6 +15,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { BridgeConfigSchema } from '../../main/schema/config.js';
+import { peekRequestId } from '../../main/transport/peek-id.js';
 import { allowedHostsFor, gateRequest, type GatePolicy } from '../../main/transport/request-gate.js';
 import { AuditLines, type Refusal } from './ceiling/audit-lines.js';
 import { EchoSend, errorReply, AGENT } from './ceiling/echo-send.js';
@@ -48,6 +49,7 @@ const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000 }, 
     reason: string,
     extra: Partial<Refusal> = {},
     data?: Record<string, unknown>,
+    answer: { id: string | number | null; headers?: Record<string, string> } = { id: null },
   ) => {
     audit.refused({
       reason,
@@ -59,9 +61,9 @@ const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000 }, 
       origin: req.headers.origin || undefined,
       ...extra,
     });
-    const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {};
+    const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': 'Bearer', ...answer.headers } : {};
     if (extra.caller !== undefined && status === 429) headers['Retry-After'] = String(retrySeconds);
-    sendJson(res, status, errorReply(null, code, message, data), headers);
+    sendJson(res, status, errorReply(answer.id, code, message, data), headers);
   };
   policy ??= {
     allowedHosts: allowedHostsFor('127.0.0.1', (server.address() as AddressInfo).port),
@@ -84,11 +86,17 @@ const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000 }, 
     return sendJson(res, 404, errorReply(null, -32601, help));
   }
   if (!authorized(req.headers.authorization)) {
-    return refuse(
-      401,
-      -32066,
-      'missing or wrong bearer token; the CLI finds it automatically — see `contactor token` to give it to another client',
-      'unauthorized',
+    // The product answers a 401 with the caller's own id, read from a bounded body (transport/peek-id.ts).
+    return void peekRequestId(req, maxBodyBytes).then((peeked) =>
+      refuse(
+        401,
+        -32066,
+        'missing or wrong bearer token; the CLI finds it automatically — see `contactor token` to give it to another client',
+        'unauthorized',
+        {},
+        undefined,
+        { id: peeked.id, headers: peeked.read ? {} : { Connection: 'close' } },
+      ),
     );
   }
   const version = String(req.headers['a2a-version'] ?? '').trim();

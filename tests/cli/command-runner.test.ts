@@ -26,8 +26,10 @@ describe.skipIf(process.platform === 'win32')('runCommand', () => {
     // The timeout runs on fake timers: it ends the run only once the helper has printed and its daemon is up.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
-      // Like a helper that starts a daemon: it exits at once, the daemon inherits stdout and stays.
-      const pending = runCommand('sh', ['-c', `echo started; sleep 60 & echo $! > ${pidFile}; exec sleep 60`], {
+      // Like a helper that starts a daemon: it exits at once, the daemon inherits stdout and stays. The line
+      // comes from /bin/echo, a process that has written it before the pid file exists; dash's builtin echo
+      // keeps its output in the shell's buffer until a later flush, which can come after the pid file.
+      const pending = runCommand('sh', ['-c', `/bin/echo started; sleep 60 & echo $! > ${pidFile}; exec sleep 60`], {
         timeoutMs: 5_000,
       });
       await eventually(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), 'the daemon');
