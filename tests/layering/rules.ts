@@ -206,6 +206,10 @@ export const RULES: Record<Layer, Rule> = {
       'eventsource-parser',
       'yaml',
       { name: '@agentclientprotocol/sdk', only: ['main/cli/doctor/acp-probe.ts'] },
+      // `contactor top`'s screen (Ink renders React components in the terminal): only its own folder, which
+      // commands/top.ts loads lazily, so no other verb pays for loading them.
+      { name: 'ink', only: ['main/cli/top/'] },
+      { name: 'react', only: ['main/cli/top/'] },
     ],
     typePackages: ['zod', '@agentclientprotocol/sdk'],
     node: true,
