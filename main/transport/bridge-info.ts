@@ -56,6 +56,8 @@ export function bridgeInfo(opts: BridgeInfoOptions): BridgeDirectory {
     },
     hasAgent: (name) => dispatcher.registry.has(name),
     listenFeed: (listener) => dispatcher.feed.listen(listener),
+    feedSince: (cursor) => dispatcher.feed.since(cursor),
+    feedCursor: () => dispatcher.feed.cursor(),
     agentList: () => {
       const pending = dispatcher.pending();
       const url = opts.url();

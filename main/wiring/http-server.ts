@@ -6,6 +6,7 @@
 import { createServer, type RequestListener } from 'node:http';
 import type { Socket } from 'node:net';
 import type { AgentBackend, TaskStore } from '../ports.js';
+import { Activity } from '../runtime/activity.js';
 import type { Dispatcher } from '../runtime/dispatcher.js';
 import { BridgeServer } from '../server.js';
 import { bridgeInfo } from '../transport/bridge-info.js';
@@ -106,6 +107,7 @@ export function createBridgeServer(opts: HttpBridgeOptions): BridgeServer {
     {
       dispatcher,
       cards: { agentCard: (name) => info.agentCard(name), listAgents: () => info.agentList() },
+      activity: new Activity(dispatcher),
       ...(opts.configControl ? { config: opts.configControl } : {}),
     },
     log,
