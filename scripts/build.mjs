@@ -33,6 +33,14 @@ const TOP_SCREEN_BESIDE = {
 };
 /** Ink loads React's devtools only when DEV=true and the package is installed; it is neither. */
 const INK_EXTERNAL = ['react-devtools-core'];
+/** In one file (no lazy chunk to keep that import in), the devtools are an empty module instead. */
+const NO_DEVTOOLS = {
+  name: 'no-devtools',
+  setup(b) {
+    b.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: 'react-devtools-core', namespace: 'no-devtools' }));
+    b.onLoad({ filter: /.*/, namespace: 'no-devtools' }, () => ({ contents: 'export default {};' }));
+  },
+};
 
 const TARGETS = [
   {
@@ -73,7 +81,8 @@ const TARGETS = [
     outfile: 'out/cli/top.mjs',
     platform: 'node',
     format: 'esm',
-    external: ['electron', ...INK_EXTERNAL],
+    external: ['electron'],
+    plugins: [NO_DEVTOOLS],
     banner: {
       js: "import { createRequire as __contactorCreateRequire } from 'node:module'; const require = __contactorCreateRequire(import.meta.url);",
     },

@@ -84,6 +84,9 @@ export function commandFor(state: TopState, input: string, key: KeyPress): Comma
     if (isTerminal(target.state)) return { kind: 'explain', text: `this task has already ${target.state}` };
     return { kind: 'start-cancel', taskId: target.taskId };
   }
+  // Someone pressing y or Enter to approve is told how answering works, instead of nothing happening.
+  const name = key.return ? 'Enter' : input === ' ' ? 'Space' : /^\S$/.test(input) ? `"${input}"` : undefined;
+  if (name) return { kind: 'explain', text: `${name} does nothing here: a answers, c cancels, q quits` };
   return { kind: 'none' };
 }
 

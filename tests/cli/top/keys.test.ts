@@ -29,9 +29,13 @@ describe('top keys', () => {
       ['', { tab: true }],
     ] as const) {
       const command = commandFor(asking, input, key);
-      expect(['none', 'open']).toContain(command.kind);
+      expect(['none', 'explain']).toContain(command.kind);
     }
-    expect(commandFor(openDetail(asking), '', { return: true }).kind).toBe('none');
+    expect(commandFor(asking, 'y', {})).toEqual({
+      kind: 'explain',
+      text: '"y" does nothing here: a answers, c cancels, q quits',
+    });
+    expect(commandFor(openDetail(asking), '', { return: true }).kind).toBe('explain');
     expect(commandFor(asking, 'a', {})).toEqual({ kind: 'start-answer', taskId: 't1' });
   });
 

@@ -1,5 +1,5 @@
 /** The first line: where the bridge is, whether the feed is live, and the running / waiting / needs-you / finished counts. */
-import { Box, Text } from 'ink';
+import { Text } from 'ink';
 import { activitySummary } from '../../../domain/activity.js';
 import type { TopState } from '../view-model.js';
 import type { Palette } from './palette.js';
@@ -9,15 +9,12 @@ export function Header({ state, url, palette }: { state: TopState; url: string; 
   const link =
     state.connection === 'live' ? 'live' : state.connection === 'connecting' ? 'connecting…' : 'reconnecting…';
   return (
-    <Box>
-      <Text bold>contactor top</Text>
-      <Text> {url} </Text>
+    <Text wrap="truncate-end">
+      <Text bold>contactor top</Text> {url}{' '}
       <Text color={state.connection === 'live' ? palette.tone('running') : palette.tone('question')}>[{link}]</Text>
-      <Text>
-        {'  '}
-        {s.running} running · {s.waiting} waiting · {s.needsYou} need you · {s.finished} finished
-        {state.truncated ? ' (newest only)' : ''}
-      </Text>
-    </Box>
+      {'  '}
+      {s.running} running · {s.waiting} waiting · {s.needsYou} need you · {s.finished} finished
+      {state.truncated ? ' (newest only)' : ''}
+    </Text>
   );
 }
