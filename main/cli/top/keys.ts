@@ -57,7 +57,9 @@ export function commandFor(state: TopState, input: string, key: KeyPress): Comma
   }
   if (prompt?.kind === 'cancel') {
     // Only a plain `y` cancels: Enter, Esc or any other key leaves the task running.
-    return input === 'y' && !key.ctrl && !key.meta ? { kind: 'confirm-cancel', taskId: prompt.taskId } : { kind: 'dismiss' };
+    return input === 'y' && !key.ctrl && !key.meta
+      ? { kind: 'confirm-cancel', taskId: prompt.taskId }
+      : { kind: 'dismiss' };
   }
   if (key.ctrl || key.meta) return { kind: 'none' };
   if (input === 'q') return { kind: 'quit' };

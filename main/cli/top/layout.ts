@@ -8,17 +8,18 @@ import type { ActivityRow } from '../../schema/activity.js';
 /**
  * Agents write what they like into their replies; a terminal obeys escape sequences (set the title, write
  * the clipboard, move the cursor, redraw the screen). Every control character, ESC and the C1 range with
- * it, becomes a space, so an agent's text can only ever show as text (SECURITY.md#contactor-top).
+ * it, becomes a space, so an agent's text can only ever show as text (SECURITY.md#what-contactor-top-shows).
  */
 export function plain(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
 }
 
-/** One line of at most `width` columns (an ellipsis marks a cut). */
-export function fit(text: string, width: number): string {
+/** One line of at most `width` columns (an ellipsis marks a cut): its start, or with `end` its end. */
+export function fit(text: string, width: number, end = false): string {
   const one = plain(text).replace(/\s+/g, ' ').trim();
   if (width <= 0) return '';
-  return one.length > width ? `${one.slice(0, Math.max(0, width - 1))}…` : one;
+  if (one.length <= width) return one;
+  return end ? `…${one.slice(one.length - width + 1)}` : `${one.slice(0, Math.max(0, width - 1))}…`;
 }
 
 /** "9s", "4m05s", "2h07m", "3d04h": how long a task has been in its state. */
@@ -95,13 +96,18 @@ export function columnsFor(width: number): Columns {
 
 /** One task as the cells of a table line, each padded to its column (a column of width 0 is left out). */
 export function rowCells(row: ActivityRow, cols: Columns, now: number): { state: string; rest: string } {
-  const text = row.question ? `? ${row.question.title}` : row.lastLine ? row.lastLine : row.brief;
+  // Output shows its end (what is being written now); a brief or a question its start.
+  const line = row.question
+    ? fit(`? ${row.question.title}`, cols.line)
+    : row.lastLine
+      ? fit(row.lastLine, cols.line, true)
+      : fit(row.brief, cols.line);
   return {
     state: pad(fit(stateLabel(row), cols.state), cols.state),
     rest: join([
       cols.age ? pad(elapsed(row.since, now), cols.age) : '',
       pad(fit(callerChain(row), cols.chain), cols.chain),
-      fit(text, cols.line),
+      line,
     ]),
   };
 }

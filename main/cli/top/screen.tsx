@@ -25,16 +25,19 @@ export async function runTopScreen(opts: ScreenOptions): Promise<void> {
   const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   const onSignal = (): void => stop.abort();
   for (const s of signals) process.on(s, onSignal);
-  const app = render(<TopApp controller={controller} url={opts.client.address.url} palette={paletteFor(opts.colors)} />, {
-    stdin: opts.stdin ?? process.stdin,
-    stdout: opts.stdout ?? process.stdout,
-    // The controller quits on Ctrl+C like on q, so both leave the same way.
-    exitOnCtrlC: false,
-    patchConsole: false,
-    alternateScreen: true,
-    // Only started on a terminal (commands/top.ts); Ink would otherwise draw only the last frame under CI=true.
-    interactive: true,
-  });
+  const app = render(
+    <TopApp controller={controller} url={opts.client.address.url} palette={paletteFor(opts.colors)} />,
+    {
+      stdin: opts.stdin ?? process.stdin,
+      stdout: opts.stdout ?? process.stdout,
+      // The controller quits on Ctrl+C like on q, so both leave the same way.
+      exitOnCtrlC: false,
+      patchConsole: false,
+      alternateScreen: true,
+      // Only started on a terminal (commands/top.ts); Ink would otherwise draw only the last frame under CI=true.
+      interactive: true,
+    },
+  );
   let failure: unknown;
   const following = controller.run(stop.signal).catch((err: unknown) => {
     failure = err;

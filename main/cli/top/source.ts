@@ -28,7 +28,9 @@ const FeedMessageSchema = z.looseObject({
     taskId: z.string(),
     status: z.looseObject({ state: z.enum(TASK_STATES), timestamp: z.string().optional() }).optional(),
     metadata: z.record(z.string(), z.unknown()).optional(),
-    artifact: z.looseObject({ parts: z.array(z.looseObject({ kind: z.string(), text: z.string().optional() })) }).optional(),
+    artifact: z
+      .looseObject({ parts: z.array(z.looseObject({ kind: z.string(), text: z.string().optional() })) })
+      .optional(),
     append: z.boolean().optional(),
   }),
 });

@@ -5,7 +5,7 @@
  */
 import type { ActivityDetail, ActivityRow, ActivitySnapshot, AgentActivity } from '../../schema/activity.js';
 import { PendingSchema, type CliPending } from '../../schema/cli.js';
-import { lastLineOf } from '../../domain/activity.js';
+import { ACTIVITY_LINE_CHARS } from '../../domain/activity.js';
 
 /** How much of a followed task's reply the detail pane keeps: the end of it, which is what is on screen. */
 export const DETAIL_TEXT_CHARS = 64 * 1024;
@@ -27,8 +27,7 @@ export interface Detail {
 }
 
 export type Prompt =
-  | { kind: 'answer'; taskId: string; input: string; error?: string }
-  | { kind: 'cancel'; taskId: string };
+  { kind: 'answer'; taskId: string; input: string; error?: string } | { kind: 'cancel'; taskId: string };
 
 export interface TopState {
   rows: ActivityRow[];
@@ -93,7 +92,7 @@ export function withFeedEvent(state: TopState, event: FeedEvent): { state: TopSt
       refetch = true;
     }
     if (event.text) {
-      const line = lastLineOf(event.text);
+      const line = lineTail(row.lastLine, event.text);
       if (line) next = { ...next, lastLine: line };
     }
     if (next !== row) {
@@ -116,7 +115,10 @@ export function withFeedEvent(state: TopState, event: FeedEvent): { state: TopSt
 
 export function withDetail(state: TopState, d: ActivityDetail): TopState {
   if (state.detail?.taskId !== d.row.taskId) return state;
-  const task = d.task as { artifacts?: { parts?: { kind?: string; text?: string }[] }[]; metadata?: { pending?: unknown } };
+  const task = d.task as {
+    artifacts?: { parts?: { kind?: string; text?: string }[] }[];
+    metadata?: { pending?: unknown };
+  };
   const text = (task.artifacts ?? [])
     .flatMap((a) => a.parts ?? [])
     .map((p) => (p.kind === 'text' && typeof p.text === 'string' ? p.text : ''))
@@ -150,11 +152,7 @@ export function moveSelection(state: TopState, by: number | 'first' | 'last'): T
     state.rows.findIndex((r) => r.taskId === state.selectedId),
   );
   const to =
-    by === 'first'
-      ? 0
-      : by === 'last'
-        ? state.rows.length - 1
-        : Math.min(state.rows.length - 1, Math.max(0, at + by));
+    by === 'first' ? 0 : by === 'last' ? state.rows.length - 1 : Math.min(state.rows.length - 1, Math.max(0, at + by));
   return { ...state, selectedId: state.rows[to]!.taskId, flash: undefined };
 }
 
@@ -181,4 +179,20 @@ export function targetTaskId(state: TopState): string | undefined {
 
 export function withFlash(state: TopState, text: string, bad = false): TopState {
   return { ...state, flash: { text, bad } };
+}
+
+/**
+ * The last line of output after a streamed chunk: a chunk without a line break continues the line shown
+ * (an agent streaming words), one with a break starts over with its last non-empty line. The end of the
+ * line is kept: it is what moves.
+ */
+export function lineTail(shown: string | undefined, chunk: string): string | undefined {
+  // A snapshot's line was cut at its end (domain/activity.ts): the ellipsis is not output.
+  const lines = ((shown ?? '').replace(/…$/, '') + chunk).split(/\r?\n/);
+  for (let i = lines.length - 1; i >= 0; i -= 1) {
+    // Kept as written: the space after a streamed word separates it from the next chunk.
+    const line = lines[i]!;
+    if (line.trim() !== '') return line.slice(-ACTIVITY_LINE_CHARS);
+  }
+  return shown;
 }

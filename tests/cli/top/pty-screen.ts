@@ -59,7 +59,8 @@ export function startOnPty(
   const lines = (): string[] => {
     const buffer = term.buffer.active;
     const out: string[] = [];
-    for (let i = 0; i < term.rows; i += 1) out.push(buffer.getLine(buffer.viewportY + i)?.translateToString(true) ?? '');
+    for (let i = 0; i < term.rows; i += 1)
+      out.push(buffer.getLine(buffer.viewportY + i)?.translateToString(true) ?? '');
     return out;
   };
   const text = (): string => lines().join('\n');

@@ -130,15 +130,23 @@ describe('contactor top in a terminal', () => {
     expect(s.term.buffer.active.type).toBe('normal');
   });
 
-  it("an agent's escape sequences show as text: the title stays, the screen is not cleared", async () => {
-    // The echo agent replies with what it was sent: here a title change, a screen clear and a clipboard write.
-    const id = await send('echo', 'evil \u001b]2;PWNED\u0007 \u001b[2J \u001b]52;c;cHduZWQ=\u0007 end');
-    await waitForState(bridge, id, 'completed');
+  it("an agent's escape sequences show as text: no title, no clipboard, no cleared screen, no hidden words", async () => {
+    // The echo agent replies with what it was sent: a title change, a screen clear, a clipboard write and
+    // concealed text (SGR 8), which would hide words of a reply or a question from the person reading it.
+    const id = await send(
+      'echo',
+      'evil \u001b]2;PWNED\u0007 \u001b[2J \u001b]52;c;cHduZWQ=\u0007 \u001b[8mhidden\u001b[0m end',
+    );
+    const task = await waitForState(bridge, id, 'completed');
+    // The bridge keeps the reply as the agent wrote it: the sequences reach the screen's data.
+    expect(JSON.stringify(task.artifacts)).toContain('\\u001b[8mhidden');
     const s = top();
-    await s.shows((screen) => /completed .*person → echo .*evil/.test(screen), 'the task with the reply');
+    await s.shows((screen) => /completed .*person → echo .*evil .*hidden/.test(screen), 'the reply, all of it visible');
+    s.type(KEY.enter);
+    await s.shows((screen) => /^echo: evil .*hidden/m.test(screen), "the reply in the followed task's pane");
     expect(s.titles).not.toContain('PWNED');
-    expect(s.raw()).not.toContain('\u001b]2;PWNED');
-    expect(s.raw()).not.toContain('\u001b]52;');
+    for (const sequence of ['\u001b]2;PWNED', '\u001b[2J', '\u001b]52;', '\u001b[8m'])
+      expect(s.raw()).not.toContain(sequence);
     s.type('q');
     await s.exited;
   });

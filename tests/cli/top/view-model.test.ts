@@ -1,6 +1,6 @@
 /** `contactor top`'s view model (main/cli/top/view-model.ts) and cell formatting (layout.ts). */
 import { describe, expect, it } from 'vitest';
-import { callerChain, columnsFor, elapsed, plain, stateLabel } from '../../../main/cli/top/layout.js';
+import { callerChain, columnsFor, elapsed, plain, rowCells, stateLabel } from '../../../main/cli/top/layout.js';
 import { tailLines } from '../../../main/cli/top/components/detail-pane.js';
 import { checkAnswer } from '../../../main/cli/top/answer-check.js';
 import {
@@ -29,9 +29,21 @@ describe('top view model', () => {
 
   it('a streamed chunk updates the last line without a snapshot; a new state or an unknown task asks for one', () => {
     const s = withSnapshot(initialState(), snapshot([row('t1')]));
-    const chunk = withFeedEvent(s, { kind: 'artifact-update', taskId: 't1', text: 'line one\nline two\n', append: true });
+    const chunk = withFeedEvent(s, {
+      kind: 'artifact-update',
+      taskId: 't1',
+      text: 'line one\nline two\n',
+      append: true,
+    });
     expect(chunk.refetch).toBe(false);
     expect(chunk.state.rows[0]!.lastLine).toBe('line two');
+    // Words streamed without a line break continue the line; the row keeps its end.
+    let words = withFeedEvent(s, { kind: 'artifact-update', taskId: 't1', text: 'tick 1 ', append: true }).state;
+    words = withFeedEvent(words, { kind: 'artifact-update', taskId: 't1', text: 'tick 2 ', append: true }).state;
+    expect(words.rows[0]!.lastLine).toBe('tick 1 tick 2 ');
+    expect(rowCells({ ...words.rows[0]!, lastLine: 'a'.repeat(50) + ' the end' }, columnsFor(80), 0).rest).toMatch(
+      /…a+ the end$/,
+    );
     const asked = withFeedEvent(chunk.state, { kind: 'status-update', taskId: 't1', state: 'input-required' });
     expect(asked.refetch).toBe(true);
     expect(asked.state.rows[0]!.state).toBe('input-required');
@@ -100,7 +112,9 @@ describe('top cells', () => {
   it('narrow terminals drop the line, then shrink the chain; nothing is wider than the terminal', () => {
     for (const width of [20, 40, 60, 80, 200]) {
       const c = columnsFor(width);
-      expect(2 + c.state + (c.age ? 1 + c.age : 0) + 1 + c.chain + (c.line ? 1 + c.line : 0)).toBeLessThanOrEqual(width);
+      expect(2 + c.state + (c.age ? 1 + c.age : 0) + 1 + c.chain + (c.line ? 1 + c.line : 0)).toBeLessThanOrEqual(
+        width,
+      );
     }
     expect(columnsFor(40).line).toBe(0);
     expect(columnsFor(120).line).toBeGreaterThan(40);

@@ -18,7 +18,7 @@ export function AgentsTable({ state, palette, maxRows }: { state: TopState; pale
         <Box width={18}>
           <Text bold>AGENT</Text>
         </Box>
-        <Text bold> RUNNING  WAITING  QUESTIONS</Text>
+        <Text bold> RUNNING WAITING QUESTIONS</Text>
       </Box>
       {shown.map((a) => (
         <Box key={a.agent}>
