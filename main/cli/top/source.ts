@@ -5,35 +5,19 @@
  * the events after it (a restart, a long sleep), it says `reset` and a fresh snapshot replaces the table.
  * Everything goes through the bridge's HTTP with the CLI's token, like every other verb.
  */
-import { z } from 'zod';
 import {
   ActivityDetailSchema,
   ActivitySnapshotSchema,
   type ActivityDetail,
   type ActivitySnapshot,
 } from '../../schema/activity.js';
-import { CliTaskSchema, type CliTask } from '../../schema/cli.js';
-import { TASK_STATES } from '../../domain/task.js';
+import { CliTaskSchema, FeedMessageSchema, type CliTask } from '../../schema/cli.js';
 import { StreamDropped, type BridgeClient } from '../bridge-client/bridge-client.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import type { Connection, FeedEvent } from './view-model.js';
 
 /** Back-off before each reconnect; after the last one it keeps trying at that pace (the bridge may be restarting). */
 const RECONNECT_DELAYS_MS = [250, 500, 1000, 2000, 4000];
-
-/** One event of `GET /events`: the task event and the task's agent and state (main/transport/http.ts streamFeed). */
-const FeedMessageSchema = z.looseObject({
-  event: z.looseObject({
-    kind: z.string(),
-    taskId: z.string(),
-    status: z.looseObject({ state: z.enum(TASK_STATES), timestamp: z.string().optional() }).optional(),
-    metadata: z.record(z.string(), z.unknown()).optional(),
-    artifact: z
-      .looseObject({ parts: z.array(z.looseObject({ kind: z.string(), text: z.string().optional() })) })
-      .optional(),
-    append: z.boolean().optional(),
-  }),
-});
 
 export interface SourceHandlers {
   snapshot(snap: ActivitySnapshot): void;
