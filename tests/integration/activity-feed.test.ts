@@ -87,6 +87,8 @@ describe('activity over HTTP', () => {
       const frames = await resumed.read(finalOf(second));
       resumed.close();
       expect(frames.every((f) => f.data.event.taskId === second)).toBe(true);
+      // A new task is on the feed from its creation (a queued task has no event of its own until it starts).
+      expect(frames[0]!.data).toMatchObject({ state: 'submitted', event: { seq: 0, metadata: { event: 'created' } } });
       const [run, seq] = snap.cursor.split(':');
       expect(frames.map((f) => f.id)).toEqual(frames.map((_f, i) => `${run}:${Number(seq) + 1 + i}`));
       expect(frames.map((f) => f.event)).toEqual(frames.map((f) => f.data.event.kind));
