@@ -20,6 +20,28 @@ const IMPORT_META_URL_SHIM = {
   banner: { js: "const __contactor_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
 };
 
+/**
+ * `contactor top`'s screen (main/cli/top/screen.tsx, Ink + React) uses top-level await (Ink's reconciler, yoga's
+ * WebAssembly loader), which a CommonJS bundle cannot hold. The desktop CLI (CommonJS) therefore imports it from
+ * top.mjs, an ES module built beside it (the target below), with a real `import()` that Node runs from CommonJS.
+ */
+const TOP_SCREEN_BESIDE = {
+  name: 'top-screen-beside',
+  setup(b) {
+    b.onResolve({ filter: /[\\/]top[\\/]screen\.js$/ }, () => ({ path: './top.mjs', external: true }));
+  },
+};
+/** Ink loads React's devtools only when DEV=true and the package is installed; it is neither. */
+const INK_EXTERNAL = ['react-devtools-core'];
+/** In one file (no lazy chunk to keep that import in), the devtools are an empty module instead. */
+const NO_DEVTOOLS = {
+  name: 'no-devtools',
+  setup(b) {
+    b.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: 'react-devtools-core', namespace: 'no-devtools' }));
+    b.onLoad({ filter: /.*/, namespace: 'no-devtools' }, () => ({ contents: 'export default {};' }));
+  },
+};
+
 const TARGETS = [
   {
     // The repo's CLI (bin/contactor.js loads it). Split, so the verbs' lazy imports (`serve`'s bridge,
@@ -33,7 +55,7 @@ const TARGETS = [
     splitting: true,
     platform: 'node',
     format: 'esm',
-    external: ['better-sqlite3', 'electron'],
+    external: ['better-sqlite3', 'electron', ...INK_EXTERNAL],
     // Bundled CommonJS dependencies call require(), which an ES module does not have.
     banner: {
       js: "import { createRequire as __contactorCreateRequire } from 'node:module'; const require = __contactorCreateRequire(import.meta.url);",
@@ -49,7 +71,21 @@ const TARGETS = [
     platform: 'node',
     format: 'cjs',
     external: ['better-sqlite3', 'electron'],
+    plugins: [TOP_SCREEN_BESIDE],
     ...IMPORT_META_URL_SHIM,
+  },
+  {
+    // `contactor top`'s screen for that CommonJS CLI (TOP_SCREEN_BESIDE), shipped beside it (electron-builder.yml).
+    name: 'cli top screen (desktop resources)',
+    entryPoints: ['main/cli/top/screen.tsx'],
+    outfile: 'out/cli/top.mjs',
+    platform: 'node',
+    format: 'esm',
+    external: ['electron'],
+    plugins: [NO_DEVTOOLS],
+    banner: {
+      js: "import { createRequire as __contactorCreateRequire } from 'node:module'; const require = __contactorCreateRequire(import.meta.url);",
+    },
   },
   {
     // The desktop app's Electron main process (package.json `main`); node_modules stay in the app's asar.

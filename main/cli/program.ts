@@ -16,6 +16,7 @@ import { registerStatus } from './commands/status.js';
 import { registerStdio } from './commands/stdio.js';
 import { registerTaskVerbs } from './commands/task-verbs.js';
 import { registerToken } from './commands/token.js';
+import { registerTop } from './commands/top.js';
 import { registerWatch } from './commands/watch.js';
 import type { Runner } from './context.js';
 import { EXIT_HELP } from './exit-codes.js';
@@ -38,6 +39,7 @@ export function buildProgram(run: Runner, version: string): Command {
   registerSend(program, run);
   registerTaskVerbs(program, run);
   registerWatch(program, run);
+  registerTop(program, run);
   registerListings(program, run);
   registerToken(program, run);
   registerConfig(program, run);

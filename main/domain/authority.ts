@@ -30,7 +30,7 @@ export const AUTHORITY = {
   'read the config': 'person',
   /** `pending/list`: an agent sees the questions (and their history) of the tasks it created only. */
   'list open questions': 'person or creator',
-  /** `GET /events`: every task's events, bridge-wide. */
+  /** `GET /events`, `activity/snapshot`, `activity/task`: every task, bridge-wide. */
   'follow every task': 'person',
   /** `message/send`, `message/stream`, `SendMessage`, `SendStreamingMessage`, `agents/orchestrate` (loop guards apply). */
   'send a task': 'any caller',

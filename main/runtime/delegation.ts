@@ -13,6 +13,8 @@ export interface DelegationHints {
 export interface DelegationChain {
   depth: number;
   visited: string[];
+  /** The task the send was made for, when the caller named it and it exists (the activity view's children). */
+  parent?: { id: string; agent: string };
 }
 
 /**
@@ -27,9 +29,10 @@ export function resolveChain(
   let depth = hints.depth ?? 0;
   const visited = new Set(hints.visited ?? []);
   const parents: Task[] = [];
+  let named: Task | undefined;
   if (hints.parentTaskId) {
-    const parent = lookup.task(hints.parentTaskId);
-    if (parent) parents.push(parent);
+    named = lookup.task(hints.parentTaskId);
+    if (named) parents.push(named);
   }
   if (hints.callerAgent) {
     visited.add(hints.callerAgent);
@@ -39,7 +42,7 @@ export function resolveChain(
     depth = Math.max(depth, parent.metadata.delegationDepth + 1);
     for (const a of parent.metadata.visitedAgents) visited.add(a);
   }
-  return { depth, visited: [...visited] };
+  return { depth, visited: [...visited], ...(named ? { parent: { id: named.id, agent: named.metadata.agent } } : {}) };
 }
 
 /** The reason a send must be rejected as a loop or too deep, or undefined when it may run. */

@@ -1,7 +1,7 @@
 import { identityLabel, PERSON_BY_TOKEN, type Identity } from '../domain/authority.js';
 import { BridgeError, taskNotFound } from '../domain/errors.js';
 import { redact } from '../domain/redaction.js';
-import type { StreamEvent } from '../domain/events.js';
+import { statusUpdate, type StreamEvent } from '../domain/events.js';
 import { isTerminal, textOf, type Message, type Task } from '../domain/task.js';
 import type { EventSink, TaskPage, TaskQuery, TaskStore } from '../ports.js';
 import { checkContinuation } from './continuation.js';
@@ -122,6 +122,7 @@ export class Dispatcher {
     const intake = storeNewTask({ store: this.opts.store, live: this.live }, entry, req, { chain, rejection });
     if (intake.kind === 'replay') return this.replay(intake.taskId, req.blocking);
     const { stored, unreserve } = intake;
+    this.announceCreated(stored.task);
     if (rejection) {
       await durable(this.opts.store);
       return stored.task;
@@ -256,6 +257,20 @@ export class Dispatcher {
     }
     this.clock.clearAll();
     this.live.close();
+  }
+
+  /**
+   * Tells the feed (only) that a task exists, once that is durable: a task waiting in its agent's queue
+   * has no event of its own until it starts, and the activity view lists it from the first moment
+   * (docs/contract.md#the-event-feed). Seq 0: it is not one of the task's stored events.
+   */
+  private announceCreated(task: Task): void {
+    const created = snapshot(task);
+    this.opts.store.afterCommit((lost) => {
+      if (lost) return;
+      const final = isTerminal(created.status.state);
+      this.opts.feed.publish(statusUpdate(created, 0, created.status, final, { event: 'created' }), created);
+    });
   }
 
   /** The standard A2A route for an answer: a message carrying the task's taskId, from `req.by`. */

@@ -4,6 +4,7 @@
  * bridge that adds facts does not break an older CLI.
  */
 import { z } from 'zod';
+import { TASK_STATES } from '../domain/task.js';
 import { ArtifactSchema, TaskSchema, TaskStatusSchema } from './a2a.js';
 import { ReadCapabilitiesSchema } from './a2a-remote.js';
 import { JsonRpcIdSchema } from './rpc.js';
@@ -159,3 +160,17 @@ export const OrchestrateResultSchema = z.looseObject({
   ),
 });
 export type OrchestrateResult = z.infer<typeof OrchestrateResultSchema>;
+
+/** One event of `GET /events`: the task event and the task's agent and state (main/transport/http.ts streamFeed), as `contactor top` reads it. */
+export const FeedMessageSchema = z.looseObject({
+  event: z.looseObject({
+    kind: z.string(),
+    taskId: z.string(),
+    status: z.looseObject({ state: z.enum(TASK_STATES), timestamp: z.string().optional() }).optional(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+    artifact: z
+      .looseObject({ parts: z.array(z.looseObject({ kind: z.string(), text: z.string().optional() })) })
+      .optional(),
+    append: z.boolean().optional(),
+  }),
+});

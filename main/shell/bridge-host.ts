@@ -89,8 +89,8 @@ export class BridgeHost {
       await bridge.start();
       this.current = bridge;
       this.failure = undefined;
-      const unlistenFeed = bridge.server.dispatcher.feed.listen((event, task) => {
-        for (const listener of this.feedListeners) listener(event, task);
+      const unlistenFeed = bridge.server.dispatcher.feed.listen((event, task, cursor) => {
+        for (const listener of this.feedListeners) listener(event, task, cursor);
       });
       // A config edit applied or refused while running: the tray redraws (it shows a refused edit).
       const unlistenConfig = bridge.onConfigChange(() => this.changed());

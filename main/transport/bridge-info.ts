@@ -57,6 +57,8 @@ export function bridgeInfo(opts: BridgeInfoOptions): BridgeDirectory {
     hasAgent: (name) => dispatcher.registry.has(name),
     agentNames: () => dispatcher.registry.names(),
     listenFeed: (listener) => dispatcher.feed.listen(listener),
+    feedSince: (cursor) => dispatcher.feed.since(cursor),
+    feedCursor: () => dispatcher.feed.cursor(),
     agentList: () => {
       const pending = dispatcher.pending();
       const url = opts.url();

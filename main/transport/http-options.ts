@@ -6,6 +6,7 @@ import type { Socket } from 'node:net';
 import type { Identity } from '../domain/authority.js';
 import type { TaskEvent } from '../domain/events.js';
 import type { Task } from '../domain/task.js';
+import type { FeedReplay } from '../runtime/event-feed.js';
 import type { CallerTokens } from './caller-tokens.js';
 import type { JsonRpcEndpoint } from './jsonrpc.js';
 import type { CallerRateLimit } from './rate-limit.js';
@@ -20,7 +21,11 @@ export interface BridgeInfo {
   hasAgent(name: string): boolean;
   /** The configured agents' names, for the error that names them (an unknown agent's URL). */
   agentNames(): readonly string[];
-  listenFeed(listener: (event: TaskEvent, task: Task) => void): () => void;
+  listenFeed(listener: (event: TaskEvent, task: Task, cursor: string) => void): () => void;
+  /** The feed's events after `cursor`, or reset (runtime/event-feed.ts); call `listenFeed` in the same turn. */
+  feedSince(cursor: string): FeedReplay;
+  /** The cursor of the feed's latest event. */
+  feedCursor(): string;
 }
 
 export interface HttpOptions {

@@ -33,6 +33,7 @@ import {
   type PostTarget,
 } from './rpc-post.js';
 import { SSE_HEADERS, writeSseEvent } from './sse.js';
+import type { FeedEntry } from '../runtime/event-feed.js';
 
 const NAME = AGENT_NAME.source.slice(1, -1);
 /** An agent's JSON-RPC endpoint, `/agents/<name>` or `/agents/<name>/`; the name as in config, never decoded. */
@@ -203,24 +204,53 @@ function sendCard(ctx: Koa.Context, card: unknown, since: Date): void {
   ctx.body = body;
 }
 
-/** The bridge-wide feed: every task event, for the desktop shell and `contactor watch`. */
+/**
+ * The bridge-wide feed: every task event, for the desktop shell, `contactor watch` and `contactor top`.
+ * Each event carries its cursor as the SSE `id:`; a reader that reconnects with it (`Last-Event-ID` or
+ * `?since=`) first gets what it missed, or a `reset` event when that is no longer kept
+ * (docs/contract.md#the-event-feed).
+ */
 function streamFeed(ctx: Koa.Context, info: BridgeInfo): void {
   const stream = new PassThrough();
   ctx.status = 200;
   ctx.set(SSE_HEADERS);
   ctx.body = stream;
   stream.write(': contactor event feed\n\n');
-  const stop = info.listenFeed((event, task) => {
-    const ok = writeSseEvent(
+  const write = (entry: FeedEntry): boolean =>
+    writeSseEvent(
       stream,
-      { event, agent: task.metadata.agent, state: task.status.state },
-      { event: event.kind },
+      { event: entry.event, agent: entry.agent, state: entry.state },
+      { event: entry.event.kind, id: entry.cursor },
     );
-    if (!ok) close();
+  const since = resumeCursor(ctx);
+  // Replay and listening start in the same turn: no event falls between them, none comes twice.
+  let ok = true;
+  if (since !== undefined) {
+    const replay = info.feedSince(since);
+    if (replay.kind === 'reset') {
+      ok = writeSseEvent(
+        stream,
+        { reason: replay.reason, cursor: info.feedCursor() },
+        { event: 'reset', id: info.feedCursor() },
+      );
+    } else {
+      for (const entry of replay.entries) ok &&= write(entry);
+    }
+  }
+  const stop = info.listenFeed((event, task, cursor) => {
+    if (!write({ cursor, event, agent: task.metadata.agent, state: task.status.state })) close();
   });
   const close = (): void => {
     stop();
     stream.end();
   };
   ctx.req.on('close', close);
+  if (!ok) close();
+}
+
+/** Where a reader resumes: `?since=` wins over the `Last-Event-ID` header (EventSource sends the latter). */
+function resumeCursor(ctx: Koa.Context): string | undefined {
+  const query = ctx.query.since;
+  const given = typeof query === 'string' ? query : ctx.get('last-event-id') || undefined;
+  return given === undefined || given === '' ? undefined : given;
 }

@@ -1,5 +1,5 @@
 /**
- * The bridge's own methods (tasks/answer, tasks/list, pending/list, config/*, agents/*): the same in both
+ * The bridge's own methods (tasks/answer, tasks/list, pending/list, config/*, agents/*, activity/*): the same in both
  * protocol versions, beside the v0.3 and v1 method tables.
  */
 import { allows, authorize, identityLabel, type Identity } from '../domain/authority.js';
@@ -12,6 +12,7 @@ import {
   ListTasksParamsSchema,
   PendingListParamsSchema,
 } from '../schema/rpc.js';
+import { ActivitySnapshotParamsSchema, ActivityTaskParamsSchema, ACTIVITY_MAX_ROWS } from '../schema/activity.js';
 import { applyHistoryLength } from './a2a-v1-convert.js';
 import { parseParams } from './parse-params.js';
 import type { ConfigControl, MethodContext, MethodHandler } from './rpc-types.js';
@@ -63,6 +64,17 @@ export function bridgeMethods(ctx: MethodContext): Record<string, MethodHandler>
         : undefined;
       return { tasks: dispatcher.pending().filter(visible), ...(history ? { history } : {}) };
     },
+    // The activity view (docs/contract.md#activity): every task, bridge-wide, so the person's only, like GET /events.
+    'activity/snapshot': (params, call) => {
+      authorize('follow every task', call.identity);
+      const { limit } = parseParams(ActivitySnapshotParamsSchema, params);
+      return activity(ctx).snapshot(limit);
+    },
+    'activity/task': (params, call) => {
+      authorize('follow every task', call.identity);
+      const { taskId } = parseParams(ActivityTaskParamsSchema, params);
+      return activity(ctx).detail(taskId, ACTIVITY_MAX_ROWS);
+    },
     'agents/list': (params) => {
       parseParams(EmptyParamsSchema, params);
       return { agents: ctx.cards.listAgents() };
@@ -91,6 +103,12 @@ function answerer(identity: Identity, answeredBy: string | undefined): Identity 
     `answeredBy is not accepted from an agent's token: the bridge records who answered from the token (${identityLabel(identity)}); leave answeredBy out`,
     { identity: identityLabel(identity) },
   );
+}
+
+function activity(ctx: MethodContext): NonNullable<MethodContext['activity']> {
+  if (!ctx.activity)
+    throw new BridgeError('unsupported-operation', 'this bridge was started without the activity view');
+  return ctx.activity;
 }
 
 function configControl(ctx: MethodContext): ConfigControl {

@@ -1,4 +1,5 @@
 import type { Identity } from '../domain/authority.js';
+import type { Activity } from '../runtime/activity.js';
 import type { Dispatcher } from '../runtime/dispatcher.js';
 import type { RpcError } from './rpc-errors.js';
 
@@ -59,6 +60,8 @@ export interface MethodContext {
   };
   /** The config in use and its reload (absent in tests that build an endpoint without one). */
   config?: ConfigControl;
+  /** `activity/snapshot` and `activity/task` (absent in tests that build an endpoint without it). */
+  activity?: Activity;
 }
 
 export interface ConfigControl {

@@ -14,7 +14,11 @@ export const SSE_HEADERS = {
  * Writes one SSE event. Returns false when the subscriber cannot keep up and should be closed: memory
  * stays bounded whatever a slow reader does (back-pressure by disconnect, resume by cursor).
  */
-export function writeSseEvent(out: Writable, data: unknown, opts: { id?: number; event?: string } = {}): boolean {
+export function writeSseEvent(
+  out: Writable,
+  data: unknown,
+  opts: { id?: number | string; event?: string } = {},
+): boolean {
   if (out.writableEnded || out.destroyed) return false;
   let frame = '';
   if (opts.event) frame += `event: ${opts.event}\n`;

@@ -6,6 +6,7 @@
 import { createServer, type RequestListener } from 'node:http';
 import type { Socket } from 'node:net';
 import type { AgentBackend, TaskStore } from '../ports.js';
+import type { Activity } from '../runtime/activity.js';
 import type { Dispatcher } from '../runtime/dispatcher.js';
 import { BridgeServer } from '../server.js';
 import { bridgeInfo } from '../transport/bridge-info.js';
@@ -20,6 +21,8 @@ import type { ConfigControl } from '../transport/rpc-types.js';
 
 export interface HttpBridgeOptions {
   dispatcher: Dispatcher;
+  /** `activity/snapshot` and `activity/task`. */
+  activity?: Activity;
   store: TaskStore;
   backends: AgentBackend[];
   host: string;
@@ -106,6 +109,7 @@ export function createBridgeServer(opts: HttpBridgeOptions): BridgeServer {
     {
       dispatcher,
       cards: { agentCard: (name) => info.agentCard(name), listAgents: () => info.agentList() },
+      ...(opts.activity ? { activity: opts.activity } : {}),
       ...(opts.configControl ? { config: opts.configControl } : {}),
     },
     log,

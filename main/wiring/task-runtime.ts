@@ -6,6 +6,7 @@ import path from 'node:path';
 import { AuditLog } from '../audit/audit-log.js';
 import { AuditedTaskStore } from '../audit/audited-store.js';
 import type { BridgeLogger } from '../audit/logging.js';
+import { Activity } from '../runtime/activity.js';
 import { Dispatcher } from '../runtime/dispatcher.js';
 import type { Timers } from '../runtime/timers.js';
 import { EventFeed } from '../runtime/event-feed.js';
@@ -34,6 +35,8 @@ export interface TaskRuntime {
   store: AuditedTaskStore;
   registry: AgentRegistry;
   dispatcher: Dispatcher;
+  /** The activity view (HTTP `activity/*` and the desktop app's activity window read the same one). */
+  activity: Activity;
   limits: LiveLimits;
 }
 
@@ -60,5 +63,5 @@ export function createTaskRuntime({ config, dataDir, secrets, log, timers }: Tas
   };
   const dispatcher = new Dispatcher(dispatcherOptions);
   const limits = new LiveLimits({ started: config, dispatcherOptions, slots, store: sqlite, log });
-  return { audit, sqlite, store, registry, dispatcher, limits };
+  return { audit, sqlite, store, registry, dispatcher, activity: new Activity(dispatcher), limits };
 }

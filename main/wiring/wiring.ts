@@ -12,7 +12,9 @@ import { installedCliDir } from '../backends/process/agent-env.js';
 import { newBridgeRun } from '../backends/process/spawn-marks.js';
 import { loadConfig, type LoadedConfig } from '../config/config.js';
 import { describeConfigMove } from '../config/config-move.js';
+import { agentLogFile } from '../config/data-dir.js';
 import type { AgentBackend } from '../ports.js';
+import type { Activity } from '../runtime/activity.js';
 import type { AgentRegistry } from '../runtime/registry.js';
 import type { BridgeConfig } from '../schema/config.js';
 import type { BridgeServer } from '../server.js';
@@ -63,6 +65,10 @@ export interface Bridge {
   configStatus(): ConfigState;
   /** Told after every reload attempt. */
   onConfigChange(listener: (state: ConfigState) => void): () => void;
+  /** The activity view of this bridge's tasks (docs/contract.md#activity). */
+  readonly activity: Activity;
+  /** Where an agent's stderr log is (backends/process/agent-log.ts), whether or not it exists yet. */
+  agentLogFile(agent: string): string;
 }
 
 export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
@@ -123,7 +129,16 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       reload.reloader.watch();
       runtime.limits.startPruning();
     };
-    return bridgeHandle({ server, config: { ...loaded, dataDir }, token: secret, url, reload, files, start });
+    return bridgeHandle({
+      server,
+      config: { ...loaded, dataDir },
+      token: secret,
+      url,
+      reload,
+      files,
+      start,
+      activity: runtime.activity,
+    });
   } catch (err) {
     files.close();
     throw err;
@@ -195,6 +210,7 @@ function serveHttp(o: {
   const { opts, runtime, config, reload, files } = o;
   return createBridgeServer({
     dispatcher: runtime.dispatcher,
+    activity: runtime.activity,
     store: runtime.store,
     backends: o.backends,
     host: o.host,
@@ -230,6 +246,7 @@ function bridgeHandle(o: {
   reload: Reload;
   files: BridgeFiles;
   start: () => Promise<void>;
+  activity: Activity;
 }): Bridge {
   const { server, reload } = o;
   return {
@@ -248,5 +265,7 @@ function bridgeHandle(o: {
     },
     start: o.start,
     stop: () => server.stop(),
+    activity: o.activity,
+    agentLogFile: (agent) => agentLogFile(o.config.dataDir, agent),
   };
 }

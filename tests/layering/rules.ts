@@ -118,6 +118,17 @@ export interface Rule {
   globals?: GlobalsRule;
 }
 
+/** `contactor top`'s screen: the files that render with Ink and React (commands/top.ts loads them lazily). */
+const TOP_SCREEN = [
+  'main/cli/top/app.tsx',
+  'main/cli/top/screen.tsx',
+  'main/cli/top/components/header.tsx',
+  'main/cli/top/components/agents-table.tsx',
+  'main/cli/top/components/task-table.tsx',
+  'main/cli/top/components/detail-pane.tsx',
+  'main/cli/top/components/prompt-line.tsx',
+];
+
 export const RULES: Record<Layer, Rule> = {
   domain: { imports: ['domain'], node: false, globals: { ecmascript: true, plus: [] } },
   ports: { imports: [], typeImports: ['domain'], node: false, globals: { ecmascript: true, plus: [] } },
@@ -206,6 +217,10 @@ export const RULES: Record<Layer, Rule> = {
       'eventsource-parser',
       'yaml',
       { name: '@agentclientprotocol/sdk', only: ['main/cli/doctor/acp-probe.ts'] },
+      // `contactor top`'s screen (Ink renders React components in the terminal): only its own folder, which
+      // commands/top.ts loads lazily, so no other verb pays for loading them.
+      { name: 'ink', only: TOP_SCREEN },
+      { name: 'react', only: TOP_SCREEN },
     ],
     typePackages: ['zod', '@agentclientprotocol/sdk'],
     node: true,

@@ -69,6 +69,7 @@ describe('electron-builder.yml', () => {
         'cli/contactor',
         'cli/contactor.cmd',
         'cli/contactor.cjs',
+        'cli/top.mjs',
         'SKILL.md',
         'config.example.yaml',
         'agents',

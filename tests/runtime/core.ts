@@ -51,8 +51,10 @@ export class Core {
   readonly registry = new AgentRegistry();
   readonly feed = new EventFeed();
   readonly dispatcher: Dispatcher;
-  /** Every event the feed published, in order. */
+  /** Every task event the feed published, in order (its creation notices, seq 0, are in `created`). */
   readonly events: { event: TaskEvent; task: Task }[] = [];
+  /** The tasks whose creation the feed announced, in order. */
+  readonly created: string[] = [];
   private readonly stopFeed: () => void;
   private readonly backends: AgentBackend[] = [];
 
@@ -64,7 +66,11 @@ export class Core {
       feed: this.feed,
       maxDelegationDepth: opts.maxDelegationDepth ?? 3,
     });
-    this.stopFeed = this.feed.listen((event, task) => this.events.push({ event, task: structuredClone(task) }));
+    this.stopFeed = this.feed.listen((event, task) => {
+      // A creation notice is the feed's own (dispatcher.ts announceCreated), not one of the task's stored events.
+      if (event.seq === 0) this.created.push(event.taskId);
+      else this.events.push({ event, task: structuredClone(task) });
+    });
   }
 
   add<B extends AgentBackend>(name: string, backend: B, settings: Partial<AgentSettings> = {}): B {

@@ -216,6 +216,12 @@ const PERFORM: Record<Action, ((r: Running, who: Who) => Promise<Verdict>)[]> = 
       stop.abort();
       return 'allowed';
     },
+    // The activity view shows every task too: the same rule, through JSON-RPC.
+    async (r, who) => verdictOf(await post(r, who, 'activity/snapshot', {})),
+    async (r, who) => {
+      const mine = await post(r, 'person', 'message/send', { agent: 'helper', text: 'the person asks' });
+      return verdictOf(await post(r, who, 'activity/task', { taskId: mine.body.result.id }));
+    },
   ],
   'send a task': [
     async (r, who) => {

@@ -9,6 +9,7 @@ import { CliError, EXIT, exitForRpcCode, type ExitCode } from '../exit-codes.js'
 import type { BridgeAddress } from './locate.js';
 import { exchange, ExchangeError, type Exchanged } from './http-exchange.js';
 import { readSse } from './sse-reader.js';
+import type { EventSourceMessage } from 'eventsource-parser';
 
 export interface StreamEvent {
   /** The SSE `id:` — the task's event sequence number, the resume cursor. */
@@ -102,6 +103,44 @@ export class BridgeClient {
     } catch (err) {
       if (err instanceof CliError || opts.signal?.aborted) throw err;
       throw new StreamDropped(`the stream from ${this.address.url} broke: ${describeCause(err)}`);
+    }
+  }
+
+  /**
+   * The bridge-wide event feed (`GET /events`), as raw server-sent events, after the event whose cursor is
+   * `since` (docs/contract.md#the-event-feed); the caller parses each event's data. `onOpen` runs once the
+   * bridge has accepted the request, before any event.
+   */
+  async *feed(
+    since: string | undefined,
+    opts: { signal?: AbortSignal; onOpen?: () => void } = {},
+  ): AsyncGenerator<EventSourceMessage> {
+    const { signal } = opts;
+    const query = since === undefined ? '' : `?since=${encodeURIComponent(since)}`;
+    let res: Response;
+    try {
+      res = await fetch(`${this.address.url}/events${query}`, {
+        headers: this.headers({ accept: 'text/event-stream' }),
+        ...(signal ? { signal } : {}),
+      });
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      throw this.notReached(err);
+    }
+    if (res.status === 401) {
+      await res.body?.cancel();
+      throw this.unauthorized();
+    }
+    if (!(res.headers.get('content-type') ?? '').includes('text/event-stream') || !res.body) {
+      await this.resultOf({ status: res.status, text: await res.text() }, 'GET /events');
+      throw new CliError(`the bridge answered GET /events with HTTP ${res.status} and no event stream`, EXIT.failed);
+    }
+    opts.onOpen?.();
+    try {
+      yield* readSse(res.body);
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      throw new StreamDropped(`the event feed from ${this.address.url} broke: ${describeCause(err)}`);
     }
   }
 

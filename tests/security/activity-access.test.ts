@@ -1,0 +1,85 @@
+/**
+ * The activity view shows every task on the machine, so only the person may read it (SECURITY.md "Who
+ * may do what": follow every task). Performed as an agent would, with the token it gets in
+ * CONTACTOR_TOKEN: the snapshot, one task's detail and the resumable feed are all refused with -32066.
+ * And an agent cannot file its work under a task it does not run: a parentTaskId naming another
+ * agent's task is not recorded, so that task's children stay its own.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { deriveAgentToken } from '../../main/transport/caller-tokens.js';
+import { echoAgent, startTestBridge, type TestBridge } from '../helpers/bridge.js';
+
+const TEST_MS = 120_000;
+
+let tb: TestBridge | undefined;
+afterEach(async () => {
+  await tb?.cleanup();
+  tb = undefined;
+});
+
+async function rpcAs(b: TestBridge, token: string, method: string, params: unknown) {
+  const res = await fetch(b.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return (await res.json()) as { result?: any; error?: { code: number; message: string } };
+}
+
+describe('the activity view against an agent token', () => {
+  it(
+    'refuses the snapshot, the detail and the resumable feed with -32066, saying who may',
+    async () => {
+      tb = await startTestBridge({ agents: { echo: echoAgent(), spy: echoAgent() } });
+      const victim = await tb.rpc('message/send', { agent: 'echo', text: 'the person asks for something private' });
+      const spy = deriveAgentToken(tb.token, 'spy');
+
+      for (const [method, params] of [
+        ['activity/snapshot', {}],
+        ['activity/task', { taskId: victim.result.id }],
+      ] as const) {
+        const reply = await rpcAs(tb, spy, method, params);
+        expect(reply.result, method).toBeUndefined();
+        expect(reply.error?.code, method).toBe(-32066);
+        expect(reply.error?.message).toMatch(/agent spy may not follow every task: only the person may/);
+      }
+      const person = await tb.rpc('activity/snapshot', {});
+      const cursor = person.result.cursor as string;
+      for (const [query, headers] of [
+        [`?since=${encodeURIComponent(cursor.replace(/\d+$/, '0'))}`, {}],
+        ['', { 'last-event-id': cursor.replace(/\d+$/, '0') }],
+      ] as const) {
+        const res = await fetch(`${tb.url}/events${query}`, {
+          headers: { authorization: `Bearer ${spy}`, ...headers },
+        });
+        expect(res.status).toBe(403);
+        const body = (await res.json()) as { error?: { code: number } };
+        expect(body.error?.code).toBe(-32066);
+      }
+    },
+    TEST_MS,
+  );
+
+  it(
+    "does not record a parentTaskId naming another agent's task; the agent running it may",
+    async () => {
+      tb = await startTestBridge({ agents: { echo: echoAgent(), spy: echoAgent(), helper: echoAgent() } });
+      const echoTask = (await tb.rpc('message/send', { agent: 'echo', text: 'echo works' })).result.id as string;
+      const spy = deriveAgentToken(tb.token, 'spy');
+      const forged = await rpcAs(tb, spy, 'message/send', {
+        agent: 'helper',
+        text: 'filed under echo',
+        parentTaskId: echoTask,
+      });
+      expect(forged.error).toBeUndefined();
+      expect(forged.result.metadata.parentTaskId).toBeUndefined();
+      const echoToken = deriveAgentToken(tb.token, 'echo');
+      const own = await rpcAs(tb, echoToken, 'message/send', { agent: 'helper', text: 'mine', parentTaskId: echoTask });
+      expect(own.result.metadata.parentTaskId).toBe(echoTask);
+      const detail = await tb.rpc('activity/task', { taskId: echoTask });
+      expect(detail.result.children.map((c: { taskId: string }) => c.taskId)).toEqual([own.result.id]);
+    },
+    TEST_MS,
+  );
+});
