@@ -12,6 +12,8 @@ import { choicesOf, defaultChoice, type Choice } from './choices.js';
 
 /** Characters per transcript block: appending touches only the last one. */
 const BLOCK_CHARS = 32_768;
+/** At most this much text goes in per frame (a reply loaded whole is shown over a few frames). */
+const FRAME_CHARS = 262_144;
 /** Images larger than this (in base64 characters) get a save button instead. */
 export const IMAGE_MAX_CHARS = 2 * 1024 * 1024;
 const SHOWN_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
@@ -226,14 +228,18 @@ export class TaskDetail {
     requestAnimationFrame(() => this.flush());
   }
 
-  /** Once per frame: the text that arrived, into the last block (a new one when it is full). */
+  /** Once per frame: the text that arrived (up to FRAME_CHARS), into the last block (a new one when it is full). */
   private flush(): void {
     this.flushing = false;
     const box = this.transcript;
     if (!box) return;
     const follow = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
-    let text = this.pendingText;
-    this.pendingText = '';
+    let text = this.pendingText.slice(0, FRAME_CHARS);
+    this.pendingText = this.pendingText.slice(text.length);
+    if (this.pendingText) {
+      this.flushing = true;
+      requestAnimationFrame(() => this.flush());
+    }
     while (text) {
       if (!this.block || this.blockChars >= BLOCK_CHARS) {
         this.block = document.createElement('pre');

@@ -125,21 +125,28 @@ function refreshDetailHead(): void {
   }, 0);
 }
 
-/** Loads a task while no pull runs, so its events after the load are exactly those a later pull brings. */
+/**
+ * Loads a task while no pull runs (it holds the pull's place), so the events after its load are exactly
+ * those the next pull brings: none is lost to the detail, none shown twice.
+ */
 async function open(taskId: string, keepScroll = false): Promise<void> {
   list.select(taskId);
-  await pulling;
-  const scroll = keepScroll ? document.querySelector('#detail .transcript')?.scrollTop : undefined;
-  let loaded;
+  while (pulling) await pulling;
+  let done!: () => void;
+  pulling = new Promise<void>((resolve) => (done = resolve));
   try {
-    loaded = await api.task(taskId);
+    const scroll = keepScroll ? document.querySelector('#detail .transcript')?.scrollTop : undefined;
+    const loaded = await api.task(taskId);
+    detail.show(loaded, seqOf(loaded.cursor));
+    if (scroll !== undefined) document.querySelector('#detail .transcript')!.scrollTop = scroll;
+    if (detail.choices.length) detail.focusDefault();
   } catch (err) {
     say((err as Error).message, true);
-    return;
+  } finally {
+    pulling = undefined;
+    done();
+    if (again) void pull();
   }
-  detail.show(loaded, seqOf(loaded.cursor));
-  if (scroll !== undefined) document.querySelector('#detail .transcript')!.scrollTop = scroll;
-  if (detail.choices.length) detail.focusDefault();
 }
 
 /** Enter/Space on anything but a Deny button must not press it (as in the approval window). */
