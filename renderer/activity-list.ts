@@ -124,8 +124,7 @@ function renderRow(row: ActivityRow, now: number): HTMLElement {
   const head = div('row-head');
   const chain = row.caller === 'person' ? ['you', ...row.chain] : row.chain;
   head.append(span('chain', chain.join(' → ')));
-  if (row.question)
-    head.append(span('badge question', row.question.kind === 'permission' ? '? permission' : '? decision'));
+  if (row.question) head.append(span('badge asks', row.question.kind === 'permission' ? '? permission' : '? decision'));
   if (row.queuePosition !== undefined) head.append(span('badge queue', `#${row.queuePosition} in queue`));
   head.append(span(`state ${groupOf(row.state)}`, row.state), span('elapsed', elapsed(row.since, now)));
   const brief = div('brief');

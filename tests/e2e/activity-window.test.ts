@@ -175,7 +175,7 @@ describe.skipIf(skipWithoutChromium('the activity-window e2e tests'))('activity 
     const asked = await rpc(b(), 'message/send', { agent: 'echo', text: 'decide: YAML|TOML' });
     expect(asked.status.state).toBe('input-required');
     await rowOf(asked.id).waitFor();
-    await vi.waitFor(async () => expect(await rowOf(asked.id).locator('.badge.question').count()).toBe(1), WAIT);
+    await vi.waitFor(async () => expect(await rowOf(asked.id).locator('.badge.asks').count()).toBe(1), WAIT);
     await vi.waitFor(async () => expect(await page.locator('#sum-needs').textContent()).toBe('1'), WAIT);
     await rowOf(asked.id).click();
     await page.locator('#detail .question .choice').first().waitFor();
