@@ -159,6 +159,7 @@ document.addEventListener('keyup', (event) => {
 });
 
 document.getElementById('close')!.addEventListener('click', () => window.close());
+document.getElementById('activity')!.addEventListener('click', () => void api.openActivity());
 
 function showProblem(text: string): void {
   empty.hidden = false;

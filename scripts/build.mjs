@@ -115,12 +115,30 @@ const TARGETS = [
     format: 'iife',
     target: 'chrome130',
   },
+  {
+    name: 'activity preload',
+    entryPoints: ['preload/activity.ts'],
+    outfile: 'out/preload/activity.cjs',
+    platform: 'node',
+    format: 'cjs',
+    external: ['electron'],
+  },
+  {
+    name: 'activity renderer',
+    entryPoints: ['renderer/activity.ts'],
+    outfile: 'out/renderer/activity.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'chrome130',
+  },
 ];
 
-/** Static files of the approval window, next to its script. */
+/** Static files of the approval and activity windows, next to their scripts. */
 const COPIES = [
   ['renderer/index.html', 'out/renderer/index.html'],
   ['renderer/styles.css', 'out/renderer/styles.css'],
+  ['renderer/activity.html', 'out/renderer/activity.html'],
+  ['renderer/activity.css', 'out/renderer/activity.css'],
 ];
 
 // Split chunks have hashed names: clear the old ones so a rebuild leaves only what the entry imports.

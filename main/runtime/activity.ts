@@ -14,6 +14,7 @@ import {
 } from '../domain/activity.js';
 import type { Task } from '../domain/task.js';
 import type { Dispatcher } from './dispatcher.js';
+import type { FeedEntry } from './event-feed.js';
 
 /** How many progress notes a detail carries at most: the latest ones. */
 export const ACTIVITY_MAX_NOTES = 500;
@@ -40,6 +41,11 @@ export interface ActivityDetailView {
   children: ActivityRow[];
 }
 
+/** What `since` answers: a batch of events with the rows they changed, or a fresh snapshot. */
+export type ActivityUpdateView =
+  | { kind: 'events'; cursor: string; entries: FeedEntry[]; rows: ActivityRow[]; more: boolean }
+  | { kind: 'reset'; snapshot: ActivitySnapshotView };
+
 export class Activity {
   constructor(private readonly dispatcher: Dispatcher) {}
 
@@ -58,6 +64,43 @@ export class Activity {
       truncated: page.totalSize > rows.length,
       cursor: this.dispatcher.feed.cursor(),
     };
+  }
+
+  /**
+   * The feed's events after `cursor`, at most `max` of them (`more` when there are further ones), with the
+   * current row of every task a status event among them was about; or, when the feed no longer has them
+   * all, a fresh snapshot. A reader that always asks with the last cursor it got sees every event once.
+   */
+  since(cursor: string, max: number, limit: number): ActivityUpdateView {
+    const replay = this.dispatcher.feed.since(cursor);
+    if (replay.kind === 'reset') return { kind: 'reset', snapshot: this.snapshot(limit) };
+    const entries = replay.entries.slice(0, max);
+    const changed = new Set(entries.filter((e) => e.event.kind === 'status-update').map((e) => e.event.taskId));
+    return {
+      kind: 'events',
+      cursor: entries.at(-1)?.cursor ?? cursor,
+      entries,
+      rows: this.rowsOf([...changed]),
+      more: replay.entries.length > entries.length,
+    };
+  }
+
+  /** The current rows of these tasks (those that no longer exist are left out), with queue places. */
+  rowsOf(taskIds: string[]): ActivityRow[] {
+    if (taskIds.length === 0) return [];
+    const tasks: Task[] = [];
+    for (const id of taskIds) {
+      try {
+        tasks.push(this.dispatcher.get(id));
+      } catch {
+        // Pruned since: nothing to show.
+      }
+    }
+    // Queue places count every waiting task of the bridge, not only these.
+    const waiting = this.dispatcher.list({ states: ['submitted'], pageSize: 10_000, includeArtifacts: false }).tasks;
+    const ids = new Set(tasks.map((t) => t.id));
+    const rows = withQueuePositions([...tasks, ...waiting.filter((t) => !ids.has(t.id))].map(activityRow));
+    return rows.filter((r) => ids.has(r.taskId));
   }
 
   /** One task in full, with its progress notes and the tasks it delegated (among the newest `limit`). */

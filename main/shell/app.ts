@@ -6,7 +6,10 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { Notification, app, clipboard, shell, type ActivationArguments } from 'electron';
+import { writeFileSync } from 'node:fs';
+import { Notification, app, clipboard, dialog, shell, type ActivationArguments } from 'electron';
+import { createActivityIpc } from './activity-ipc.js';
+import { ActivityWindow } from './activity-window.js';
 import { createBridge, defaultDataDir, resolveConfigPath, type BridgeOptions } from '../wiring/wiring.js';
 import { createApprovalIpc } from './approval-ipc.js';
 import { ApprovalWindow } from './approval-window.js';
@@ -14,7 +17,7 @@ import { HIDDEN_FLAG, loginItemTarget, readStartAtLogin, writeStartAtLogin } fro
 import { TRAY_HINT, takeFirstRun } from './first-run.js';
 import { BridgeHost } from './bridge-host.js';
 import { snapshotOf } from './bridge-snapshot.js';
-import { registerApprovalIpc } from './ipc.js';
+import { registerActivityIpc, registerApprovalIpc } from './ipc.js';
 import { appLayout, userDataDir, windowsIdentity } from './layout.js';
 import { protectedHomeDirs } from './low-risk.js';
 import { Notifier } from './notifier.js';
@@ -37,6 +40,7 @@ export interface LaunchOptions {
 export interface DesktopShell {
   readonly host: BridgeHost;
   readonly approvals: ApprovalWindow;
+  readonly activity: ActivityWindow;
   readonly tray: TrayIcon;
   readonly actions: TrayActions;
   /** The tray state as last rendered. */
@@ -161,6 +165,7 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
     rendererHtml: layout.rendererHtml,
     trayBounds: () => ready.tray?.bounds(),
   });
+  const activity = new ActivityWindow({ preload: layout.activityPreload, rendererHtml: layout.activityHtml });
   const notifier = new Notifier({
     dispatcher,
     openApprovals: () => approvals.show(),
@@ -179,7 +184,25 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
   });
   activations.deliver = (details) => notifier.onActivation(details);
   for (const details of activations.early.splice(0)) notifier.onActivation(details);
-  registerApprovalIpc(createApprovalIpc({ ownFrame: () => approvals.ownFrame(), dispatcher }));
+  registerApprovalIpc(
+    createApprovalIpc({ ownFrame: () => approvals.ownFrame(), dispatcher, openActivity: () => activity.show() }),
+  );
+  registerActivityIpc(
+    createActivityIpc({
+      ownFrame: () => activity.ownFrame(),
+      bridge: () => host.bridge,
+      copyText: (text) => clipboard.writeText(text),
+      openPath: (file) => shell.openPath(file),
+      saveFile: async (suggestedName, data) => {
+        const options = { defaultPath: suggestedName };
+        const window = activity.browserWindow();
+        const chosen = await (window ? dialog.showSaveDialog(window, options) : dialog.showSaveDialog(options));
+        if (chosen.canceled || !chosen.filePath) return false;
+        writeFileSync(chosen.filePath, data);
+        return true;
+      },
+    }),
+  );
 
   const currentState = (): TrayState => {
     const bridge = host.bridge;
@@ -213,6 +236,7 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
   };
   const actions: TrayActions = {
     openApprovals: () => approvals.show(),
+    openActivity: () => activity.show(),
     copyTaskId: (taskId) => clipboard.writeText(taskId),
     setStartAtLogin: (enabled) => {
       writeStartAtLogin(app, loginTarget, enabled);
@@ -235,6 +259,7 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
   ready.tray = tray;
   const unlistenFeed = host.onFeed((event, task) => {
     notifier.onTaskEvent(event, task);
+    activity.notifyChanged();
     if (event.kind === 'status-update') scheduleRefresh();
   });
   const unlistenHost = host.onChange(scheduleRefresh);
@@ -266,6 +291,7 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
     notifier.release();
     sessionEnd.dispose();
     approvals.destroy();
+    activity.destroy();
     tray.destroy();
     // Agents stopped and the store closed before the process goes (server.ts `stop`).
     void host
@@ -283,7 +309,7 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
     hint.show();
   }
 
-  ready.shell = { host, approvals, tray, actions, state: () => rendered, refresh };
+  ready.shell = { host, approvals, activity, tray, actions, state: () => rendered, refresh };
   if (quitWhenReady) app.quit();
   else if (showWhenReady) approvals.show();
   return ready.shell;

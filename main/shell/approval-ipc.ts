@@ -9,23 +9,10 @@ import type { Task } from '../domain/task.js';
 import { AnswerRequestSchema, ListPendingRequestSchema, type AnswerResult, type PendingItem } from '../schema/ipc.js';
 import type { Dispatcher } from './bridge-host.js';
 import { commandOf } from '../domain/pending.js';
+import { checkSender as checkOwn, parseOrThrow, type FrameIdentity, type IpcSender } from './ipc-sender.js';
 import { titleOf } from './tray-state.js';
 
-/**
- * The part of an IpcMainInvokeEvent we rely on (electron.d.ts `IpcMainInvokeEvent`): the sending WebContents
- * and frame; `senderFrame` is null once the frame is gone.
- */
-export interface IpcSender {
-  sender: { id: number };
-  senderFrame: { processId: number; routingId: number; url: string } | null;
-}
-
-/** Who the approval window is right now: its WebContents and that one's main frame. */
-export interface FrameIdentity {
-  webContentsId: number;
-  processId: number;
-  routingId: number;
-}
+export type { FrameIdentity, IpcSender } from './ipc-sender.js';
 
 /** The approval window is the person's own channel (in-process): recorded as "person (approval window)". */
 export const ANSWERED_BY: Identity = { kind: 'person', via: 'approval window' };
@@ -33,33 +20,20 @@ export const ANSWERED_BY: Identity = { kind: 'person', via: 'approval window' };
 export interface ApprovalIpc {
   listPending(event: IpcSender, raw: unknown): PendingItem[];
   answer(event: IpcSender, raw: unknown): AnswerResult;
+  openActivity(event: IpcSender, raw: unknown): void;
 }
 
 /**
  * `ownFrame` names the approval window's main frame (undefined while there is no window); `dispatcher` is
- * read at call time (reloads swap it). The sender is checked by identity, never by comparing URL strings:
- * Chromium's canonical file URL of the page differs from Node's pathToFileURL for install paths holding
- * `~` (8.3 short names), `%`, `[`, `]` or a lowercase drive letter (url/url_canon_path.cc kPathCharLookup,
- * url_canon_fileurl.cc FileDoDriveSpec).
+ * read at call time (reloads swap it). The sender is checked by identity (ipc-sender.ts).
  */
 export function createApprovalIpc(opts: {
   ownFrame: () => FrameIdentity | undefined;
   dispatcher: () => Dispatcher | undefined;
+  /** The approval window's link to the activity window. */
+  openActivity?: () => void;
 }): ApprovalIpc {
-  const checkSender = (event: IpcSender): void => {
-    const own = opts.ownFrame();
-    const frame = event.senderFrame;
-    const isOwn =
-      own !== undefined &&
-      frame !== null &&
-      event.sender.id === own.webContentsId &&
-      frame.processId === own.processId &&
-      frame.routingId === own.routingId;
-    if (!isOwn)
-      throw new Error(
-        `refused an IPC call from ${frame ? frame.url || 'a frame' : 'a closed frame'}: only the approval window may call it`,
-      );
-  };
+  const checkSender = (event: IpcSender): void => checkOwn(opts.ownFrame(), event, 'approval window');
   const bridge = (): Dispatcher => {
     const d = opts.dispatcher();
     if (!d) throw new Error('the bridge is not running; use the tray menu to reload the config');
@@ -73,6 +47,11 @@ export function createApprovalIpc(opts: {
         .pending()
         .map(pendingItemOf)
         .filter((i): i is PendingItem => i !== undefined);
+    },
+    openActivity(event, raw) {
+      checkSender(event);
+      parseOrThrow(ListPendingRequestSchema, raw);
+      opts.openActivity?.();
     },
     answer(event, raw) {
       checkSender(event);
@@ -99,20 +78,4 @@ export function pendingItemOf(task: Task): PendingItem | undefined {
     ...(command ? { command } : {}),
     pending,
   };
-}
-
-function parseOrThrow<T>(
-  schema: {
-    safeParse(
-      v: unknown,
-    ): { success: true; data: T } | { success: false; error: { issues: { message: string; path: PropertyKey[] }[] } };
-  },
-  raw: unknown,
-): T {
-  const parsed = schema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues
-    .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
-    .join('; ');
-  throw new Error(`invalid IPC payload: ${issues}`);
 }

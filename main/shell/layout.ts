@@ -43,6 +43,9 @@ export interface AppLayout {
   iconsDir: string;
   preload: string;
   rendererHtml: string;
+  /** The activity window's preload and page. */
+  activityPreload: string;
+  activityHtml: string;
 }
 
 export function appLayout(opts: { isPackaged: boolean; resourcesPath: string; appPath: string }): AppLayout {
@@ -53,6 +56,8 @@ export function appLayout(opts: { isPackaged: boolean; resourcesPath: string; ap
     iconsDir: path.join(resourcesDir, 'icons'),
     preload: path.join(opts.appPath, 'out', 'preload', 'index.cjs'),
     rendererHtml,
+    activityPreload: path.join(opts.appPath, 'out', 'preload', 'activity.cjs'),
+    activityHtml: path.join(opts.appPath, 'out', 'renderer', 'activity.html'),
   };
 }
 

@@ -17,6 +17,7 @@ export interface MenuTemplateItem {
 /** What the menu's items do; implemented by the shell (app.ts). */
 export interface TrayActions {
   openApprovals(): void;
+  openActivity(): void;
   copyTaskId(taskId: string): void;
   setStartAtLogin(enabled: boolean): void;
   openConfig(): void;
@@ -35,6 +36,7 @@ export function buildTrayMenu(state: TrayState, actions: TrayActions): MenuTempl
     ...agentItems(state),
     SEPARATOR,
     { label: `Approvals (${state.pendingCount})`, click: () => actions.openApprovals() },
+    { label: 'Activity', click: () => actions.openActivity() },
     {
       label: 'Recent tasks',
       type: 'submenu',

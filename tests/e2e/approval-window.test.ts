@@ -81,6 +81,7 @@ describe.skipIf(skipWithoutChromium('the approval-window e2e tests'))('approval 
           w.__listeners.add(cb);
           return () => w.__listeners.delete(cb);
         },
+        openActivity: async () => undefined,
       };
     });
     // Main's `notifyChanged` on feed events.

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { IPC_CHANNELS } from '../../main/schema/ipc.js';
+import { ACTIVITY_CHANNELS, IPC_CHANNELS, OPEN_ACTIVITY_CHANNEL } from '../../main/schema/ipc.js';
 import type { DesktopShell } from '../../main/shell/app.js';
 import type { MenuTemplateItem } from '../../main/shell/tray-menu.js';
 import { desktopConfig, rpc, testEnv, type DesktopConfig } from './desktop-config.js';
@@ -28,6 +28,8 @@ import { TEST_TIMEOUT_MS } from '../helpers/timeouts.js';
 vi.mock('electron', () => import('./fake-electron.js'));
 
 const { launch } = await import('../../main/shell/app.js');
+
+const textOf = (parts: { kind: string; text?: string }[]): string => parts.map((p) => p.text ?? '').join('');
 
 /** The app as autostart runs it on Windows (`Contactor.exe --hidden`), on the test's own config. */
 const launchHiddenOnWindows = (cfg: DesktopConfig) =>
@@ -242,7 +244,7 @@ describe('running app', () => {
     expect(tray.tooltip).toBe('Contactor: 2 agents');
     const labels = (tray.template as MenuTemplateItem[]).map((i) => i.label ?? '—');
     expect(labels).toEqual([
-      `Bridge running on ${bridge().url}`, '—', 'echo: idle', 'fake: idle', '—', 'Approvals (0)', 'Recent tasks', '—',
+      `Bridge running on ${bridge().url}`, '—', 'echo: idle', 'fake: idle', '—', 'Approvals (0)', 'Activity', 'Recent tasks', '—',
       'Start at login', 'Open config', 'Reload config', 'Copy WSL CLI setup', 'Open logs', '—', 'Quit Contactor',
     ]); // prettier-ignore
   });
@@ -386,6 +388,56 @@ describe('running app', () => {
     expect(items.map((i) => i.taskId)).toContain(task.id);
     expect((await rpc(bridge(), 'tasks/get', { id: task.id })).status.state).toBe('input-required');
     bridge().dispatcher.answer(task.id, 'red', { kind: 'person', via: 'test' });
+  });
+
+  it('the tray’s Activity opens the activity window; only its own page may call the activity IPC', async () => {
+    menuItem(tray, 'Activity').click!();
+    const win = fake.windows.find((w) => w.loadedFile?.endsWith('activity.html'))!;
+    expect(win).toBeDefined();
+    expect(win.options.webPreferences).toMatchObject({
+      preload: expect.stringMatching(/activity\.cjs$/),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+    });
+    const own = { sender: win.webContents, senderFrame: win.webContents.mainFrame };
+    const snapshot = fake.ipcHandlers.get(ACTIVITY_CHANNELS.snapshot)!;
+    const cancel = fake.ipcHandlers.get(ACTIVITY_CHANNELS.cancel)!;
+    const save = fake.ipcHandlers.get(ACTIVITY_CHANNELS.save)!;
+    const task = await rpc(bridge(), 'message/send', { agent: 'echo', text: 'decide: left|right' });
+    expect((snapshot(own, undefined) as { rows: { taskId: string }[] }).rows.map((r) => r.taskId)).toContain(task.id);
+    // The attack: the approval window's page (or a subframe, or any other page) cancelling through the activity IPC.
+    const approval = approvalWindows().find((w) => w.loadedFile?.endsWith('index.html'))!.webContents;
+    const fromApproval = { sender: approval, senderFrame: approval.mainFrame };
+    const subframe = { sender: win.webContents, senderFrame: { ...win.webContents.mainFrame, routingId: 9 } };
+    for (const forged of [fromApproval, subframe, { sender: win.webContents, senderFrame: null }]) {
+      await expect((async () => cancel(forged, { taskId: task.id }))()).rejects.toThrow(
+        /only the activity window may call it/,
+      );
+      expect(() => snapshot(forged, undefined)).toThrow(/only the activity window may call it/);
+    }
+    expect(() => snapshot(own, { all: true })).toThrow(/invalid IPC payload/);
+    expect((await rpc(bridge(), 'tasks/get', { id: task.id })).status.state).toBe('input-required');
+
+    // Saving goes through the save dialog (main's), never a path from the page.
+    const reply = await rpc(bridge(), 'message/send', { agent: 'fake', text: 'echo saved words' });
+    fake.saveTo = path.join(cfg.root, 'saved.txt');
+    const artifactId = reply.artifacts[0].artifactId as string;
+    expect(await save(own, { taskId: reply.id, artifactId, part: 0 })).toEqual({ ok: true, taskId: reply.id });
+    expect(readFileSync(fake.saveTo, 'utf8')).toBe(textOf(reply.artifacts[0].parts));
+    fake.saveTo = undefined;
+    expect(await save(own, { taskId: reply.id, artifactId, part: 0 })).toMatchObject({ ok: false });
+
+    expect(await cancel(own, { taskId: task.id })).toEqual({ ok: true, taskId: task.id });
+    expect((await rpc(bridge(), 'tasks/get', { id: task.id })).metadata.answeredBy).toBeUndefined();
+    expect((await rpc(bridge(), 'tasks/get', { id: task.id })).status.message.parts[0].text).toBe(
+      'canceled by person (activity window)',
+    );
+    // The approval window's link opens (shows) the same window.
+    const show = vi.spyOn(shell.activity, 'show');
+    fake.ipcHandlers.get(OPEN_ACTIVITY_CHANNEL)!(fromApproval, undefined);
+    expect(show).toHaveBeenCalledOnce();
+    show.mockRestore();
   });
 
   it('Allow on a task’s second permission toast answers it: the first toast’s closed object stays in the presenter', async () => {

@@ -67,7 +67,10 @@ export const fake = {
   /** g_activation_arguments: the one activation kept until handleActivation is called (last one wins). */
   storedActivation: undefined as Delivered['details'] | undefined,
   ipcHandlers: new Map<string, Listener>(),
+  /** Where dialog.showSaveDialog "saves" (undefined: the person cancels it). */
+  saveTo: undefined as string | undefined,
   reset(): void {
+    this.saveTo = undefined;
     this.calls.length = 0;
     this.lockGranted = true;
     this.isPackaged = false;
@@ -399,4 +402,14 @@ export const ipcMain = {
 };
 export const clipboard = { writeText: vi.fn() };
 export const shell = { openPath: vi.fn(async () => '') };
-export const dialog = { showErrorBox: vi.fn() };
+/**
+ * dialog.showSaveDialog([window, ]options) resolves `{canceled, filePath}` (electron shell/browser/api/electron_api_dialog.cc
+ * ShowSaveDialog; lib/browser/api/dialog.ts takes an optional BrowserWindow first). Tests set `fake.saveTo`: the
+ * path "chosen", or undefined for a canceled dialog.
+ */
+export const dialog = {
+  showErrorBox: vi.fn(),
+  showSaveDialog: vi.fn(async (..._args: unknown[]) =>
+    fake.saveTo === undefined ? { canceled: true, filePath: '' } : { canceled: false, filePath: fake.saveTo },
+  ),
+};

@@ -55,6 +55,7 @@ const prefs = { startAtLogin: false, wslSetup: 'ln -s …' };
 function actions(): TrayActions & Record<string, ReturnType<typeof vi.fn>> {
   return {
     openApprovals: vi.fn(),
+    openActivity: vi.fn(),
     copyTaskId: vi.fn(),
     setStartAtLogin: vi.fn(),
     openConfig: vi.fn(),
@@ -160,7 +161,7 @@ describe('buildTrayMenu', () => {
     const recent = [task('dsh', 'fix & ship', 'completed')];
     const menu = buildTrayMenu(trayStateOf({ kind: 'running', snapshot: snapshot({ recent }) }, prefs), actions());
     expect(labels(menu)).toEqual([
-      'Bridge running on http://127.0.0.1:8791', '—', 'dsh: idle', 'codex: idle', '—', 'Approvals (0)', 'Recent tasks', '—',
+      'Bridge running on http://127.0.0.1:8791', '—', 'dsh: idle', 'codex: idle', '—', 'Approvals (0)', 'Activity', 'Recent tasks', '—',
       'Start at login', 'Open config', 'Reload config', 'Copy WSL CLI setup', 'Open logs', '—', 'Quit Contactor',
     ]); // prettier-ignore
     expect(item(menu, 'Recent tasks').submenu!.map((i) => i.label)).toEqual(['completed · dsh: fix && ship']);
@@ -177,6 +178,8 @@ describe('buildTrayMenu', () => {
       a,
     );
     item(menu, 'Approvals (0)').click!();
+    item(menu, 'Activity').click!();
+    expect(a.openActivity).toHaveBeenCalledOnce();
     item(menu, 'Recent tasks').submenu![0]!.click!();
     item(menu, 'Start at login').click!();
     for (const label of ['Open config', 'Reload config', 'Copy WSL CLI setup', 'Open logs', 'Quit Contactor'])

@@ -1,0 +1,79 @@
+/**
+ * The activity window: every task on this machine, live (docs/contract.md#activity). A normal window the
+ * person opens from the tray or the approval window; it reads only through its IPC (activity-ipc.ts) and
+ * is told when the feed has news at most every CHANGED_EVERY_MS, however fast agents write.
+ */
+import { BrowserWindow } from 'electron';
+import { ACTIVITY_CHANNELS } from '../schema/ipc.js';
+import { approvalWebPreferences } from './approval-window.js';
+import type { FrameIdentity } from './ipc-sender.js';
+
+export const ACTIVITY_WINDOW_SIZE = { width: 1100, height: 720 } as const;
+/** How often an open window is nudged at most: it then pulls every event since its cursor in one go. */
+export const CHANGED_EVERY_MS = 100;
+
+export class ActivityWindow {
+  private window: BrowserWindow | undefined;
+  private nudge: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly opts: { preload: string; rendererHtml: string }) {}
+
+  show(): void {
+    const existing = this.window;
+    if (existing && !existing.isDestroyed()) {
+      existing.show();
+      existing.focus();
+      return;
+    }
+    const win = new BrowserWindow({
+      ...ACTIVITY_WINDOW_SIZE,
+      minWidth: 640,
+      minHeight: 400,
+      show: false,
+      title: 'Contactor activity',
+      backgroundColor: '#1f2227',
+      // The same locked-down preferences as the approval window (security checklist #2–#4, #6).
+      webPreferences: approvalWebPreferences(this.opts.preload),
+    });
+    // Checklist #13/#14: the window shows our one page and opens nothing else.
+    win.webContents.on('will-navigate', (event) => event.preventDefault());
+    win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
+    win.once('ready-to-show', () => win.show());
+    win.on('closed', () => {
+      if (this.window === win) this.window = undefined;
+    });
+    this.window = win;
+    void win.loadFile(this.opts.rendererHtml);
+  }
+
+  /** The window's WebContents and main frame, for the IPC sender check (ipc-sender.ts). */
+  ownFrame(): FrameIdentity | undefined {
+    const win = this.window;
+    if (!win || win.isDestroyed()) return undefined;
+    const main = win.webContents.mainFrame;
+    return { webContentsId: win.webContents.id, processId: main.processId, routingId: main.routingId };
+  }
+
+  /** The open window, to parent a dialog to. */
+  browserWindow(): BrowserWindow | undefined {
+    const win = this.window;
+    return win && !win.isDestroyed() ? win : undefined;
+  }
+
+  /** The feed has news: tell an open window, coalescing a burst into one nudge. */
+  notifyChanged(): void {
+    if (this.nudge || !this.window || this.window.isDestroyed()) return;
+    this.nudge = setTimeout(() => {
+      this.nudge = undefined;
+      const win = this.window;
+      if (win && !win.isDestroyed()) win.webContents.send(ACTIVITY_CHANNELS.changed);
+    }, CHANGED_EVERY_MS);
+  }
+
+  destroy(): void {
+    if (this.nudge) clearTimeout(this.nudge);
+    this.nudge = undefined;
+    if (this.window && !this.window.isDestroyed()) this.window.destroy();
+    this.window = undefined;
+  }
+}

@@ -1,0 +1,238 @@
+/**
+ * The activity window in real Chromium (Debian's, driven by playwright-core): the built page loaded from
+ * file:// under its CSP, the preload replaced by a stub that forwards to the main-process IPC handlers
+ * (activity-ipc.ts, sender check included) of a REAL bridge with real agents. Main's nudge on feed events
+ * (activity-window.ts notifyChanged) is reproduced by calling the page's onChange listeners. The scale test
+ * drives the same page with a synthetic API: 1,000 tasks and a 10 MB reply streamed in the bridge's
+ * 512-character chunks, 500 per pull, and measures long tasks while the detail follows it.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createActivityIpc, type ActivityIpc } from '../../main/shell/activity-ipc.js';
+import { createBridge, type Bridge } from '../../main/wiring/wiring.js';
+import { launchChromium, skipWithoutChromium } from '../helpers/chromium.js';
+import { TEST_TIMEOUT_MS } from '../helpers/timeouts.js';
+import { desktopConfig, rpc, testEnv, type DesktopConfig } from '../shell/desktop-config.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const PAGE = pathToFileURL(path.join(ROOT, 'out', 'renderer', 'activity.html')).href;
+const SHOTS = path.join(ROOT, 'docs');
+const WAIT = { timeout: TEST_TIMEOUT_MS, interval: 50 };
+type Method = keyof ActivityIpc;
+
+/** The page's globals as code passed to page.evaluate sees them (the tests compile without DOM types). */
+interface PageGlobals {
+  __listeners: Set<() => void>;
+  __call(method: string, args: unknown): Promise<unknown>;
+  contactorActivity: Record<string, unknown>;
+}
+
+describe.skipIf(skipWithoutChromium('the activity-window e2e tests'))('activity window (Chromium)', () => {
+  let cfg: DesktopConfig;
+  let bridge: Bridge;
+  let browser: Browser;
+  let ipc: ActivityIpc;
+  const calls: string[] = [];
+  const copied: string[] = [];
+  const b = () => ({ url: bridge.url, token: bridge.token });
+  let page: Page;
+  let unlisten: () => void;
+
+  /** A page standing for the activity window's main frame, with the preload's functions as a stub over IPC. */
+  async function openWindow(): Promise<Page> {
+    const p = await browser.newPage({ viewport: { width: 1100, height: 720 }, colorScheme: 'dark' });
+    p.on('pageerror', (err) => console.error('renderer error:', err));
+    const sender = () => ({ sender: { id: 1 }, senderFrame: { processId: 1, routingId: 1, url: p.url() } });
+    await p.exposeFunction('__call', (method: Method, args: unknown) => {
+      calls.push(method === 'answer' ? `answer ${JSON.stringify(args)}` : method);
+      return ipc[method](sender(), args);
+    });
+    await p.addInitScript(() => {
+      const w = globalThis as unknown as PageGlobals;
+      w.__listeners = new Set();
+      const call = (method: string, args?: unknown) => w.__call(method, args);
+      w.contactorActivity = {
+        snapshot: () => call('snapshot'),
+        since: (cursor: string) => call('since', { cursor }),
+        task: (taskId: string) => call('task', { taskId }),
+        cancel: (taskId: string) => call('cancel', { taskId }),
+        answer: (taskId: string, answer: string) => call('answer', { taskId, answer }),
+        sendAgain: (taskId: string) => call('sendAgain', { taskId }),
+        copyTaskId: (taskId: string) => call('copyTaskId', { taskId }),
+        openLog: (agent: string) => call('openLog', { agent }),
+        save: (taskId: string, artifactId: string, part: number) => call('save', { taskId, artifactId, part }),
+        onChange: (cb: () => void) => {
+          w.__listeners.add(cb);
+          return () => w.__listeners.delete(cb);
+        },
+      };
+    });
+    await p.goto(PAGE);
+    return p;
+  }
+
+  beforeAll(async () => {
+    if (!existsSync(new URL(PAGE))) throw new Error(`${PAGE} is missing: run \`node scripts/build.mjs\` first`);
+    cfg = desktopConfig();
+    bridge = await createBridge({ configPath: cfg.configPath, env: testEnv() });
+    await bridge.start();
+    const frame = { webContentsId: 1, processId: 1, routingId: 1 };
+    ipc = createActivityIpc({
+      ownFrame: () => frame,
+      bridge: () => bridge,
+      copyText: (text) => copied.push(text),
+      openPath: async () => '',
+      saveFile: async () => false,
+    });
+    browser = await launchChromium();
+    // Main's nudge, coalesced as activity-window.ts does (one per burst of feed events).
+    let nudging = false;
+    unlisten = bridge.server.dispatcher.feed.listen(() => {
+      if (nudging || !page || page.isClosed()) return;
+      nudging = true;
+      setImmediate(() => {
+        nudging = false;
+        if (page.isClosed()) return;
+        void page
+          .evaluate(() => (globalThis as unknown as PageGlobals).__listeners.forEach((cb) => cb()))
+          .catch(() => undefined);
+      });
+    });
+  });
+
+  afterAll(async () => {
+    unlisten?.();
+    await browser?.close();
+    await bridge?.stop();
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the bridge log is flushed asynchronously
+    cfg?.cleanup();
+  });
+
+  const rowOf = (taskId: string) => page.locator(`.row[data-task-id="${taskId}"]`);
+
+  it('shows nothing but the empty state for a bridge with no tasks', async () => {
+    page = await openWindow();
+    await page.locator('#empty').waitFor({ state: 'visible' });
+    expect(await page.locator('.row').count()).toBe(0);
+    if (process.env.CONTACTOR_UPDATE_SCREENSHOT)
+      await page.screenshot({ path: path.join(SHOTS, 'activity-empty.png') });
+  });
+
+  it('lists tasks live, newest first, with the caller chain, brief, state and summary', async () => {
+    const first = await rpc(b(), 'message/send', { agent: 'echo', text: 'summarise the release notes\nin detail' });
+    await rowOf(first.id).waitFor();
+    expect(await rowOf(first.id).locator('.chain').textContent()).toBe('you → echo');
+    expect(await rowOf(first.id).locator('.brief').textContent()).toBe('summarise the release notes');
+    await vi.waitFor(async () => expect(await rowOf(first.id).locator('.state').textContent()).toBe('completed'), WAIT);
+    const second = await rpc(b(), 'message/send', { agent: 'fake', text: 'progress' });
+    await rowOf(second.id).waitFor();
+    await vi.waitFor(async () => expect(await page.locator('#sum-finished').textContent()).toBe('2'), WAIT);
+    const order = await page.locator('.row').evaluateAll((rows) =>
+      rows
+        .map((r) => ({
+          id: (r as unknown as { dataset: { taskId: string } }).dataset.taskId,
+          y: (r as unknown as { getBoundingClientRect(): { y: number } }).getBoundingClientRect().y,
+        }))
+        .sort((a, c) => a.y - c.y)
+        .map((r) => r.id),
+    );
+    expect(order).toEqual([second.id, first.id]);
+  });
+
+  it('shows a task in detail: brief, reply, tool calls and plans, receipt', async () => {
+    const task = await rpc(b(), 'message/send', { agent: 'fake', text: 'progress' });
+    await rowOf(task.id).click();
+    await page.locator('#detail .brief-text').waitFor();
+    expect(await page.locator('#detail .brief-text').textContent()).toBe('progress');
+    await vi.waitFor(
+      async () => expect(await page.locator('#detail .transcript').textContent()).toContain('done'),
+      WAIT,
+    );
+    const notes = await page.locator('#detail .note').allTextContents();
+    expect(notes.some((n) => n.includes('read a.txt'))).toBe(true);
+    expect(notes.some((n) => n.includes('step one'))).toBe(true);
+    expect(await page.locator('#detail .receipt').textContent()).toContain('agent: fake');
+    await page.getByRole('button', { name: 'Copy task id' }).click();
+    await vi.waitFor(() => expect(copied).toContain(task.id), WAIT);
+  });
+
+  it('follows a streamed reply exactly: no chunk missing, none twice', async () => {
+    const sent = await rpc(b(), 'message/send', {
+      agent: 'fake',
+      text: 'long 20000',
+      configuration: { blocking: false },
+    });
+    await rowOf(sent.id).click();
+    await vi.waitFor(async () => expect(await rowOf(sent.id).locator('.state').textContent()).toBe('completed'), WAIT);
+    const expected = Array.from({ length: 20_000 }, (_, i) => String(i % 10)).join('');
+    await vi.waitFor(async () => expect(await page.locator('#detail .transcript').textContent()).toBe(expected), WAIT);
+  });
+
+  it('answers a question by click, never by a bare key, through IPC', async () => {
+    const asked = await rpc(b(), 'message/send', { agent: 'echo', text: 'decide: YAML|TOML' });
+    expect(asked.status.state).toBe('input-required');
+    await rowOf(asked.id).waitFor();
+    await vi.waitFor(async () => expect(await rowOf(asked.id).locator('.badge.asks').count()).toBe(1), WAIT);
+    await vi.waitFor(async () => expect(await page.locator('#sum-needs').textContent()).toBe('1'), WAIT);
+    await rowOf(asked.id).click();
+    await page.locator('#detail .question .choice').first().waitFor();
+    if (process.env.CONTACTOR_UPDATE_SCREENSHOT)
+      await page.screenshot({ path: path.join(SHOTS, 'activity-question.png') });
+    const before = calls.filter((c) => c.startsWith('answer')).length;
+    for (const key of ['Enter', ' ', 'y', 'a', '1']) await page.keyboard.press(key);
+    // A call made now reaches main after any answer a key handler sent (bindings are delivered in order).
+    await page.evaluate(() => (globalThis as unknown as PageGlobals).__call('snapshot', undefined));
+    expect(calls.filter((c) => c.startsWith('answer')).length).toBe(before);
+    await page.locator('#detail .choice', { hasText: 'TOML' }).click();
+    await vi.waitFor(
+      async () => expect((await rpc(b(), 'tasks/get', { id: asked.id })).status.state).toBe('completed'),
+      WAIT,
+    );
+    expect(calls).toContain(`answer ${JSON.stringify({ taskId: asked.id, answer: 'TOML' })}`);
+    const got = await rpc(b(), 'tasks/get', { id: asked.id });
+    expect(got.metadata.answeredBy).toBe('person (activity window)');
+  });
+
+  it('cancels a running task through IPC', async () => {
+    const running = await rpc(b(), 'message/send', {
+      agent: 'fake',
+      text: 'stream',
+      configuration: { blocking: false },
+    });
+    await vi.waitFor(async () => expect(await rowOf(running.id).locator('.state').textContent()).toBe('working'), WAIT);
+    await rowOf(running.id).click();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await vi.waitFor(
+      async () => expect((await rpc(b(), 'tasks/get', { id: running.id })).status.state).toBe('canceled'),
+      WAIT,
+    );
+    await vi.waitFor(
+      async () => expect(await rowOf(running.id).locator('.state').textContent()).toBe('canceled'),
+      WAIT,
+    );
+    if (process.env.CONTACTOR_UPDATE_SCREENSHOT) await page.screenshot({ path: path.join(SHOTS, 'activity-busy.png') });
+  });
+
+  it('reopened after being closed, shows every task once, including those sent while it was closed', async () => {
+    await page.close();
+    const whileClosed = [
+      await rpc(b(), 'message/send', { agent: 'echo', text: 'sent while the window was closed' }),
+      await rpc(b(), 'message/send', { agent: 'fake', text: 'long 3000' }),
+    ];
+    page = await openWindow();
+    for (const t of whileClosed) await rowOf(t.id).waitFor();
+    const all = await rpc(b(), 'tasks/list', { pageSize: 100 });
+    await vi.waitFor(async () => expect(await page.locator('.row').count()).toBe(all.tasks.length), WAIT);
+    const ids = await page
+      .locator('.row')
+      .evaluateAll((rows) => rows.map((r) => (r as unknown as { dataset: { taskId: string } }).dataset.taskId));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.sort()).toEqual(all.tasks.map((t: { id: string }) => t.id).sort());
+    await rowOf(whileClosed[1].id).click();
+    const expected = Array.from({ length: 3000 }, (_, i) => String(i % 10)).join('');
+    await vi.waitFor(async () => expect(await page.locator('#detail .transcript').textContent()).toBe(expected), WAIT);
+  });
+});
