@@ -7,7 +7,7 @@ import path from 'node:path';
 import { A2aRemoteBackend } from '../backends/a2a/backend.js';
 import { AcpBackend } from '../backends/acp/backend.js';
 import { withCliDirFirst } from '../backends/process/agent-env.js';
-import { AgentLog } from '../backends/process/agent-log.js';
+import { AgentLog, type AgentProcessEvent } from '../backends/process/agent-log.js';
 import { agentLogFile } from '../config/data-dir.js';
 import { redact } from '../domain/redaction.js';
 import { HttpApiBackend } from '../backends/http-api/backend.js';
@@ -51,6 +51,8 @@ export interface AgentAssemblyOptions {
   /** Where each agent's stderr log is kept (backends/process/agent-log.ts). */
   dataDir: string;
   log: WarnLog;
+  /** Told when an agent's process starts or ends (Bridge.onAgentProcess). */
+  onAgentProcess?: (agent: string, event: AgentProcessEvent) => void;
 }
 
 /** Plain functions (no `this`), so each can be handed on as it is (the config reloader takes two). */
@@ -87,7 +89,14 @@ export function agentAssembly(opts: AgentAssemblyOptions): AgentAssembly {
       );
       // Without a cwd an agent works in the user's home (its root), not wherever the bridge was started.
       // Its stderr is its own words: the bridge's secrets and credential shapes are removed from each line.
-      const stderrLog = new AgentLog(agentLogFile(opts.dataDir, name), (line) => redact(line, bridgeSecrets));
+      const onProcess = opts.onAgentProcess;
+      const stderrLog = new AgentLog(
+        agentLogFile(opts.dataDir, name),
+        (line) => redact(line, bridgeSecrets),
+        undefined,
+        undefined,
+        onProcess && ((event) => onProcess(name, event)),
+      );
       return createBackend(name, agentWithDefaultCwd(agent, home), baseEnv, {
         ownFiles: opts.ownFiles,
         agentWrites: opts.agentWrites,

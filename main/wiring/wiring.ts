@@ -9,6 +9,7 @@
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { installedCliDir } from '../backends/process/agent-env.js';
+import type { AgentProcessEvent } from '../backends/process/agent-log.js';
 import { newBridgeRun } from '../backends/process/spawn-marks.js';
 import { loadConfig, type LoadedConfig } from '../config/config.js';
 import { describeConfigMove } from '../config/config-move.js';
@@ -69,7 +70,11 @@ export interface Bridge {
   readonly activity: Activity;
   /** Where an agent's stderr log is (backends/process/agent-log.ts), whether or not it exists yet. */
   agentLogFile(agent: string): string;
+  /** Told when an agent's process starts or ends; returns the unsubscribe function. */
+  onAgentProcess(listener: AgentProcessListener): () => void;
 }
+
+export type AgentProcessListener = (agent: string, event: AgentProcessEvent) => void;
 
 export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
   const env = opts.env ?? process.env;
@@ -96,7 +101,11 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
     const bridgeRun = newBridgeRun(dataDir);
     // The writes the bridge served to its agents: a reload whose file an agent wrote may not widen anything.
     const agentWrites = new AgentWrites();
+    const agentProcessListeners = new Set<AgentProcessListener>();
     const agents = agentAssembly({
+      onAgentProcess: (agent, event) => {
+        for (const listener of agentProcessListeners) listener(agent, event);
+      },
       env,
       secret,
       bridgeSecrets,
@@ -138,6 +147,7 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       files,
       start,
       activity: runtime.activity,
+      agentProcessListeners,
     });
   } catch (err) {
     files.close();
@@ -247,6 +257,7 @@ function bridgeHandle(o: {
   files: BridgeFiles;
   start: () => Promise<void>;
   activity: Activity;
+  agentProcessListeners: Set<AgentProcessListener>;
 }): Bridge {
   const { server, reload } = o;
   return {
@@ -267,5 +278,9 @@ function bridgeHandle(o: {
     stop: () => server.stop(),
     activity: o.activity,
     agentLogFile: (agent) => agentLogFile(o.config.dataDir, agent),
+    onAgentProcess: (listener) => {
+      o.agentProcessListeners.add(listener);
+      return () => o.agentProcessListeners.delete(listener);
+    },
   };
 }

@@ -7,7 +7,7 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { echoAgent, tempDir, writeTestConfig } from '../helpers/bridge.js';
+import { echoAgent, fakeAcpAgent, tempDir, writeTestConfig } from '../helpers/bridge.js';
 import { cleanEnv, runCli, startCli } from './run-cli.js';
 
 const dirs: string[] = [];
@@ -16,10 +16,10 @@ afterAll(async () => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-function served(extraArgs: string[] = []) {
+function served(extraArgs: string[] = [], agents: Record<string, unknown> = { echo: echoAgent() }) {
   const dir = tempDir();
   dirs.push(dir);
-  const { configPath } = writeTestConfig(dir, { agents: { echo: echoAgent() } });
+  const { configPath } = writeTestConfig(dir, { agents });
   const env = cleanEnv(mkdtempSync(path.join(dir, 'home-')));
   const serve = startCli(['serve', '-c', configPath, '--port', '0', ...extraArgs], { env });
   const cli = (args: string[]) => runCli([...args, '-c', configPath], { env });
@@ -57,6 +57,21 @@ describe('contactor serve in the foreground', () => {
     expect(states.at(-1)).toBe('completed');
     expect(states).toContain('working');
     expect(new Set(states).size).toBe(states.length);
+  });
+
+  it("prints a line when an agent's process starts and when it ends", async () => {
+    const { serve, cli } = served([], { acp: fakeAcpAgent() });
+    await serve.stdoutMatch(/contactor bridge on \S+ — 1 agent \(acp\)\n/);
+    const sent = await cli(['send', 'acp', 'hello', '--json']);
+    expect(sent.code, sent.stderr).toBe(0);
+    const started = await serve.stdoutMatch(/agent acp started \(pid (\d+)\)\n/);
+    serve.child.kill('SIGINT');
+    const run = await serve.done;
+    expect(run.code).toBe(0);
+    // Stopping the bridge stops the agent: its end is said before "stopped".
+    expect(run.stdout).toMatch(
+      new RegExp(`agent acp exited \\((code|signal) \\S+, pid ${started[1]}\\)\\n[^]*stopped\\n$`),
+    );
   });
 
   it('--quiet prints the banner and "stopped" only', async () => {

@@ -106,8 +106,12 @@ export class AcpConnection {
   ) {
     this.stderr = new StderrTail(child.stderr);
     spec.stderrLog?.attach(child.stderr, child.pid);
+    spec.stderrLog?.process({ kind: 'started', pid: child.pid });
     this.pidStart = processStartOf(child.pid);
-    void exited(child).then((exit) => (this.exit = exit));
+    void exited(child).then((exit) => {
+      this.exit = exit;
+      spec.stderrLog?.process({ kind: 'exited', pid: child.pid, ...exit });
+    });
     const app = client({ name: 'contactor' })
       .onNotification(methods.client.session.update, ({ params }) => {
         this.sessions.get(params.sessionId)?.turn?.onUpdate(params.update);

@@ -13,6 +13,11 @@ export const AGENT_LOG_MAX_BYTES = 1024 * 1024;
 /** Rotated files kept besides the current one. */
 export const AGENT_LOG_KEEP = 2;
 
+/** An agent process starting or ending, as the foreground `serve` reports it (README.md#cli). */
+export type AgentProcessEvent =
+  | { kind: 'started'; pid: number | undefined }
+  | { kind: 'exited'; pid: number | undefined; code: number | null; signal: string | null };
+
 export class AgentLog {
   private size: number;
 
@@ -21,6 +26,8 @@ export class AgentLog {
     private readonly redact: (line: string) => string,
     private readonly maxBytes = AGENT_LOG_MAX_BYTES,
     private readonly keep = AGENT_LOG_KEEP,
+    /** Told when a process of this agent starts and ends; a listener that throws is ignored. */
+    private readonly onProcess?: (event: AgentProcessEvent) => void,
   ) {
     mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     let size = 0;
@@ -49,6 +56,23 @@ export class AgentLog {
       if (partial) this.write([partial], pid);
     });
     stream.on('error', () => undefined);
+  }
+
+  /**
+   * A process of this agent started or ended: a line in its log (so `contactor logs` shows where one run of
+   * the agent ends and the next begins) and the listener's event.
+   */
+  process(event: AgentProcessEvent): void {
+    const line =
+      event.kind === 'started'
+        ? '-- contactor: agent process started'
+        : `-- contactor: agent process exited (${event.signal ? `signal ${event.signal}` : `code ${String(event.code)}`})`;
+    this.write([line], event.pid);
+    try {
+      this.onProcess?.(event);
+    } catch {
+      // A listener's bug must not stop the agent.
+    }
   }
 
   private write(lines: string[], pid: number | undefined): void {

@@ -57,8 +57,9 @@ export async function serve(cli: CliContext, opts: { port?: number; host?: strin
   process.on('unhandledRejection', report);
   await stopping;
   process.off('unhandledRejection', report);
-  stopReporting();
+  // Still reporting while it stops: the agents it stops and the tasks that end with it are said too.
   await bridge.stop();
+  stopReporting();
   cli.out.line('stopped');
   return EXIT.completed;
 }

@@ -1,7 +1,7 @@
 /**
  * What the foreground `contactor serve` says while it runs (README.md#cli): one line per config reload
- * (applied, with the agents now configured; or not applied, with the file:line of the problem) and one
- * per task state change. The bridge's own parts are described structurally here: only serve.ts builds it.
+ * (applied, with the agents now configured; or not applied, with the file:line of the problem), one per
+ * agent process start and end, and one per task state change. The bridge's own parts are described structurally here: only serve.ts builds it.
  */
 import type { TaskEvent } from '../../domain/events.js';
 import { isTerminal, type Task } from '../../domain/task.js';
@@ -10,6 +10,15 @@ import type { Output } from './output.js';
 /** The parts of the running bridge (main/wiring/wiring.ts `Bridge`) these lines come from. */
 export interface ServedBridge {
   onConfigChange(listener: (state: { error?: string; restartNeeded: string[] }) => void): () => void;
+  /** backends/process/agent-log.ts `AgentProcessEvent`, described structurally. */
+  onAgentProcess(
+    listener: (
+      agent: string,
+      event:
+        | { kind: 'started'; pid: number | undefined }
+        | { kind: 'exited'; pid: number | undefined; code: number | null; signal: string | null },
+    ) => void,
+  ): () => void;
   readonly server: {
     readonly dispatcher: {
       readonly feed: { listen(listener: (event: TaskEvent, task: Task) => void): () => void };
@@ -55,8 +64,17 @@ export function reportServeEvents(bridge: ServedBridge, out: Output): () => void
     else lastState.set(task.id, state);
     out.line(`task ${task.id} (${String(task.metadata.agent)}): ${state}`);
   });
+  const stopProcesses = bridge.onAgentProcess((agent, event) => {
+    const pid = event.pid === undefined ? '' : `pid ${event.pid}`;
+    if (event.kind === 'started') out.line(`agent ${agent} started${pid ? ` (${pid})` : ''}`);
+    else {
+      const how = event.signal ? `signal ${event.signal}` : `code ${String(event.code)}`;
+      out.line(`agent ${agent} exited (${[how, pid].filter(Boolean).join(', ')})`);
+    }
+  });
   return () => {
     stopConfig();
     stopFeed();
+    stopProcesses();
   };
 }
