@@ -126,13 +126,13 @@ export function firstLine(text: string): string {
   return '';
 }
 
-/** The last non-empty line of a text, cut; reads only the text's end (a reply may be megabytes). */
+/** The last non-empty line of a text, cut at its front; reads only the text's end (a reply may be megabytes). */
 export function lastLineOf(text: string): string {
   const tail = text.slice(-4 * ACTIVITY_LINE_CHARS);
   const lines = tail.split('\n');
   for (let i = lines.length - 1; i >= 0; i -= 1) {
     const line = lines[i]!.trim();
-    if (line !== '') return cut(line);
+    if (line !== '') return cutFront(line);
   }
   return '';
 }
@@ -154,4 +154,9 @@ function lastLine(task: Task): string {
 
 function cut(text: string): string {
   return text.length > ACTIVITY_LINE_CHARS ? `${text.slice(0, ACTIVITY_LINE_CHARS - 1)}…` : text;
+}
+
+/** An output line keeps its end: for an agent streaming words into one long line, the end is what moves. */
+function cutFront(text: string): string {
+  return text.length > ACTIVITY_LINE_CHARS ? `…${text.slice(-(ACTIVITY_LINE_CHARS - 1))}` : text;
 }

@@ -187,8 +187,8 @@ export function withFlash(state: TopState, text: string, bad = false): TopState 
  * line is kept: it is what moves.
  */
 export function lineTail(shown: string | undefined, chunk: string): string | undefined {
-  // A snapshot's line was cut at its end (domain/activity.ts): the ellipsis is not output.
-  const lines = ((shown ?? '').replace(/…$/, '') + chunk).split(/\r?\n/);
+  // A snapshot's long line was cut at its front (domain/activity.ts `lastLineOf`): the ellipsis is not output.
+  const lines = ((shown ?? '').replace(/^…/, '') + chunk).split(/\r?\n/);
   for (let i = lines.length - 1; i >= 0; i -= 1) {
     // Kept as written: the space after a streamed word separates it from the next chunk.
     const line = lines[i]!;
