@@ -1,13 +1,14 @@
 import { identityLabel, PERSON_BY_TOKEN, type Identity } from '../domain/authority.js';
 import { BridgeError, taskNotFound } from '../domain/errors.js';
 import { redact } from '../domain/redaction.js';
-import { statusUpdate, type StreamEvent } from '../domain/events.js';
+import type { StreamEvent } from '../domain/events.js';
 import { isTerminal, textOf, type Message, type Task } from '../domain/task.js';
 import type { EventSink, TaskPage, TaskQuery, TaskStore } from '../ports.js';
 import { checkContinuation } from './continuation.js';
 import { resolveChain, loopGuardVerdict, type DelegationHints } from './delegation.js';
 import type { EventFeed } from './event-feed.js';
 import { durable, LiveTasks, snapshot } from './live-tasks.js';
+import { createdNotice } from './live-task.js';
 import { PendingClock } from './pending-clock.js';
 import { PermissionDesk } from './permission-desk.js';
 import { answerQuestion, nonTextParts } from './question-answers.js';
@@ -268,8 +269,7 @@ export class Dispatcher {
     const created = snapshot(task);
     this.opts.store.afterCommit((lost) => {
       if (lost) return;
-      const final = isTerminal(created.status.state);
-      this.opts.feed.publish(statusUpdate(created, 0, created.status, final, { event: 'created' }), created);
+      this.opts.feed.publish(createdNotice(created), created);
     });
   }
 

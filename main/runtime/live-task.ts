@@ -17,6 +17,15 @@ import { Scrubber } from './scrubber.js';
 export type StreamListener = (event: StreamEvent) => void;
 
 /**
+ * The feed's notice that a task was stored (docs/contract.md#the-event-feed): a task waiting in its agent's
+ * queue has no event of its own until it starts. Seq 0: it is not one of the task's stored events. Made here,
+ * with every other task event: what it carries is the task as stored (the caller's own request).
+ */
+export function createdNotice(task: Task): TaskEvent {
+  return statusUpdate(task, 0, task.status, isTerminal(task.status.state), { event: 'created' });
+}
+
+/**
  * A task that is not finished: the one place its state changes. Each change is written to the store
  * (snapshot + event atomically) at once, but listeners, sinks and `settled` hear of it only once the
  * store says it is durable (`afterCommit`: group commit may make that the end of the event-loop turn),
