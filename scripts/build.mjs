@@ -136,6 +136,7 @@ const TARGETS = [
 /** Static files of the approval and activity windows, next to their scripts. */
 const COPIES = [
   ['renderer/index.html', 'out/renderer/index.html'],
+  ['renderer/theme.css', 'out/renderer/theme.css'],
   ['renderer/styles.css', 'out/renderer/styles.css'],
   ['renderer/activity.html', 'out/renderer/activity.html'],
   ['renderer/activity.css', 'out/renderer/activity.css'],

@@ -5,8 +5,8 @@
  */
 import { BrowserWindow } from 'electron';
 import { ACTIVITY_CHANNELS } from '../schema/ipc.js';
-import { approvalWebPreferences } from './approval-window.js';
 import type { FrameIdentity } from './ipc-sender.js';
+import { frameIdentityOf, keepToOwnPage, ownPageWebPreferences } from './own-page-window.js';
 
 export const ACTIVITY_WINDOW_SIZE = { width: 1100, height: 720 } as const;
 /** How often an open window is nudged at most: it then pulls every event since its cursor in one go. */
@@ -33,25 +33,19 @@ export class ActivityWindow {
       title: 'Contactor activity',
       backgroundColor: '#1f2227',
       // The same locked-down preferences as the approval window (security checklist #2–#4, #6).
-      webPreferences: approvalWebPreferences(this.opts.preload),
+      webPreferences: ownPageWebPreferences(this.opts.preload),
     });
-    // Checklist #13/#14: the window shows our one page and opens nothing else.
-    win.webContents.on('will-navigate', (event) => event.preventDefault());
-    win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
-    win.once('ready-to-show', () => win.show());
-    win.on('closed', () => {
+    keepToOwnPage(win, () => {
       if (this.window === win) this.window = undefined;
     });
+    win.once('ready-to-show', () => win.show());
     this.window = win;
     void win.loadFile(this.opts.rendererHtml);
   }
 
   /** The window's WebContents and main frame, for the IPC sender check (ipc-sender.ts). */
   ownFrame(): FrameIdentity | undefined {
-    const win = this.window;
-    if (!win || win.isDestroyed()) return undefined;
-    const main = win.webContents.mainFrame;
-    return { webContentsId: win.webContents.id, processId: main.processId, routingId: main.routingId };
+    return frameIdentityOf(this.window);
   }
 
   /** The open window, to parent a dialog to. */

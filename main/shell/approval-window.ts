@@ -3,27 +3,13 @@
  * `showInactive()`: it must never take keyboard focus from what the user is typing in, or a stray Enter
  * could answer a question (electron-windows.md §1, "Recommended approval design").
  */
-import { BrowserWindow, screen, type WebPreferences } from 'electron';
+import { BrowserWindow, screen } from 'electron';
 import { IPC_CHANNELS } from '../schema/ipc.js';
-import type { FrameIdentity } from './approval-ipc.js';
+import type { FrameIdentity } from './ipc-sender.js';
+import { frameIdentityOf, keepToOwnPage, ownPageWebPreferences } from './own-page-window.js';
 import { approvalWindowPosition, type Rect } from './window-position.js';
 
 export const APPROVAL_WINDOW_SIZE = { width: 440, height: 600 } as const;
-
-/** Security checklist #2–#4, #6 (docs/tutorial/security.md): the defaults, stated so a test can hold them. */
-export function approvalWebPreferences(preload: string): WebPreferences {
-  return {
-    preload,
-    contextIsolation: true,
-    sandbox: true,
-    nodeIntegration: false,
-    nodeIntegrationInWorker: false,
-    webSecurity: true,
-    allowRunningInsecureContent: false,
-    webviewTag: false,
-    spellcheck: false,
-  };
-}
 
 export class ApprovalWindow {
   private window: BrowserWindow | undefined;
@@ -50,17 +36,14 @@ export class ApprovalWindow {
       skipTaskbar: true,
       title: 'Contactor approvals',
       backgroundColor: '#1f2227',
-      webPreferences: approvalWebPreferences(this.opts.preload),
+      webPreferences: ownPageWebPreferences(this.opts.preload),
     });
-    // Checklist #13/#14: the window shows our one page and opens nothing else.
-    win.webContents.on('will-navigate', (event) => event.preventDefault());
-    win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
+    keepToOwnPage(win, () => {
+      if (this.window === win) this.window = undefined;
+    });
     win.once('ready-to-show', () => {
       this.place(win);
       win.showInactive();
-    });
-    win.on('closed', () => {
-      if (this.window === win) this.window = undefined;
     });
     this.window = win;
     void win.loadFile(this.opts.rendererHtml);
@@ -68,10 +51,7 @@ export class ApprovalWindow {
 
   /** The window's WebContents and main frame, for the IPC sender check (approval-ipc.ts). */
   ownFrame(): FrameIdentity | undefined {
-    const win = this.window;
-    if (!win || win.isDestroyed()) return undefined;
-    const main = win.webContents.mainFrame;
-    return { webContentsId: win.webContents.id, processId: main.processId, routingId: main.routingId };
+    return frameIdentityOf(this.window);
   }
 
   /** Tells an open window to fetch the list again. */

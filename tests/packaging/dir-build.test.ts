@@ -52,7 +52,10 @@ describe.skipIf(!existsSync(STUB_EXE))('electron-builder --dir layout (stub Elec
         '/out/preload/index.cjs',
         '/out/renderer/app.js',
         '/out/renderer/index.html',
+        '/out/renderer/theme.css',
         '/out/renderer/styles.css',
+        '/out/renderer/activity.html',
+        '/out/renderer/activity.css',
       ]),
     );
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);

@@ -117,20 +117,11 @@ export class BridgeClient {
   ): AsyncGenerator<EventSourceMessage> {
     const { signal } = opts;
     const query = since === undefined ? '' : `?since=${encodeURIComponent(since)}`;
-    let res: Response;
-    try {
-      res = await fetch(`${this.address.url}/events${query}`, {
-        headers: this.headers({ accept: 'text/event-stream' }),
-        ...(signal ? { signal } : {}),
-      });
-    } catch (err) {
-      if (signal?.aborted) throw err;
-      throw this.notReached(err);
-    }
-    if (res.status === 401) {
-      await res.body?.cancel();
-      throw this.unauthorized();
-    }
+    const res = await this.request(
+      `/events${query}`,
+      { headers: this.headers({ accept: 'text/event-stream' }) },
+      signal,
+    );
     if (!(res.headers.get('content-type') ?? '').includes('text/event-stream') || !res.body) {
       await this.resultOf({ status: res.status, text: await res.text() }, 'GET /events');
       throw new CliError(`the bridge answered GET /events with HTTP ${res.status} and no event stream`, EXIT.failed);
@@ -180,15 +171,15 @@ export class BridgeClient {
     return reply;
   }
 
-  private async fetch(body: string, headers: Record<string, string>, signal?: AbortSignal): Promise<Response> {
+  private fetch(body: string, headers: Record<string, string>, signal?: AbortSignal): Promise<Response> {
+    return this.request('/', { method: 'POST', headers: this.headers(headers), body }, signal);
+  }
+
+  /** One HTTP exchange with the bridge: unreachable and 401 become the CLI's own errors (exit 5 and 6). */
+  private async request(urlPath: string, init: RequestInit, signal?: AbortSignal): Promise<Response> {
     let res: Response;
     try {
-      res = await fetch(`${this.address.url}/`, {
-        method: 'POST',
-        headers: this.headers(headers),
-        body,
-        ...(signal ? { signal } : {}),
-      });
+      res = await fetch(`${this.address.url}${urlPath}`, { ...init, ...(signal ? { signal } : {}) });
     } catch (err) {
       if (signal?.aborted) throw err;
       throw this.notReached(err);
