@@ -8,7 +8,7 @@ import type { ActivityRow } from '../main/domain/activity.js';
 import type { Artifact, Part } from '../main/domain/task.js';
 import type { ActivityApi, ActivityDetailItem, ActivityEntry, PendingItem } from '../main/schema/ipc.js';
 import { elapsed } from './activity-list.js';
-import { choicesOf, defaultChoice, type Choice } from './choices.js';
+import { choicesOf, defaultChoice, keyHint, type Choice } from './choices.js';
 
 /** Characters per transcript block: appending touches only the last one. */
 const BLOCK_CHARS = 32_768;
@@ -155,7 +155,7 @@ export class TaskDetail {
       buttons.append(b);
       this.choices.push({ choice, button: b });
     }
-    box.append(buttons, span('keys', 'D deny · Alt+A allow once · Alt+1–9 option'));
+    box.append(buttons, span('keys', keyHint(choicesOf(item))));
     return box;
   }
 

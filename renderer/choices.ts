@@ -68,6 +68,21 @@ export function choicesOf(item: PendingItem): Choice[] {
     });
 }
 
+/** The keys that answer these choices, as a hint line: only keys that exist here (a decision has no D). */
+export function keyHint(choices: readonly Choice[]): string {
+  const hints: string[] = [];
+  const deny = choices.find((c) => c.keys.includes('d'));
+  if (deny) hints.push(`D ${deny.label.toLowerCase()}`);
+  const allow = choices.find((c) => c.altKeys.includes('a'));
+  if (allow) hints.push(`Alt+A ${allow.label.toLowerCase()}`);
+  const digits = choices.flatMap((c) => c.altKeys.filter((k) => /^\d$/.test(k))).map(Number);
+  if (digits.length) {
+    const most = Math.max(...digits);
+    hints.push(`Alt+${most === 1 ? '1' : `1–${most}`} option by number`);
+  }
+  return hints.join(' · ');
+}
+
 /** The button that gets focus when a question is selected: Deny, or none for a decision. */
 export function defaultChoice(choices: readonly Choice[]): Choice | undefined {
   return choices.find((c) => c.tone === 'deny');

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { PendingItem } from '../../main/schema/ipc.js';
-import { choicesOf } from '../../renderer/choices.js';
+import { choicesOf, keyHint } from '../../renderer/choices.js';
 
 const times = { createdAt: '2026-01-01T00:00:00.000Z', expiresAt: '2026-01-01T00:30:00.000Z' };
 
@@ -55,5 +55,15 @@ describe('approval window keys', () => {
       [[], ['1']],
       [[], ['2']],
     ]);
+    // The hint names only the keys a decision has: no D, no Alt+A.
+    expect(keyHint(choicesOf(item))).toBe('Alt+1–2 option by number');
+  });
+
+  it("a permission's hint names its own keys", () => {
+    expect(keyHint(choicesOf(permission(['allow_once', 'reject_once', 'allow_always'])))).toBe(
+      'D deny · Alt+A allow once · Alt+1–2 option by number',
+    );
+    // An agent that offers no way to refuse: nothing says D.
+    expect(keyHint(choicesOf(permission(['allow_always'])))).toBe('');
   });
 });
