@@ -2,7 +2,8 @@
  * The activity window at scale, in real Chromium: 1,000 tasks and a 10 MB reply streamed in the bridge's
  * 512-character chunks (docs/contract.md#streaming), 500 events per pull as activity-ipc.ts batches them,
  * while the detail follows the stream. The page's API is synthetic (the same ActivityApi shape the preload
- * exposes) so the measure is the renderer's alone: no long task (PerformanceObserver 'longtask') over 200 ms.
+ * exposes) so the measure is the renderer's alone: no task of the renderer's main thread over 200 ms of CPU
+ * (Chromium's trace); the PerformanceObserver 'longtask' wall times are printed beside it.
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -134,6 +135,8 @@ describe.skipIf(skipWithoutChromium('the activity-window scale test'))('activity
       expect(await page.locator('#sum-finished').textContent()).toBe(String(TASKS - 1));
       // Virtualized: a thousand tasks, a screenful of rows in the DOM.
       expect(await page.locator('.row').count()).toBeLessThan(60);
+      // The renderer's tasks while it follows the stream, from Chromium's own trace (RunTask events).
+      await browser.startTracing(page, { categories: ['toplevel', 'disabled-by-default-devtools.timeline'] });
       await page.locator(`.row[data-task-id="task-${String(TASKS - 1).padStart(4, '0')}"]`).click();
       await page.waitForFunction(() => (globalThis as unknown as PageGlobals).__done, undefined, {
         timeout: TEST_TIMEOUT_MS,
@@ -149,9 +152,11 @@ describe.skipIf(skipWithoutChromium('the activity-window scale test'))('activity
         REPLY_CHARS / 32_768,
         { timeout: TEST_TIMEOUT_MS, polling: 500 },
       );
+      const rendererTasksMs = rendererMainTaskCpuMs(JSON.parse((await browser.stopTracing()).toString('utf8')));
       const longTasks = await page.evaluate(() => (globalThis as unknown as PageGlobals).__longTasks);
       console.log(
-        `activity window: ${longTasks.length} long tasks, longest ${Math.max(0, ...longTasks).toFixed(0)} ms`,
+        `activity window: ${longTasks.length} long tasks (wall time), longest ${Math.max(0, ...longTasks).toFixed(0)} ms; ` +
+          `${rendererTasksMs.length} renderer tasks, the longest ${Math.max(0, ...rendererTasksMs).toFixed(0)} ms of CPU`,
       );
       // Everything streamed is shown, once.
       const shown = await page.evaluate(
@@ -161,11 +166,41 @@ describe.skipIf(skipWithoutChromium('the activity-window scale test'))('activity
           ).document.querySelector('#detail .transcript').textContent.length,
       );
       expect(shown).toBe(REPLY_CHARS);
-      expect(longTasks.filter((d) => d > 200)).toEqual([]);
+      // A long task is one that holds the renderer's main thread over the limit. Its wall time (what the
+      // PerformanceObserver reports, printed above) also counts the time the OS gave the thread's core to
+      // other processes, which on a busy machine says nothing about the page; the thread's own CPU time per
+      // task (the trace's `tdur`) is the page's work alone, and holds whatever else the machine runs.
+      expect(rendererTasksMs.length).toBeGreaterThan(0);
+      expect(rendererTasksMs.filter((ms) => ms > 200)).toEqual([]);
     },
     TEST_MS(),
   );
 });
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  tdur?: number;
+  args?: { name?: string };
+}
+
+/**
+ * The CPU time, in ms, of each task the renderer's main thread ran: Chromium's trace names that thread
+ * `CrRendererMain` (a `thread_name` metadata event) and records each task as a complete `RunTask` event with
+ * its thread time in `tdur` (µs; base/trace_event, the "toplevel" category).
+ */
+function rendererMainTaskCpuMs(trace: { traceEvents: TraceEvent[] }): number[] {
+  const mains = new Set(
+    trace.traceEvents
+      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .map((e) => `${e.pid}:${e.tid}`),
+  );
+  return trace.traceEvents
+    .filter((e) => e.ph === 'X' && e.name === 'RunTask' && e.tdur !== undefined && mains.has(`${e.pid}:${e.tid}`))
+    .map((e) => e.tdur! / 1000);
+}
 
 function TEST_MS(): number {
   return TEST_TIMEOUT_MS * 3;

@@ -107,7 +107,6 @@ describe.skipIf(skipWithoutChromium('the activity-window e2e tests'))('activity 
     unlisten?.();
     await browser?.close();
     await bridge?.stop();
-    await new Promise((resolve) => setTimeout(resolve, 100)); // the bridge log is flushed asynchronously
     cfg?.cleanup();
   });
 

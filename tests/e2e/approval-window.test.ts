@@ -97,7 +97,6 @@ describe.skipIf(skipWithoutChromium('the approval-window e2e tests'))('approval 
     unlisten?.();
     await browser?.close();
     await bridge?.stop();
-    await new Promise((resolve) => setTimeout(resolve, 100)); // the bridge log is flushed asynchronously
     cfg?.cleanup();
   });
 

@@ -47,7 +47,16 @@ export function desktopConfig(): DesktopConfig {
   });
   const write = (text = good): void => writeFileSync(configPath, text);
   write();
-  return { root, configPath, dataDir, write, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  return {
+    root,
+    configPath,
+    dataDir,
+    write,
+    cleanup: () =>
+      // The bridge log (pino) may still be writing its last lines as the folder goes: rmSync retries a folder
+      // that filled again (ENOTEMPTY) instead of the caller guessing how long to wait.
+      rmSync(root, { recursive: true, force: true, maxRetries: 10 }),
+  };
 }
 
 /** The environment a test bridge gets: the real one minus a CONTACTOR_CONFIG that would override ours. */
