@@ -7,7 +7,7 @@
 import type { ActivityRow } from '../main/domain/activity.js';
 import type { Artifact, Part } from '../main/domain/task.js';
 import type { ActivityApi, ActivityDetailItem, ActivityEntry, PendingItem } from '../main/schema/ipc.js';
-import { elapsed } from './activity-list.js';
+import { div, elapsed, span } from './activity-list.js';
 import { choicesOf, defaultChoice, keyHint, type Choice } from './choices.js';
 
 /** Characters per transcript block: appending touches only the last one. */
@@ -279,17 +279,6 @@ function textOf(parts: Part[]): string {
   return parts.map((p) => (p.kind === 'text' ? p.text : '')).join('');
 }
 
-function div(cls: string): HTMLElement {
-  const el = document.createElement('div');
-  el.className = cls;
-  return el;
-}
-function span(cls: string, text: string): HTMLElement {
-  const el = document.createElement('span');
-  el.className = cls;
-  el.textContent = text;
-  return el;
-}
 function line(text: string): HTMLElement {
   const el = document.createElement('p');
   el.textContent = text;

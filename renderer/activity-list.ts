@@ -145,13 +145,14 @@ export function elapsed(since: string, now: number): string {
   return h < 48 ? `${h}h ${String(m % 60).padStart(2, '0')}m` : `${Math.floor(h / 24)}d`;
 }
 
-function div(cls: string): HTMLElement {
+/** A div of `cls` (the activity page's small DOM builders; activity-detail.ts uses them too). */
+export function div(cls: string): HTMLElement {
   const el = document.createElement('div');
   el.className = cls;
   return el;
 }
 
-function span(cls: string, text: string): HTMLElement {
+export function span(cls: string, text: string): HTMLElement {
   const el = document.createElement('span');
   el.className = cls;
   el.textContent = text;
