@@ -7,7 +7,7 @@ import type { EventSink, TaskPage, TaskQuery, TaskStore } from '../ports.js';
 import { checkContinuation } from './continuation.js';
 import { resolveChain, loopGuardVerdict, type DelegationHints } from './delegation.js';
 import type { EventFeed } from './event-feed.js';
-import { durable, LiveTasks, snapshot } from './live-tasks.js';
+import { durable, LiveTasks, snapshot, type SendAnswer } from './live-tasks.js';
 import { createdNotice } from './live-task.js';
 import { PendingClock } from './pending-clock.js';
 import { PermissionDesk } from './permission-desk.js';
@@ -18,6 +18,8 @@ import { recoverAfterRestart } from './restart-recovery.js';
 import { storeNewTask } from './send-intake.js';
 import type { Timers } from './timers.js';
 import { TurnScheduler } from './turn-scheduler.js';
+
+export type { SendAnswer } from './live-tasks.js';
 
 export interface SendRequest {
   agent: string;
@@ -105,11 +107,16 @@ export class Dispatcher {
   }
 
   async send(request: SendRequest): Promise<Task> {
+    return (await this.answerSend(request)).task;
+  }
+
+  /** `send`, answered with the stored snapshot's text beside the task when there is one (a finished task). */
+  async answerSend(request: SendRequest): Promise<SendAnswer> {
     const entry = this.opts.registry.get(request.agent);
     // Refused before anything is stored: a cwd outside the agent's roots never becomes a task.
     const { confineCwd } = entry.settings;
     const req = request.cwd !== undefined && confineCwd ? { ...request, cwd: confineCwd(request.cwd) } : request;
-    if (req.message.taskId) return this.continueTask(req);
+    if (req.message.taskId) return { task: await this.continueTask(req) };
 
     const chain = resolveChain(req.delegation, {
       task: (id) => this.live.get(id)?.task ?? this.opts.store.get(id)?.task,
@@ -121,12 +128,12 @@ export class Dispatcher {
     });
     const rejection = loopGuardVerdict(entry.name, chain, this.opts.maxDelegationDepth);
     const intake = storeNewTask({ store: this.opts.store, live: this.live }, entry, req, { chain, rejection });
-    if (intake.kind === 'replay') return this.replay(intake.taskId, req.blocking);
+    if (intake.kind === 'replay') return { task: await this.replay(intake.taskId, req.blocking) };
     const { stored, unreserve } = intake;
     this.announceCreated(stored.task);
     if (rejection) {
       await durable(this.opts.store);
-      return stored.task;
+      return { task: stored.task };
     }
 
     const live = this.live.adopt(stored.task, stored.lastSeq);
@@ -145,13 +152,13 @@ export class Dispatcher {
     );
     if (req.blocking) {
       await live.settled();
-      return this.live.view(live);
+      return this.live.answer(live);
     }
     // The task as created; the caller hears of it only once that is durable.
     const asCreated = snapshot(live.task);
     const storing = durable(this.opts.store);
     if (storing) await storing;
-    return asCreated;
+    return { task: asCreated };
   }
 
   get(taskId: string): Task {

@@ -50,6 +50,11 @@ export class LiveTask {
   /** seq of the last final status event written. */
   private finalSeq = 0;
   private frozen = false;
+  /**
+   * The JSON text the store keeps for `task`, from the last commit that wrote the snapshot (the store
+   * builds it once, TaskStore.commit); dropped by every change made since, so it is `task` exactly.
+   */
+  private committedJson: string | undefined;
 
   /** `onLost` runs when the store lost a change of this task (the commit failed): it is frozen then. */
   constructor(
@@ -84,6 +89,16 @@ export class LiveTask {
   /** True while a change is written but not yet durable: flush the store before showing `task`. */
   get unstored(): boolean {
     return this.unstoredCount > 0;
+  }
+
+  /**
+   * The task as JSON text, the very text the store keeps for it, when the task is finished and that is
+   * durable: a reply can carry it as it is instead of serializing the task again. Only a finished task:
+   * its changes all pass through this class (a question's answer adds to `history` from outside, but
+   * only while the task waits on it, and the next status change writes the snapshot again).
+   */
+  get storedJson(): string | undefined {
+    return isTerminal(this.state) && this.unstoredCount === 0 ? this.committedJson : undefined;
   }
 
   /**
@@ -123,7 +138,7 @@ export class LiveTask {
    */
   saveSnapshot(): void {
     if (this.frozen || isTerminal(this.state)) return;
-    this.store.commit(this.task.id, [], this.task);
+    this.committedJson = this.store.commit(this.task.id, [], this.task);
     this.store.afterCommit((lost) => lost && this.lose(lost));
   }
 
@@ -134,7 +149,7 @@ export class LiveTask {
    */
   saveLateFacts(): void {
     if (this.frozen || !isTerminal(this.state)) return;
-    this.store.commit(this.task.id, [], this.task);
+    this.committedJson = this.store.commit(this.task.id, [], this.task);
     this.store.afterCommit((lost) => lost && this.lose(lost));
   }
 
@@ -142,6 +157,7 @@ export class LiveTask {
   patchMetadata(patch: Record<string, unknown>): void {
     // What agents report (a tool call in a question, a peer's metadata) is cut at the depth the edge
     // accepts, so no reader's parser meets what a request could not send, and loses the bridge's tokens.
+    this.committedJson = undefined;
     for (const [key, value] of Object.entries(patch)) this.task.metadata[key] = this.scrub.value(value);
     if (typeof patch.warning === 'string') this.task.metadata.warning = this.scrub.statusText(patch.warning);
   }
@@ -152,6 +168,7 @@ export class LiveTask {
    */
   appendArtifact(chunk: ArtifactChunk, artifactId: string): void {
     if (this.frozen || isTerminal(this.state)) return;
+    this.committedJson = undefined;
     let artifact = this.task.artifacts.find((a) => a.artifactId === artifactId);
     if (!artifact) {
       artifact = { artifactId, name: 'reply', parts: [] };
@@ -184,6 +201,7 @@ export class LiveTask {
     if (this.frozen || isTerminal(this.state)) return;
     const artifact = this.task.artifacts.find((a) => a.artifactId === artifactId);
     if (!artifact) return;
+    this.committedJson = undefined;
     artifact.parts = artifact.parts.filter((p) => p.kind !== 'text' || p.metadata !== undefined);
     if (artifact.parts.length === 0) this.task.artifacts = this.task.artifacts.filter((a) => a !== artifact);
   }
@@ -208,7 +226,8 @@ export class LiveTask {
   }
 
   private record(event: TaskEvent, withSnapshot: boolean): void {
-    this.store.commit(this.task.id, [event], withSnapshot ? this.task : undefined);
+    const json = this.store.commit(this.task.id, [event], withSnapshot ? this.task : undefined);
+    if (withSnapshot) this.committedJson = json;
     this.seq = event.seq;
     this.unstoredCount += 1;
     if (event.kind === 'status-update' && event.final) this.finalSeq = event.seq;

@@ -24,6 +24,14 @@ export interface LiveTasksOptions {
   secrets?: () => readonly string[];
 }
 
+/** What a send answers: the task, and its stored JSON text when a reply may carry that as it is. */
+export interface SendAnswer {
+  /** The task as the caller may see it. */
+  readonly task: Task;
+  /** The JSON text the store keeps for exactly `task` (a finished task, see LiveTask.storedJson). */
+  readonly storedJson?: string;
+}
+
 export class LiveTasks {
   private readonly live = new Map<string, LiveTask>();
   /** Tasks whose failure is being recorded after the store lost one of their changes → tries so far. */
@@ -83,6 +91,23 @@ export class LiveTasks {
       }
     }
     return snapshot(live.task);
+  }
+
+  /**
+   * A settled live task as its send answers it: with the store's own JSON text of it when that is the
+   * task exactly (LiveTask.storedJson), so a reply sends that text and copies nothing; the copy of the
+   * task is made only if the caller reads it.
+   */
+  answer(live: LiveTask): SendAnswer {
+    const storedJson = live.storedJson;
+    if (storedJson === undefined) return { task: this.view(live) };
+    let task: Task | undefined;
+    return {
+      storedJson,
+      get task() {
+        return (task ??= snapshot(live.task));
+      },
+    };
   }
 
   /**

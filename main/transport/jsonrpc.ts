@@ -12,7 +12,14 @@ import { orchestrateMethods } from './methods-orchestrate.js';
 import { v1Methods } from './methods-v1.js';
 import { REASON_CODES, RpcError, errorBody, type RpcErrorBody } from './rpc-errors.js';
 import { MAX_BATCH_REQUESTS, responseTooLarge, serializeWithin } from './response-size.js';
-import { StreamReply, type MethodContext, type MethodHandler, type ParsedBody, type RpcCall } from './rpc-types.js';
+import {
+  JsonText,
+  StreamReply,
+  type MethodContext,
+  type MethodHandler,
+  type ParsedBody,
+  type RpcCall,
+} from './rpc-types.js';
 
 export interface RpcLog {
   error(details: Record<string, unknown>, message: string): void;
@@ -87,7 +94,7 @@ export class JsonRpcEndpoint {
 
   /** The reply as JSON text within `room` bytes, else an error with its id (which always fits). */
   private serialize(reply: JsonRpcResponse, room: number | undefined, call: RpcCall): string {
-    const text = serializeWithin(reply, room ?? Number.MAX_SAFE_INTEGER);
+    const text = serializeWithin(reply, room ?? Number.MAX_SAFE_INTEGER, replyJson);
     if (text !== undefined) return text;
     const limit = this.limits.maxResponseBytes ?? 0;
     return JSON.stringify(failure(reply.id, responseTooLarge(limit), call));
@@ -182,6 +189,12 @@ function streamsItsErrors(method: string, call: Pick<RpcCall, 'version'>, error:
 /** Own members only: a method named "constructor" or "toString" must not reach Object.prototype. */
 function lookup(table: Record<string, MethodHandler>, method: string): MethodHandler | undefined {
   return Object.hasOwn(table, method) ? table[method] : undefined;
+}
+
+/** The reply's JSON text; a result that is JSON text already (JsonText) goes in as it is. */
+function replyJson(reply: JsonRpcResponse): string {
+  if (!('result' in reply) || !(reply.result instanceof JsonText)) return JSON.stringify(reply);
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(reply.id)},"result":${reply.result.text}}`;
 }
 
 function json(body: JsonRpcResponse | JsonRpcResponse[] | undefined): RpcOutcome {

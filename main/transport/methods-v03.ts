@@ -8,7 +8,7 @@ import { streamEventToV03 } from './a2a-v03.js';
 import { applyHistoryLength } from './a2a-v1-convert.js';
 import { parseParams } from './parse-params.js';
 import { RpcError } from './rpc-errors.js';
-import type { MethodContext, MethodHandler } from './rpc-types.js';
+import { JsonText, type MethodContext, type MethodHandler } from './rpc-types.js';
 import { agentLookup, cancelAs, parseSend } from './send-request.js';
 import { endsAtSettled, sendStream, subscribeStream } from './task-stream.js';
 
@@ -18,7 +18,10 @@ export function v03Methods(ctx: MethodContext): Record<string, MethodHandler> {
 
   const send: MethodHandler = async (params, call) => {
     const { request, historyLength } = parseSend(params, call, lookup);
-    return applyHistoryLength(await dispatcher.send(request), historyLength);
+    const answer = await dispatcher.answerSend(request);
+    // The v0.3 result is the task as stored: the store's own text of it, when there is one, is the reply.
+    if (answer.storedJson !== undefined && historyLength === undefined) return new JsonText(answer.storedJson);
+    return applyHistoryLength(answer.task, historyLength);
   };
   const stream: MethodHandler = async (params, call) => {
     const { request } = parseSend(params, call, lookup);

@@ -27,11 +27,18 @@ function base64Length(bytes: number): number {
   return 4 * Math.ceil(bytes / 3);
 }
 
-/** JSON text of `value`, or undefined when it would be over `limit` bytes or cannot be serialized. */
-export function serializeWithin(value: unknown, limit: number): string | undefined {
+/**
+ * JSON text of `value` (made by `stringify`), or undefined when it would be over `limit` bytes or cannot
+ * be serialized.
+ */
+export function serializeWithin<T>(
+  value: T,
+  limit: number,
+  stringify: (value: T) => string = JSON.stringify,
+): string | undefined {
   let text: string;
   try {
-    text = JSON.stringify(value);
+    text = stringify(value);
   } catch {
     return undefined; // RangeError: the string would be over V8's maximum length
   }

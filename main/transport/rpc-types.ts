@@ -49,6 +49,14 @@ export class StreamReply {
   constructor(readonly start: StreamStarter) {}
 }
 
+/**
+ * A result already serialized: the JSON text of the stored task (LiveTask.storedJson), which the reply
+ * carries as it is instead of serializing the task a second time.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 export type MethodHandler = (params: unknown, call: RpcCall) => Promise<unknown> | unknown;
 
 export interface MethodContext {
