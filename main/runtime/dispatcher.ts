@@ -273,9 +273,12 @@ export class Dispatcher {
    * (docs/contract.md#the-event-feed). Seq 0: it is not one of the task's stored events.
    */
   private announceCreated(task: Task): void {
-    const created = snapshot(task);
+    // No copy: nothing changes a new task before its creation commits but a cancel in the same group,
+    // which replaces its status (told by its own event); the notice keeps the status it was created with.
+    const status = task.status;
     this.opts.store.afterCommit((lost) => {
       if (lost) return;
+      const created = task.status === status ? task : { ...task, status };
       this.opts.feed.publish(createdNotice(created), created);
     });
   }

@@ -64,40 +64,41 @@ export class TurnScheduler {
     const key = conversationKey(entry.name, live.task.contextId);
     const contract = entry.settings.appendDecisionContract;
     const compose = (text: string): string => (contract ? withDecisionContract(text) : text);
-    void this.conversations.run(key, () => {
+    this.conversations.run(key, (done) => {
       const followUp = this.warm.has(key);
       this.warm.add(key);
-      return new Promise<void>((done) => {
-        try {
-          unreserve?.();
-          entry.shard.enqueue((release) =>
-            runTurn(
-              {
-                live,
-                agent: entry,
-                messageId: turn.messageId,
-                text: compose(turn.text),
-                attachments: turn.attachments,
-                ...(turn.cold ? { cold: { text: compose(turn.cold.text), attachments: turn.cold.attachments } } : {}),
-                ...(turn.reattach ? { reattach: turn.reattach } : {}),
-                ...(turn.carried ? { carried: turn.carried } : {}),
-                followUp,
-                contractApplied: contract,
-                release,
-                ...(this.opts.secrets ? { secrets: this.opts.secrets() } : {}),
-                ...(this.opts.timers ? { timers: this.opts.timers } : {}),
-                ...(this.opts.redact ? { redact: this.opts.redact } : {}),
-              },
-              this.opts.desk,
-              this.opts.onDecision,
-            ).finally(done),
+      try {
+        unreserve?.();
+        entry.shard.enqueue((release) => {
+          const running = runTurn(
+            {
+              live,
+              agent: entry,
+              messageId: turn.messageId,
+              text: compose(turn.text),
+              attachments: turn.attachments,
+              ...(turn.cold ? { cold: { text: compose(turn.cold.text), attachments: turn.cold.attachments } } : {}),
+              ...(turn.reattach ? { reattach: turn.reattach } : {}),
+              ...(turn.carried ? { carried: turn.carried } : {}),
+              followUp,
+              contractApplied: contract,
+              release,
+              ...(this.opts.secrets ? { secrets: this.opts.secrets() } : {}),
+              ...(this.opts.timers ? { timers: this.opts.timers } : {}),
+              ...(this.opts.redact ? { redact: this.opts.redact } : {}),
+            },
+            this.opts.desk,
+            this.opts.onDecision,
           );
-        } catch (err) {
-          live.patchMetadata({ retryable: true });
-          live.setStatus('failed', (err as Error).message);
-          done();
-        }
-      });
+          // The conversation's next turn waits for the whole of this one, a question parked in it too.
+          running.then(done, done);
+          return running;
+        });
+      } catch (err) {
+        live.patchMetadata({ retryable: true });
+        live.setStatus('failed', (err as Error).message);
+        done();
+      }
     });
   }
 }

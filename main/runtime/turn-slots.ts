@@ -1,4 +1,4 @@
-import { Shard } from './shards.js';
+import { Shard, type ShardJob } from './shards.js';
 
 /**
  * The bridge-wide cap on agent turns running at once (`max_concurrent_tasks`). A counting semaphore,
@@ -36,11 +36,23 @@ export class TurnSlots {
 
   /** Resolves with the function that gives the slot back (calling it twice gives back one slot). */
   acquire(): Promise<() => void> {
+    return new Promise((resolve) => this.take(resolve));
+  }
+
+  /**
+   * Calls `onSlot` with the function that gives the slot back: at once when one is free, else when one is
+   * handed to it (after the call that freed it has returned).
+   */
+  take(onSlot: (release: () => void) => void): void {
     if (this.inUse < this.cap) {
       this.inUse += 1;
-      return Promise.resolve(this.releaser());
+      onSlot(this.releaser());
+      return;
     }
-    return new Promise((resolve) => this.waiters.push(() => resolve(this.releaser())));
+    this.waiters.push(() => {
+      const release = this.releaser();
+      queueMicrotask(() => onSlot(release));
+    });
   }
 
   private releaser(): () => void {
@@ -85,18 +97,13 @@ export class SlottedShard extends Shard {
     super(agent, maxQueue);
   }
 
-  override enqueue(job: (release: () => void) => Promise<void>): void {
-    super.enqueue(async (release) => {
-      const freeSlot = await this.slots.acquire();
+  protected override run(job: ShardJob, release: () => void): void {
+    this.slots.take((freeSlot) => {
       const releaseBoth = (): void => {
         freeSlot();
         release();
       };
-      try {
-        await job(releaseBoth);
-      } finally {
-        releaseBoth();
-      }
+      super.run(job, releaseBoth);
     });
   }
 }

@@ -116,7 +116,13 @@ describe('LiveTask.storedJson', () => {
       status: { state: 'submitted' as const, timestamp: now },
       history: [],
       artifacts: [],
-      metadata: { agent: 'talker', createdAt: now },
+      metadata: {
+        agent: 'talker',
+        createdAt: now,
+        requiresReview: true as const,
+        delegationDepth: 0,
+        visitedAgents: [],
+      },
     };
     store.create(task, []);
     store.flush();
