@@ -32,12 +32,21 @@ export class ArtifactStream {
   /** Armed by the first flush of a turn: until it runs, text that reaches 512 waits for it. */
   private turnEnd: ReturnType<typeof setImmediate> | undefined;
   private finished = false;
+  private isBlank = true;
 
   constructor(private readonly emit: (chunk: ArtifactChunk) => void) {}
 
   /** Everything received so far, flushed or not. */
   get text(): string {
     return this.total;
+  }
+
+  /**
+   * Nothing but whitespace received so far. Kept as text arrives: asking `text.trim()` of a long reply
+   * would copy it whole (it is a rope of every piece) only to learn it is not blank.
+   */
+  get blank(): boolean {
+    return this.isBlank;
   }
 
   /** Parts sent on their own so far (files, links, data, a text resource, a note about a dropped part). */
@@ -58,14 +67,20 @@ export class ArtifactStream {
     if (this.finished || text === '') return;
     this.buffer += text;
     this.total += text;
+    if (this.isBlank && /\S/.test(text)) this.isBlank = false;
     if (this.buffer.length >= MAX_CHUNK_CHARS) {
       this.flush(false);
       return;
     }
     if (this.buffer.length >= CHUNK_CHARS) {
       if (this.turnEnd) return;
-      this.flush(false);
+      // Armed before the flush: the flush's write opens the store's group commit, which commits in a
+      // setImmediate of its own (stores/group-commit.ts), queued after this one. So the turn's rest joins
+      // the first chunk's commit, and both reach subscribers in one delivery (one SSE socket write) —
+      // one commit per pipe read of a fast agent, not two. The first chunk is told no later: nothing is
+      // told before its commit anyway.
       this.turnEnd = setImmediate(() => this.endOfTurn());
+      this.flush(false);
       return;
     }
     if (this.timer) clearTimeout(this.timer);
