@@ -27,7 +27,13 @@ export class ArtifactStream {
   private buffer = '';
   private sent = 0;
   private parts = 0;
-  private total = '';
+  /**
+   * The text chunks sent so far: the reply is rebuilt from them when asked. Not a running `total += text`
+   * of every piece: that rope would keep each piece alive to the end of the turn (a thousand per MB,
+   * every one copied by the young-generation GC and promoted), where a sent chunk is one string that
+   * the task's artifact keeps anyway.
+   */
+  private readonly sentText: string[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** Armed by the first flush of a turn: until it runs, text that reaches 512 waits for it. */
   private turnEnd: ReturnType<typeof setImmediate> | undefined;
@@ -38,7 +44,7 @@ export class ArtifactStream {
 
   /** Everything received so far, flushed or not. */
   get text(): string {
-    return this.total;
+    return this.sentText.join('') + this.buffer;
   }
 
   /**
@@ -66,7 +72,6 @@ export class ArtifactStream {
   push(text: string): void {
     if (this.finished || text === '') return;
     this.buffer += text;
-    this.total += text;
     if (this.isBlank && /\S/.test(text)) this.isBlank = false;
     if (this.buffer.length >= MAX_CHUNK_CHARS) {
       this.flush(false);
@@ -117,6 +122,7 @@ export class ArtifactStream {
     if (this.buffer === '' && !lastChunk) return;
     const text = this.buffer;
     this.buffer = '';
+    this.sentText.push(text);
     this.sendChunk([{ kind: 'text', text }], lastChunk);
   }
 
