@@ -27,17 +27,32 @@ export class ArtifactStream {
   private buffer = '';
   private sent = 0;
   private parts = 0;
-  private total = '';
+  /**
+   * The text chunks sent so far: the reply is rebuilt from them when asked. Not a running `total += text`
+   * of every piece: that rope would keep each piece alive to the end of the turn (a thousand per MB,
+   * every one copied by the young-generation GC and promoted), where a sent chunk is one string that
+   * the task's artifact keeps anyway.
+   */
+  private readonly sentText: string[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** Armed by the first flush of a turn: until it runs, text that reaches 512 waits for it. */
   private turnEnd: ReturnType<typeof setImmediate> | undefined;
   private finished = false;
+  private isBlank = true;
 
   constructor(private readonly emit: (chunk: ArtifactChunk) => void) {}
 
   /** Everything received so far, flushed or not. */
   get text(): string {
-    return this.total;
+    return this.sentText.join('') + this.buffer;
+  }
+
+  /**
+   * Nothing but whitespace received so far. Kept as text arrives: asking `text.trim()` of a long reply
+   * would copy it whole (it is a rope of every piece) only to learn it is not blank.
+   */
+  get blank(): boolean {
+    return this.isBlank;
   }
 
   /** Parts sent on their own so far (files, links, data, a text resource, a note about a dropped part). */
@@ -57,15 +72,20 @@ export class ArtifactStream {
   push(text: string): void {
     if (this.finished || text === '') return;
     this.buffer += text;
-    this.total += text;
+    if (this.isBlank && /\S/.test(text)) this.isBlank = false;
     if (this.buffer.length >= MAX_CHUNK_CHARS) {
       this.flush(false);
       return;
     }
     if (this.buffer.length >= CHUNK_CHARS) {
       if (this.turnEnd) return;
-      this.flush(false);
+      // Armed before the flush: the flush's write opens the store's group commit, which commits in a
+      // setImmediate of its own (stores/group-commit.ts), queued after this one. So the turn's rest joins
+      // the first chunk's commit, and both reach subscribers in one delivery (one SSE socket write) —
+      // one commit per pipe read of a fast agent, not two. The first chunk is told no later: nothing is
+      // told before its commit anyway.
       this.turnEnd = setImmediate(() => this.endOfTurn());
+      this.flush(false);
       return;
     }
     if (this.timer) clearTimeout(this.timer);
@@ -102,6 +122,7 @@ export class ArtifactStream {
     if (this.buffer === '' && !lastChunk) return;
     const text = this.buffer;
     this.buffer = '';
+    this.sentText.push(text);
     this.sendChunk([{ kind: 'text', text }], lastChunk);
   }
 

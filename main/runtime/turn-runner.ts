@@ -242,7 +242,7 @@ async function runStartedTurn(
     );
   } else {
     stream.finish();
-    settleOutcome(plan, outcome, { text: stream.text, parts: stream.partCount }, onDecision, artifactId);
+    settleOutcome(plan, outcome, stream, onDecision, artifactId);
   }
   plan.release();
 }
@@ -250,14 +250,14 @@ async function runStartedTurn(
 function settleOutcome(
   plan: TurnPlan,
   outcome: TurnOutcome,
-  { text: reply, parts }: { text: string; parts: number },
+  reply: Pick<ArtifactStream, 'text' | 'blank' | 'partCount'>,
   onDecision: (live: LiveTask) => void,
   artifactId: string,
 ): void {
   const { live } = plan;
   switch (outcome.kind) {
     case 'completed': {
-      const decision = plan.contractApplied || outcome.asks ? parseDecision(reply) : undefined;
+      const decision = plan.contractApplied || outcome.asks ? parseDecision(reply.text) : undefined;
       if (decision) {
         // The reply's text was the question and its block (parseDecision: question = all text before it).
         live.dropReplyText(artifactId);
@@ -277,7 +277,8 @@ function settleOutcome(
         onDecision(live);
         return;
       }
-      if (reply.trim() === '' && parts === 0) live.patchMetadata({ warning: 'the agent finished without any output' });
+      if (reply.blank && reply.partCount === 0)
+        live.patchMetadata({ warning: 'the agent finished without any output' });
       live.setStatus('completed');
       return;
     }

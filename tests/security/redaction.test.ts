@@ -46,6 +46,24 @@ describe('redact', () => {
     const out = ['a SECRET-', 'TOKEN', '-123 b SECR', 'ET-TOKEN-1', '23', ' c SEC'].map((p) => filter.push(p));
     expect(out.join('') + filter.end()).toBe('a [REDACTED] b [REDACTED] c SEC');
   });
+
+  it('filters every secret split at every boundary, holding back only what could still become one', () => {
+    // Two secrets sharing a start, one repeating its own first characters (a held tail may restart inside it).
+    const secrets = ['abab-abac-TOKEN', 'abab-xyz-OTHER'];
+    const text = 'x ab abab-abac-TOKEN y abab-xyz-OTHER z abab-aba';
+    const expected = 'x ab [REDACTED] y [REDACTED] z abab-aba';
+    for (let cut = 0; cut <= text.length; cut += 1) {
+      for (let cut2 = cut; cut2 <= text.length; cut2 += 1) {
+        const filter = new SecretFilter(secrets);
+        const passed = [text.slice(0, cut), text.slice(cut, cut2), text.slice(cut2)].map((p) => filter.push(p));
+        // What is passed on is never a secret's start that could still be completed by the next piece...
+        const sofar = passed.join('');
+        expect(sofar + filter.end(), `cuts at ${cut}, ${cut2}`).toBe(expected);
+        // ...and nothing else is held back: the held tail is the longest proper prefix of a secret.
+        expect(sofar, `cuts at ${cut}, ${cut2}`).toBe('x ab [REDACTED] y [REDACTED] z ');
+      }
+    }
+  });
 });
 
 describe('on a real bridge', () => {

@@ -47,9 +47,10 @@ export function agentStdioStream(
         controller.error(new MessageTooLargeError(maxMessageBytes));
         stdout.destroy();
       };
-      const line = (bytes: Buffer): void => {
-        if (bytes.length > maxMessageBytes) return fail();
-        const text = bytes.toString('utf8').trim();
+      /** `bytes[from, to)`: decoded in place, not copied into a buffer of its own first. */
+      const line = (bytes: Buffer, from = 0, to = bytes.length): void => {
+        if (to - from > maxMessageBytes) return fail();
+        const text = bytes.toString('utf8', from, to).trim();
         if (text === '') return;
         const message = asMessage(text);
         if (message) controller.enqueue(noteUnknownContent(message));
@@ -58,7 +59,9 @@ export function agentStdioStream(
       stdout.on('data', (chunk: Buffer) => {
         let from = 0;
         for (let nl = chunk.indexOf(NEWLINE); nl !== -1 && !ended; nl = chunk.indexOf(NEWLINE, from)) {
-          line(Buffer.concat([...partial, chunk.subarray(from, nl)]));
+          // A line inside one pipe read (most of them) is decoded where it lies.
+          if (partial.length === 0) line(chunk, from, nl);
+          else line(Buffer.concat([...partial, chunk.subarray(from, nl)]));
           partial = [];
           partialBytes = 0;
           from = nl + 1;
