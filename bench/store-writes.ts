@@ -101,6 +101,15 @@ const VARIANTS: Variant[] = [
     conflict: 'pair',
   },
   {
+    name: 'events as a rowid table, (task_id, seq) its index',
+    schema: PRODUCT_SCHEMA.replace(
+      /PRIMARY KEY \(task_id, seq\)\n {2}\) WITHOUT ROWID;/,
+      'PRIMARY KEY (task_id, seq)\n  );',
+    ),
+    keys: 'random',
+    conflict: 'pair',
+  },
+  {
     name: 'key hash + unfinished partial index',
     schema: HASHED_KEY(PRODUCT_SCHEMA).replace(
       /CREATE INDEX tasks_by_state[^;]*;/,

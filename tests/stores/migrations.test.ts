@@ -104,18 +104,22 @@ describe('task database migrations', () => {
         tasks_by_update: 'updated_at, id',
       });
       // Newest first, page by page, as before the migration.
-      const first = store.list({ pageSize: 2 });
+      const first = store.list({ includeArtifacts: true, pageSize: 2 });
       expect(first.tasks.map((t) => t.id)).toEqual([newest.id, running.id]);
       expect(first.totalSize).toBe(3);
-      const second = store.list({ pageSize: 2, pageToken: first.nextPageToken });
+      const second = store.list({ includeArtifacts: true, pageSize: 2, pageToken: first.nextPageToken });
       expect(second.tasks.map((t) => t.id)).toEqual([old.id]);
       expect(second.nextPageToken).toBe('');
-      expect(store.list({ pageSize: 10, contextId: 'ctx-shared' }).tasks.map((t) => t.id)).toEqual([
-        running.id,
+      expect(
+        store.list({ includeArtifacts: true, pageSize: 10, contextId: 'ctx-shared' }).tasks.map((t) => t.id),
+      ).toEqual([running.id, old.id]);
+      expect(store.list({ includeArtifacts: true, pageSize: 10, agent: 'claude' }).tasks.map((t) => t.id)).toEqual([
+        newest.id,
         old.id,
       ]);
-      expect(store.list({ pageSize: 10, agent: 'claude' }).tasks.map((t) => t.id)).toEqual([newest.id, old.id]);
-      expect(store.list({ pageSize: 10, states: ['completed'] }).tasks.map((t) => t.id)).toEqual([newest.id, old.id]);
+      expect(
+        store.list({ includeArtifacts: true, pageSize: 10, states: ['completed'] }).tasks.map((t) => t.id),
+      ).toEqual([newest.id, old.id]);
       expect(store.tasksInStates(['working']).map((t) => t.id)).toEqual([running.id]);
       expect(store.get(running.id)).toEqual({ task: running, lastSeq: 3 });
       expect(store.eventsAfter(running.id, 0)).toEqual([partial]);
@@ -133,11 +137,9 @@ describe('task database migrations', () => {
       ).toBe(true);
       const { task: done, event } = moved(running, 'completed', 4);
       store.commit(running.id, [event], done);
-      expect(store.list({ pageSize: 10, contextId: 'ctx-shared' }).tasks.map((t) => t.id)).toEqual([
-        running.id,
-        fresh.id,
-        old.id,
-      ]);
+      expect(
+        store.list({ includeArtifacts: true, pageSize: 10, contextId: 'ctx-shared' }).tasks.map((t) => t.id),
+      ).toEqual([running.id, fresh.id, old.id]);
       expect(store.prune({ maxTasks: 3 })).toBe(1);
       expect(store.get(old.id)).toBeUndefined();
     } finally {
