@@ -37,14 +37,24 @@ export function createdEntry(task: Task, clean: Cleaner): AuditRecord {
   };
 }
 
+/** A question's life events (`metadata.event`), audited whether or not they end the task. */
+const QUESTION_EVENTS: ReadonlySet<unknown> = new Set([
+  'pending-created',
+  'pending-answered',
+  'pending-auto-decided',
+  'pending-expired',
+  'pending-withdrawn',
+]);
+
 export function eventEntry(event: TaskEvent, task: Task, clean: Cleaner): AuditRecord | undefined {
   if (event.kind !== 'status-update') return undefined;
   const meta = event.metadata ?? {};
+  // Most events are not audited (working, progress): nothing is built or cleaned for them.
+  if (!event.final && !QUESTION_EVENTS.has(meta.event)) return undefined;
   const question = {
     ...(meta.pendingKind ? { pendingKind: clean.value(meta.pendingKind) } : {}),
     ...(meta.answer !== undefined ? { answer: clean.value(meta.answer) } : {}),
   };
-  // Most events are not audited (working, progress, chunks): nothing is cleaned for them.
   const about = (): ReturnType<typeof aboutTask> => aboutTask(task, clean);
   const preview = (text: string): string => previewOf(text, clean);
   switch (meta.event) {

@@ -4,7 +4,7 @@
  * the install token and its name, so a request made from inside an agent names that agent whatever its
  * parameters say. Loop guards and rate-limit buckets use this identity, never a request parameter.
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, timingSafeEqual } from 'node:crypto';
 import { PERSON_BY_TOKEN, type Identity } from '../domain/authority.js';
 
 export type Caller = { kind: 'install' } | { kind: 'agent'; agent: string };
@@ -55,8 +55,9 @@ export class CallerTokens {
   }
 }
 
+/** One-shot `hash`: a third of `createHash(...).update().digest()`'s cost, paid on every request. */
 function digest(token: string): Buffer {
-  return createHash('sha256').update(token).digest();
+  return hash('sha256', token, 'buffer');
 }
 
 /**

@@ -243,13 +243,15 @@ export function sendJson(
   sendText(res, status, JSON.stringify(value), headers);
 }
 
-/** The body is encoded once: its length is the bytes' length, and the socket writes the bytes as they are. */
+/**
+ * The body goes to `end` as a string: Node's OutgoingMessage puts the header in front of a string body and
+ * the socket gets one write, where a Buffer body leaves as a `writev` of two (docs/benchmark.md#the-http-edge).
+ */
 function sendText(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
-  const bytes = Buffer.from(body, 'utf8');
   res.writeHead(status, {
     ...headers,
     'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': bytes.length,
+    'Content-Length': Buffer.byteLength(body),
   });
-  res.end(bytes);
+  res.end(body);
 }

@@ -95,6 +95,26 @@ describe('AuditLog', () => {
     for (const e of entries) expect(Date.parse(String(e.at))).not.toBeNaN();
   });
 
+  it('starts each line with the instant of its own entry, also when entries of one millisecond share it', () => {
+    let now = Date.parse('2025-01-01T00:00:00.000Z');
+    const audit = openAudit({ dir: auditDir(), secrets: () => [], now: () => now });
+    audit.refused('not-json', { status: 415, path: '/a' });
+    audit.refused('not-json', { status: 415, path: '/b' });
+    now += 1;
+    audit.refused('not-json', { status: 415, path: '/c' });
+    now += 60_000;
+    audit.refused('not-json', { status: 415, path: '/d' });
+    flushAll();
+    const raw = readFileSync(path.join(auditDir(), 'audit.jsonl'), 'utf8').split('\n').filter(Boolean);
+    expect(raw.every((line) => line.startsWith('{"at":"2025-01-01T00:0'))).toBe(true);
+    expect(lines().map((e) => [e.at, e.path, e.type])).toEqual([
+      ['2025-01-01T00:00:00.000Z', '/a', 'request.refused'],
+      ['2025-01-01T00:00:00.000Z', '/b', 'request.refused'],
+      ['2025-01-01T00:00:00.001Z', '/c', 'request.refused'],
+      ['2025-01-01T00:01:00.001Z', '/d', 'request.refused'],
+    ]);
+  });
+
   it('redacts the bridge token and credential-shaped strings from every entry', () => {
     const audit = openAudit({ dir: auditDir(), secrets: () => [TOKEN] });
     const task = makeTask();
