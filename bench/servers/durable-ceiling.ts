@@ -10,7 +10,7 @@
  * Argv: <dataDir>. Prints one JSON line `{ready, port, token}` once listening. The limits are the product's
  * defaults (schema/config.ts); BENCH_RATE_LIMIT_PER_MINUTE overrides the rate (as in contactor-echo.ts).
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -159,8 +159,9 @@ function authorized(header: string | undefined): boolean {
   return match !== null && timingSafeEqual(sha256(match[1]!), tokenDigest);
 }
 
+/** One-shot `crypto.hash`, as the product's token check: the leanest way to the same digest. */
 function sha256(text: string): Buffer {
-  return createHash('sha256').update(text).digest();
+  return hash('sha256', text, 'buffer');
 }
 
 let retryAfterMs = 0;
