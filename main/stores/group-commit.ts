@@ -21,6 +21,8 @@ export class GroupCommit {
   private readonly commit: Database.Statement;
   private readonly rollback: Database.Statement;
   private open = false;
+  /** A write of the open group threw: SQLite may have rolled its transaction back (see `write`). */
+  private suspect = false;
   private callbacks: Callback[] = [];
   private timer: NodeJS.Immediate | undefined;
 
@@ -38,18 +40,23 @@ export class GroupCommit {
   }
 
   /**
-   * A write is about to be made in the open group: opens one — its transaction begins now — and schedules
-   * its commit, when none is open. Throws when the transaction cannot begin (another process holds the
+   * Runs one call's writes in the open group, opening one when none is open: its transaction begins now
+   * and its commit is scheduled. Throws when the transaction cannot begin (another process holds the
    * write lock past busy_timeout): then nothing is open and nothing was written.
+   *
+   * Only a write that threw can have made SQLite roll the group's transaction back (disk full, an I/O
+   * error), so only then does the next write ask the connection whether the group is still open; the
+   * other writes of a group take it on trust.
    */
-  add(): void {
-    if (this.open && this.db.inTransaction) return;
-    // SQLite rolled the open group's transaction back (a statement in it failed on disk full or I/O):
-    // that group is lost, and reported now, before a new one begins.
-    if (this.open) this.end();
-    this.begin.run();
-    this.open = true;
-    this.timer = setImmediate(() => this.end());
+  write<T>(write: () => T): T {
+    if (this.suspect && this.db.inTransaction) this.suspect = false;
+    if (!this.open || this.suspect) this.start();
+    try {
+      return write();
+    } catch (err) {
+      this.suspect = true;
+      throw err;
+    }
   }
 
   /** Callbacks must not throw: a throw is re-raised after the others ran, from `flush` or the timer. */
@@ -64,10 +71,21 @@ export class GroupCommit {
     if (lost) throw lost;
   }
 
+  private start(): void {
+    // SQLite rolled the open group's transaction back (a statement in it failed on disk full or I/O):
+    // that group is lost, and reported now, before a new one begins.
+    if (this.open) this.end();
+    this.begin.run();
+    this.open = true;
+    this.suspect = false;
+    this.timer = setImmediate(() => this.end());
+  }
+
   /** Commits (or, failing that, rolls back) the open group and runs its callbacks. */
   private end(): Error | undefined {
     if (!this.open) return undefined;
     this.open = false;
+    this.suspect = false;
     clearImmediate(this.timer);
     const callbacks = this.callbacks;
     this.callbacks = [];

@@ -3,7 +3,9 @@
  * group's open transaction: `INSERT … ON CONFLICT (key_scope, message_id) DO NOTHING` tells a new
  * idempotency key from a known one by the table's own UNIQUE constraint, and a taken id by its primary key,
  * with no SELECT in a read transaction of its own. Every later change of the group is held and written at
- * commit, with one statement per task row whose snapshot changed and one per event.
+ * commit, with one statement per event and one UPDATE per task row whose snapshot changed: a task's
+ * snapshots within one group are coalesced, only the last is written (its events all are, so the log
+ * keeps every state the task passed through; docs/benchmark.md#the-store-per-blocking-send).
  *
  * `create` and `commit` check everything the schema would refuse (ids, seq order, NOT NULL columns) before
  * they change anything, so each call is atomic and the group's SQL cannot fail on one task's account; only
@@ -36,6 +38,8 @@ interface PendingTask {
 
 /** A new task's row, checked and serialized, ready for `insert`. */
 export interface NewRow {
+  /** The caller's task: handed back as the stored one, its JSON text being what is stored. */
+  task: Task;
   columns: TaskColumns;
   createdAt: string;
   lastSeq: number;
@@ -43,12 +47,18 @@ export interface NewRow {
   events: { seq: number; json: string }[];
 }
 
+/** Positional parameters, in the order listed: binding by name costs a lookup per column. */
 export interface WriteStatements {
   /** (id) → { last_seq }. */
   lastSeq: Database.Statement;
-  /** Inserts a row; 0 changes when its idempotency key is already stored. */
+  /**
+   * (id, context_id, agent, state, created_at, updated_at, last_seq, key_scope, message_id, payload_hash,
+   * task_json): inserts a row; 0 changes when its idempotency key is already stored.
+   */
   insertTask: Database.Statement;
+  /** (context_id, agent, state, updated_at, last_seq, task_json, id). */
   updateTask: Database.Statement;
+  /** (task_id, seq, event_json). */
   insertEvent: Database.Statement;
 }
 
@@ -79,6 +89,7 @@ export class PendingWrites {
   /** Checks and serializes a new task (nothing is written): throws what the schema would refuse. */
   newRow(task: Task, events: StreamEvent[], key: IdempotencyKey | undefined): NewRow {
     return {
+      task,
       lastSeq: checkedLastSeq(task.id, 0, events),
       columns: taskColumns(task),
       createdAt: required(task.id, 'metadata.createdAt', task.metadata.createdAt),
@@ -89,20 +100,27 @@ export class PendingWrites {
 
   /**
    * Inserts a new task's row in the group's open transaction: its stored form, or undefined when its
-   * idempotency key is already stored (nothing was written). Throws when the id is taken.
+   * idempotency key is already stored (nothing was written). Throws when the id is taken. The stored
+   * form is the caller's own task, not a read-back of the text just stored: the row holds that text, so
+   * what the caller does with its object afterwards cannot change what is stored.
    */
   insert(row: NewRow): StoredTask | undefined {
     const { columns, key } = row;
     let changes: number;
     try {
-      changes = this.sql.insertTask.run({
-        ...columns,
-        created_at: row.createdAt,
-        last_seq: row.lastSeq,
-        key_scope: key?.scope ?? null,
-        message_id: key?.messageId ?? null,
-        payload_hash: key?.payloadHash ?? null,
-      }).changes;
+      changes = this.sql.insertTask.run(
+        columns.id,
+        columns.context_id,
+        columns.agent,
+        columns.state,
+        row.createdAt,
+        columns.updated_at,
+        row.lastSeq,
+        key?.scope ?? null,
+        key?.messageId ?? null,
+        key?.payloadHash ?? null,
+        columns.task_json,
+      ).changes;
     } catch (err) {
       if ((err as { code?: unknown }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
         throw new Error(`Task ${columns.id} already exists.`, { cause: err });
@@ -111,7 +129,7 @@ export class PendingWrites {
     }
     if (changes === 0) return undefined;
     this.tasks.set(columns.id, { lastSeq: row.lastSeq, state: columns.state, events: row.events });
-    return { task: JSON.parse(columns.task_json) as Task, lastSeq: row.lastSeq };
+    return { task: row.task, lastSeq: row.lastSeq };
   }
 
   /** Holds a change for the group; returns the snapshot's JSON text as it will be stored (see TaskStore.commit). */
@@ -137,11 +155,12 @@ export class PendingWrites {
       return columns?.task_json;
     }
     pending.lastSeq = lastSeq;
+    // A later snapshot of the same group replaces the held one: one UPDATE per task per group.
     if (columns) {
       pending.columns = columns;
       pending.state = columns.state;
     }
-    pending.events.push(...json);
+    for (const event of json) pending.events.push(event);
     return columns?.task_json;
   }
 
@@ -151,7 +170,8 @@ export class PendingWrites {
     try {
       for (const [id, pending] of this.tasks) {
         this.staged.push([id, isTerminal(pending.state as TaskState) ? undefined : pending.lastSeq]);
-        if (pending.columns) this.sql.updateTask.run({ ...pending.columns, last_seq: pending.lastSeq });
+        const c = pending.columns;
+        if (c) this.sql.updateTask.run(c.context_id, c.agent, c.state, c.updated_at, pending.lastSeq, c.task_json, id);
         // Events alone leave the row as it is: its last seq is recovered from them (sqlite.ts, LAST_SEQ),
         // so a streamed reply's commits write the events' pages only, not the task row and its b-tree page.
         for (const event of pending.events) this.sql.insertEvent.run(id, event.seq, event.json);
@@ -199,5 +219,7 @@ function required(taskId: string, field: string, value: unknown): string {
 }
 
 function serialized(events: readonly StreamEvent[]): { seq: number; json: string }[] {
-  return events.filter(isTaskEvent).map((event) => ({ seq: event.seq, json: JSON.stringify(event) }));
+  const out: { seq: number; json: string }[] = [];
+  for (const event of events) if (isTaskEvent(event)) out.push({ seq: event.seq, json: JSON.stringify(event) });
+  return out;
 }

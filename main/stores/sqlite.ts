@@ -87,8 +87,7 @@ export class SqliteTaskStore implements TaskStore, PrunableStore {
   ): { stored: StoredTask; created: boolean; payloadHash?: string } {
     const row = this.pending.newRow(task, events, key);
     // In the group's transaction: the insert itself finds a known key (its UNIQUE constraint).
-    this.group.add();
-    const stored = this.pending.insert(row);
+    const stored = this.group.write(() => this.pending.insert(row));
     if (stored) return { stored, created: true, ...(key ? { payloadHash: key.payloadHash } : {}) };
     const known = this.knownKey(key!);
     return { stored: known.stored, created: false, ...(known.payloadHash ? { payloadHash: known.payloadHash } : {}) };
@@ -96,9 +95,8 @@ export class SqliteTaskStore implements TaskStore, PrunableStore {
 
   commit(taskId: string, events: TaskEvent[], task?: Task): string | undefined {
     checkSnapshotId(taskId, task);
-    // Opened first, so a task's last seq, when it must be read, is read inside the group's transaction.
-    this.group.add();
-    return this.pending.commit(taskId, events, task);
+    // In the group, so a task's last seq, when it must be read, is read inside the group's transaction.
+    return this.group.write(() => this.pending.commit(taskId, events, task));
   }
 
   afterCommit(callback: (lost?: Error) => void): void {
@@ -228,17 +226,15 @@ function prepare(db: Database.Database) {
       `SELECT id, updated_at, ${LAST_SEQ}, payload_hash, task_json FROM tasks WHERE key_scope = ? AND message_id = ?`,
     ),
     lastSeq: db.prepare(`SELECT ${LAST_SEQ} FROM tasks WHERE id = ?`),
+    // Parameters in the order pending-writes.ts (WriteStatements) passes them.
     insertTask: db.prepare(
       `INSERT INTO tasks (id, context_id, agent, state, created_at, updated_at, last_seq,
                           key_scope, message_id, payload_hash, task_json)
-       VALUES (@id, @context_id, @agent, @state, @created_at, @updated_at, @last_seq,
-               @key_scope, @message_id, @payload_hash, @task_json)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (key_scope, message_id) DO NOTHING`,
     ),
     updateTask: db.prepare(
-      `UPDATE tasks SET context_id = @context_id, agent = @agent, state = @state, updated_at = @updated_at,
-                        last_seq = @last_seq, task_json = @task_json
-       WHERE id = @id`,
+      'UPDATE tasks SET context_id = ?, agent = ?, state = ?, updated_at = ?, last_seq = ?, task_json = ? WHERE id = ?',
     ),
     insertEvent: db.prepare('INSERT INTO events (task_id, seq, event_json) VALUES (?, ?, ?)'),
     eventsAfter: db.prepare('SELECT event_json FROM events WHERE task_id = ? AND seq > ? ORDER BY seq'),

@@ -237,6 +237,50 @@ describe('SqliteTaskStore group commit', () => {
     expect(eventsOnDisk(task.id)).toEqual([2, 3, 4, 5]);
   });
 
+  it('coalesces the snapshots of one task in one group into one UPDATE, with the last; every event is kept', () => {
+    const task = makeTask();
+    store.create(task, firstEvents(task));
+    store.flush();
+    // A trigger logs every UPDATE of a task row that reaches the file.
+    const spy = new Database(file);
+    spy.exec(`CREATE TABLE row_updates (state TEXT NOT NULL);
+              CREATE TRIGGER log_row_updates AFTER UPDATE ON tasks BEGIN INSERT INTO row_updates VALUES (NEW.state); END`);
+    spy.close();
+    const { task: working, event: toWorking } = moved(task, 'working', 3);
+    store.commit(task.id, [toWorking], working);
+    store.commit(task.id, [chunk(task, 4, 'reply')]);
+    const { task: done, event: toDone } = moved(working, 'completed', 5);
+    store.commit(task.id, [toDone], done);
+    store.flush();
+    expect(reader.prepare('SELECT state FROM row_updates').pluck().all()).toEqual(['completed']);
+    expect(onDisk(task.id)).toEqual({ state: 'completed', lastSeq: 5 });
+    expect(eventsOnDisk(task.id)).toEqual([2, 3, 4, 5]);
+    expect(store.get(task.id)?.task).toEqual(done);
+  });
+
+  it('a lost group loses every change it coalesced: each one hears so, and the row stays as last committed', () => {
+    const task = makeTask();
+    store.create(task, firstEvents(task));
+    store.flush();
+    // RAISE(ROLLBACK) ends the transaction, as SQLite may on SQLITE_FULL, here at the coalesced UPDATE.
+    const saboteur = new Database(file);
+    saboteur.exec(`CREATE TRIGGER roll_back BEFORE UPDATE ON tasks WHEN NEW.state = 'completed'
+                   BEGIN SELECT RAISE(ROLLBACK, 'disk full'); END`);
+    saboteur.close();
+    const heard: string[] = [];
+    const { task: working, event: toWorking } = moved(task, 'working', 3);
+    store.commit(task.id, [toWorking], working);
+    store.afterCommit((lost) => heard.push(`working ${lost ? 'lost' : 'stored'}`));
+    const { task: done, event: toDone } = moved(working, 'completed', 4);
+    store.commit(task.id, [toDone], done);
+    store.afterCommit((lost) => heard.push(`completed ${lost ? 'lost' : 'stored'}`));
+    expect(() => store.flush()).toThrow(/disk full/);
+    // The working snapshot was never written on its own, and its change is lost with the group.
+    expect(heard).toEqual(['working lost', 'completed lost']);
+    expect(onDisk(task.id)).toEqual({ state: 'submitted', lastSeq: 2 });
+    expect(eventsOnDisk(task.id)).toEqual([2]);
+  });
+
   it('commits before every read, so a read never shows what a crash could still lose', () => {
     const task = makeTask();
     store.create(task, firstEvents(task));
