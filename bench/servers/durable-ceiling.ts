@@ -135,12 +135,25 @@ const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000 }, 
     if (Array.isArray(parsed.value)) {
       return sendJson(res, 200, errorReply(null, -32600, 'the durable ceiling does not serve batches'));
     }
-    send.handle(parsed.value, (json) => {
-      audit.write(); // this turn's audit lines, before any answer leaves
-      sendJson(res, 200, json);
-    });
+    send.handle(parsed.value, (json) => answerAfterAudit(() => sendJson(res, 200, json)));
   });
 });
+/**
+ * The answers of one turn wait behind one audit write: the lines their commit produced go out in a
+ * single `writeSync` at the turn's microtask, as the product's audit log does (audit/audit-log.ts).
+ */
+let heldAnswers: (() => void)[] = [];
+function answerAfterAudit(answer: () => void): void {
+  heldAnswers.push(answer);
+  if (heldAnswers.length > 1) return;
+  queueMicrotask(() => {
+    const answers = heldAnswers;
+    heldAnswers = [];
+    audit.write();
+    for (const send of answers) send();
+  });
+}
+
 server.keepAliveTimeout = 5_000;
 server.listen(0, '127.0.0.1', () => {
   const port = (server.address() as AddressInfo).port;
