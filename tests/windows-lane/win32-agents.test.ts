@@ -243,14 +243,16 @@ describe('stopping a tree with taskkill /T', () => {
 
   it('a task past its timeout_s fails as timed out and leaves no process behind', async () => {
     const pidFile = path.join(dir, 'pid');
+    // The timeout must outlast the sleeper's start (node under Wine, on a busy machine) until both its pid
+    // files are written: with 2 s the bridge killed it first, and the test then waited for files that never came.
     const test = await startTestBridge({
-      agents: { slow: fixtureAgent('sleeper.mjs', { command: [process.execPath, fixture('sleeper.mjs'), '--grandchild', '--pid-file', pidFile], timeout_s: 2 }) },
+      agents: { slow: fixtureAgent('sleeper.mjs', { command: [process.execPath, fixture('sleeper.mjs'), '--grandchild', '--pid-file', pidFile], timeout_s: 20 }) },
     }); // prettier-ignore
     try {
       const sent = await test.rpc('message/send', { agent: 'slow', text: 'wait' });
       const task = sent.result as { status: { state: string; message?: { parts: { text?: string }[] } } };
       expect(task.status.state).toBe('failed');
-      expect(task.status.message?.parts.map((p) => p.text).join('')).toContain('timed out after 2s');
+      expect(task.status.message?.parts.map((p) => p.text).join('')).toContain('timed out after 20s');
       const pid = await pidFrom(pidFile);
       const grandchild = await pidFrom(`${pidFile}.gc`);
       pids.push(pid, grandchild);
