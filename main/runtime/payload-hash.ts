@@ -14,6 +14,22 @@ export function payloadHash(value: unknown): string {
   return hash.digest().toString(36);
 }
 
+/**
+ * Own enumerable keys in UTF-16 code unit order (keys are unique). By insertion for the few keys a payload's
+ * objects have: Array.prototype.sort allocates a work area per call, larger than the keys themselves.
+ */
+function sortedKeys(record: Record<string, unknown>): string[] {
+  const keys = Object.keys(record);
+  if (keys.length > 16) return keys.sort();
+  for (let i = 1; i < keys.length; i += 1) {
+    const key = keys[i]!;
+    let j = i - 1;
+    for (; j >= 0 && keys[j]! > key; j -= 1) keys[j + 1] = keys[j]!;
+    keys[j + 1] = key;
+  }
+  return keys;
+}
+
 /** A string JSON.stringify would write other than as `"` + itself + `"`; lone surrogates included. */
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
@@ -36,8 +52,7 @@ class Cyrb53 {
       this.char(0x5d); // ]
     } else {
       const record = v as Record<string, unknown>;
-      // The default sort orders by UTF-16 code units, as `a < b` does; keys are unique.
-      const keys = Object.keys(record).sort();
+      const keys = sortedKeys(record);
       this.char(0x7b); // {
       let first = true;
       for (const key of keys) {

@@ -54,6 +54,8 @@ describe('payloadHash', () => {
       42,
       null,
       { date: new Date(0) },
+      Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${(i * 7) % 40}`, i])),
+      Object.fromEntries(['b', 'a', 'é', 'A', '_', '😀', 'aa', ''].map((k, i) => [k, i])),
     ];
     for (const value of values) expect(payloadHash(value)).toBe(cyrb53(canonicalJson(value)).toString(36));
   });
