@@ -17,8 +17,7 @@ export function deriveAgentToken(installToken: string, agent: string): string {
 /** The install token plus one derived token per configured agent (the list follows config reloads). */
 export class CallerTokens {
   private known:
-    | { agents: readonly string[]; names: string; entries: { digest: Buffer; caller: Caller }[] }
-    | undefined;
+    { agents: readonly string[]; names: string; entries: { digest: Buffer; caller: Caller }[] } | undefined;
 
   constructor(
     private readonly installToken: string,
