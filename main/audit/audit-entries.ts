@@ -25,16 +25,17 @@ const PREVIEW_CHARS = 200;
 
 export function createdEntry(task: Task, clean: Cleaner): AuditRecord {
   const first = task.history[0];
-  return {
-    type: 'task.created',
-    ...aboutTask(task, clean),
-    // Who created it, as the token proved (domain/authority.ts): "person" or "agent:<name>".
-    ...(task.metadata.createdBy ? { createdBy: task.metadata.createdBy } : {}),
-    ...(first ? { messageId: clean.text(first.messageId), text: previewOf(textOf(first.parts), clean) } : {}),
-    delegationDepth: task.metadata.delegationDepth,
-    visitedAgents: task.metadata.visitedAgents?.map((name) => clean.text(name)),
-    state: task.status.state,
-  };
+  const entry = aboutTask('task.created', task, clean);
+  // Who created it, as the token proved (domain/authority.ts): "person" or "agent:<name>".
+  if (task.metadata.createdBy) entry.createdBy = task.metadata.createdBy;
+  if (first) {
+    entry.messageId = clean.text(first.messageId);
+    entry.text = previewOf(textOf(first.parts), clean);
+  }
+  entry.delegationDepth = task.metadata.delegationDepth;
+  entry.visitedAgents = task.metadata.visitedAgents?.map((name) => clean.text(name));
+  entry.state = task.status.state;
+  return entry;
 }
 
 /** A question's life events (`metadata.event`), audited whether or not they end the task. */
@@ -51,59 +52,84 @@ export function eventEntry(event: TaskEvent, task: Task, clean: Cleaner): AuditR
   const meta = event.metadata ?? {};
   // Most events are not audited (working, progress): nothing is built or cleaned for them.
   if (!event.final && !QUESTION_EVENTS.has(meta.event)) return undefined;
-  const question = {
-    ...(meta.pendingKind ? { pendingKind: clean.value(meta.pendingKind) } : {}),
-    ...(meta.answer !== undefined ? { answer: clean.value(meta.answer) } : {}),
-  };
-  const about = (): ReturnType<typeof aboutTask> => aboutTask(task, clean);
-  const preview = (text: string): string => previewOf(text, clean);
+  // Each entry is one object, its fields added in the order they are written (no spread copies).
   switch (meta.event) {
-    case 'pending-created':
-      return { type: 'task.input-required', ...about(), ...question, question: preview(statusText(event)) };
-    case 'pending-answered':
-      return { type: 'task.answered', ...about(), ...question, by: clean.value(meta.by) };
-    case 'pending-auto-decided':
-      return { type: 'task.auto-decided', ...about(), ...question, rule: clean.value(meta.by) };
+    case 'pending-created': {
+      const entry = questionEntry('task.input-required', task, meta, clean);
+      entry.question = previewOf(statusText(event), clean);
+      return entry;
+    }
+    case 'pending-answered': {
+      const entry = questionEntry('task.answered', task, meta, clean);
+      entry.by = clean.value(meta.by);
+      return entry;
+    }
+    case 'pending-auto-decided': {
+      const entry = questionEntry('task.auto-decided', task, meta, clean);
+      entry.rule = clean.value(meta.by);
+      return entry;
+    }
     case 'pending-expired':
-      return { type: 'task.expired', ...about(), ...question };
+      return questionEntry('task.expired', task, meta, clean);
     case 'pending-withdrawn':
-      return { type: 'task.withdrawn', ...about(), ...question };
+      return questionEntry('task.withdrawn', task, meta, clean);
     default:
       break;
   }
   if (!event.final) return undefined;
-  const reason = statusText(event);
   switch (event.status.state) {
-    case 'completed':
-      return {
-        type: 'task.completed',
-        ...about(),
-        ...(task.metadata.warning ? { warning: clean.value(task.metadata.warning) } : {}),
-        ...(task.metadata.truncated ? { truncated: task.metadata.truncated } : {}),
-      };
-    case 'failed':
-      return {
-        type: 'task.failed',
-        ...about(),
-        reason: preview(reason),
-        retryable: task.metadata.retryable === true,
-      };
+    case 'completed': {
+      const entry = aboutTask('task.completed', task, clean);
+      if (task.metadata.warning) entry.warning = clean.value(task.metadata.warning);
+      if (task.metadata.truncated) entry.truncated = task.metadata.truncated;
+      return entry;
+    }
+    case 'failed': {
+      const entry = withReason('task.failed', task, event, clean);
+      entry.retryable = task.metadata.retryable === true;
+      return entry;
+    }
     case 'canceled':
-      return { type: 'task.canceled', ...about(), reason: preview(reason) };
+      return withReason('task.canceled', task, event, clean);
     case 'rejected':
-      return { type: 'task.rejected', ...about(), reason: preview(reason) };
+      return withReason('task.rejected', task, event, clean);
     case 'auth-required':
-      return { type: 'task.auth-required', ...about(), reason: preview(reason) };
-    case 'input-required':
-      return { type: 'task.input-required', ...about(), question: preview(reason) };
+      return withReason('task.auth-required', task, event, clean);
+    case 'input-required': {
+      const entry = aboutTask('task.input-required', task, clean);
+      entry.question = previewOf(statusText(event), clean);
+      return entry;
+    }
     default:
       return undefined;
   }
 }
 
-/** The task id is the bridge's and the agent name the config's; a caller may choose the contextId. */
-function aboutTask(task: Task, clean: Cleaner): { taskId: string; agent: string; contextId: string } {
-  return { taskId: task.id, agent: task.metadata.agent, contextId: clean.text(task.contextId) };
+/**
+ * The fields every task entry starts with. The task id is the bridge's and the agent name the config's;
+ * a caller may choose the contextId.
+ */
+function aboutTask(type: AuditEntryType, task: Task, clean: Cleaner): AuditRecord {
+  return { type, taskId: task.id, agent: task.metadata.agent, contextId: clean.text(task.contextId) };
+}
+
+/** A question's entry: what kind of question, and the answer when there is one. */
+function questionEntry(type: AuditEntryType, task: Task, meta: Record<string, unknown>, clean: Cleaner): AuditRecord {
+  const entry = aboutTask(type, task, clean);
+  if (meta.pendingKind) entry.pendingKind = clean.value(meta.pendingKind);
+  if (meta.answer !== undefined) entry.answer = clean.value(meta.answer);
+  return entry;
+}
+
+function withReason(
+  type: AuditEntryType,
+  task: Task,
+  event: Extract<TaskEvent, { kind: 'status-update' }>,
+  clean: Cleaner,
+): AuditRecord {
+  const entry = aboutTask(type, task, clean);
+  entry.reason = previewOf(statusText(event), clean);
+  return entry;
 }
 
 function statusText(event: Extract<TaskEvent, { kind: 'status-update' }>): string {

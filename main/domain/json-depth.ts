@@ -7,13 +7,33 @@ export const MAX_JSON_DEPTH = 64;
 
 /** Whether `value` nests arrays/objects more than `max` levels (a scalar is depth 0). Iterative. */
 export function exceedsDepth(value: unknown, max: number = MAX_JSON_DEPTH): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop()!;
+  // Every request passes here: two plain stacks and the members read in place, so a walk allocates no
+  // pair per value and no array of an object's values.
+  const values: unknown[] = [value];
+  const depths: number[] = [0];
+  while (values.length > 0) {
+    const v = values.pop();
+    const depth = depths.pop()!;
     if (v === null || typeof v !== 'object') continue;
     if (depth + 1 > max) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) {
-      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    if (Array.isArray(v)) {
+      for (const child of v as unknown[]) {
+        if (child !== null && typeof child === 'object') {
+          values.push(child);
+          depths.push(depth + 1);
+        }
+      }
+      continue;
+    }
+    const record = v as Record<string, unknown>;
+    for (const key in record) {
+      // Own enumerable members only, as Object.values has them.
+      if (!Object.hasOwn(record, key)) continue;
+      const child = record[key];
+      if (child !== null && typeof child === 'object') {
+        values.push(child);
+        depths.push(depth + 1);
+      }
     }
   }
   return false;

@@ -46,6 +46,8 @@ export class AgentRegistry {
   private readonly entries = new Map<string, AgentEntry>();
   /** Removed by a reload, not yet closed: see `callerNames`. */
   private readonly leaving = new Set<AgentEntry>();
+  /** `callerNames`, made once per change of the agents: it is asked on every request (the token check). */
+  private callers: readonly string[] | undefined;
 
   /** With `slots`, every agent's turns also count against the bridge-wide cap. */
   constructor(private readonly slots?: TurnSlots) {}
@@ -55,6 +57,7 @@ export class AgentRegistry {
       ? new SlottedShard(name, settings.maxQueue, this.slots)
       : new Shard(name, settings.maxQueue);
     this.entries.set(name, { name, backend, settings, shard, active: 0 });
+    this.callers = undefined;
   }
 
   /** New work for `name` goes to the new definition; returns the old entry, to retire once idle. */
@@ -73,12 +76,14 @@ export class AgentRegistry {
       this.leaving.add(old);
     }
     this.entries.delete(name);
+    this.callers = undefined;
     return old;
   }
 
   /** A retired definition was closed (nothing of it runs any more). */
   closed(entry: AgentEntry): void {
     this.leaving.delete(entry);
+    this.callers = undefined;
   }
 
   names(): string[] {
@@ -89,10 +94,12 @@ export class AgentRegistry {
    * Agents whose processes may call the bridge with their own token: the configured ones, and removed
    * ones still finishing what they started (a running task finishes on the definition it started with).
    */
-  callerNames(): string[] {
+  callerNames(): readonly string[] {
+    if (this.callers) return this.callers;
     const names = new Set(this.entries.keys());
     for (const entry of this.leaving) names.add(entry.name);
-    return [...names];
+    this.callers = [...names];
+    return this.callers;
   }
 
   all(): AgentEntry[] {

@@ -109,9 +109,9 @@ export class GroupCommit {
     }
     // Every callback runs even if one throws (its waiters would hang otherwise); the throw comes after.
     let failure: { err: unknown } | undefined;
-    for (const callback of callbacks) {
+    for (let i = 0; i < callbacks.length; i += 1) {
       try {
-        callback(lost);
+        callbacks[i]!(lost);
       } catch (err) {
         failure ??= { err };
       }

@@ -70,8 +70,12 @@ export class PendingWrites {
    * (`committed`); a lost group's are dropped with it. Finished tasks leave: a late change reads the row.
    */
   private readonly committedSeq = new Map<string, number>();
-  /** What the group being written will add to `committedSeq` once it commits; `undefined` = leaves it. */
-  private staged: [string, number | undefined][] = [];
+  /**
+   * What the group being written will add to `committedSeq` once it commits, task by task: its id and last
+   * seq, `undefined` = it leaves. Two arrays reused group after group, so writing a group allocates none.
+   */
+  private readonly stagedIds: string[] = [];
+  private readonly stagedSeqs: (number | undefined)[] = [];
 
   constructor(private readonly sql: WriteStatements) {}
 
@@ -166,10 +170,13 @@ export class PendingWrites {
 
   /** Writes everything held (inside the group's transaction) and forgets it, written or not. */
   writeAll(): void {
-    this.staged = [];
+    this.unstage();
     try {
-      for (const [id, pending] of this.tasks) {
-        this.staged.push([id, isTerminal(pending.state as TaskState) ? undefined : pending.lastSeq]);
+      // By key, then get: iterating the entries would make an [id, pending] array per task.
+      for (const id of this.tasks.keys()) {
+        const pending = this.tasks.get(id)!;
+        this.stagedIds.push(id);
+        this.stagedSeqs.push(isTerminal(pending.state as TaskState) ? undefined : pending.lastSeq);
         const c = pending.columns;
         if (c) this.sql.updateTask.run(c.context_id, c.agent, c.state, c.updated_at, pending.lastSeq, c.task_json, id);
         // Events alone leave the row as it is: its last seq is recovered from them (sqlite.ts, LAST_SEQ),
@@ -184,16 +191,23 @@ export class PendingWrites {
   /** The group was lost: what it held is dropped. */
   forget(): void {
     this.tasks.clear();
-    this.staged = [];
+    this.unstage();
   }
 
   /** The group `writeAll` wrote is committed. */
   committed(): void {
-    for (const [id, seq] of this.staged) {
+    for (let i = 0; i < this.stagedIds.length; i += 1) {
+      const id = this.stagedIds[i]!;
+      const seq = this.stagedSeqs[i];
       if (seq === undefined) this.committedSeq.delete(id);
       else this.committedSeq.set(id, seq);
     }
-    this.staged = [];
+    this.unstage();
+  }
+
+  private unstage(): void {
+    this.stagedIds.length = 0;
+    this.stagedSeqs.length = 0;
   }
 
   private stored(pending: PendingTask): StoredTask {

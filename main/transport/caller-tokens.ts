@@ -16,18 +16,23 @@ export function deriveAgentToken(installToken: string, agent: string): string {
 
 /** The install token plus one derived token per configured agent (the list follows config reloads). */
 export class CallerTokens {
-  private known: { names: string; entries: { digest: Buffer; caller: Caller }[] } | undefined;
+  private known:
+    { agents: readonly string[]; names: string; entries: { digest: Buffer; caller: Caller }[] } | undefined;
 
   constructor(
     private readonly installToken: string,
+    /** The same array while the list is unchanged (AgentRegistry.callerNames) spares a comparison per request. */
     private readonly agents: () => readonly string[],
   ) {}
 
   private entries(): { digest: Buffer; caller: Caller }[] {
     const agents = this.agents();
+    if (this.known?.agents === agents) return this.known.entries;
     const names = agents.join('\n');
-    if (this.known?.names !== names) {
+    if (this.known?.names === names) this.known.agents = agents;
+    else {
       this.known = {
+        agents,
         names,
         entries: [
           { digest: digest(this.installToken), caller: { kind: 'install' } },
