@@ -34,8 +34,10 @@ const withAudit = !variant.endsWith('no-audit');
 const inMemory = variant.startsWith('memory');
 const defaults = BridgeConfigSchema.parse({});
 const token = randomBytes(32).toString('base64url');
-const log = createLogger(dataDir, () => [token]);
-const audit = new AuditLog({ dir: path.join(dataDir, 'audit'), secrets: () => [token], onError: () => undefined });
+// One array for every redaction, as main/wiring/wiring.ts passes its `bridgeSecrets` (not a new one per call).
+const secrets = [token];
+const log = createLogger(dataDir, () => secrets);
+const audit = new AuditLog({ dir: path.join(dataDir, 'audit'), secrets: () => secrets, onError: () => undefined });
 const inner = inMemory ? new InMemoryTaskStore() : new SqliteTaskStore({ file: path.join(dataDir, 'contactor.db') });
 // A/B knob for the WAL checkpoint interval (before/after numbers in docs/benchmark.md).
 if (process.env.BENCH_WAL_AUTOCHECKPOINT && !inMemory) {
