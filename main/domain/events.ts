@@ -38,15 +38,16 @@ export function statusUpdate(
   final: boolean,
   metadata?: Record<string, unknown>,
 ): StatusUpdateEvent {
-  return {
+  const event: StatusUpdateEvent = {
     kind: 'status-update',
     seq,
     taskId: task.id,
     contextId: task.contextId,
     status,
     final,
-    ...(metadata ? { metadata } : {}),
   };
+  if (metadata) event.metadata = metadata;
+  return event;
 }
 
 export function artifactUpdate(

@@ -36,7 +36,11 @@ export class EventFeed implements EventSink {
   /** Changes with every bridge run: a cursor from an earlier run can never match this run's numbers. */
   readonly runId: string;
   private seq = 0;
-  private readonly kept: { entry: FeedEntry; seq: number; bytes: number }[] = [];
+  /**
+   * What a resuming reader may still ask for: the event and the task facts of its moment, flat. Its cursor
+   * and FeedEntry are made only when a reader asks (`since`): most events are never replayed.
+   */
+  private readonly kept: { seq: number; event: TaskEvent; agent: string; state: TaskState; bytes: number }[] = [];
   private head = 0;
   private keptBytes = 0;
 
@@ -57,8 +61,9 @@ export class EventFeed implements EventSink {
 
   publish(event: TaskEvent, task: Task): void {
     this.seq += 1;
-    const cursor = `${this.runId}:${this.seq}`;
-    this.keep({ cursor, event, agent: task.metadata.agent, state: task.status.state });
+    this.keep(event, task.metadata.agent, task.status.state);
+    if (this.listeners.size === 0) return;
+    const cursor = this.cursor();
     for (const listener of this.listeners) {
       try {
         listener(event, task, cursor);
@@ -88,12 +93,17 @@ export class EventFeed implements EventSink {
     const oldest = this.kept[this.head]?.seq ?? this.seq + 1;
     if (after + 1 < oldest) return { kind: 'reset', reason: 'the cursor is older than the events kept' };
     const start = this.head + (after + 1 - oldest);
-    return { kind: 'events', entries: this.kept.slice(start).map((k) => k.entry) };
+    return {
+      kind: 'events',
+      entries: this.kept
+        .slice(start)
+        .map(({ seq, event, agent, state }) => ({ cursor: `${this.runId}:${seq}`, event, agent, state })),
+    };
   }
 
-  private keep(entry: FeedEntry): void {
-    const bytes = approximateBytes(entry.event);
-    this.kept.push({ entry, seq: this.seq, bytes });
+  private keep(event: TaskEvent, agent: string, state: TaskState): void {
+    const bytes = approximateBytes(event);
+    this.kept.push({ seq: this.seq, event, agent, state, bytes });
     this.keptBytes += bytes;
     while (this.kept.length - this.head > this.limits.events || this.keptBytes > this.limits.bytes) {
       const dropped = this.kept[this.head];
@@ -111,12 +121,26 @@ export class EventFeed implements EventSink {
 
 /** The size an event takes kept: its text, bytes and data, plus a flat allowance for the rest. */
 function approximateBytes(event: TaskEvent): number {
-  if (event.kind !== 'artifact-update') return 256 + (event.metadata ? JSON.stringify(event.metadata).length : 0);
+  if (event.kind !== 'artifact-update') return 256 + (event.metadata ? jsonSize(event.metadata) : 0);
   let n = 256;
   for (const part of event.artifact.parts) {
     if (part.kind === 'text') n += part.text.length;
     else if (part.kind === 'file') n += part.file.bytes?.length ?? 256;
-    else n += JSON.stringify(part.data).length;
+    else n += jsonSize(part.data);
   }
+  return n;
+}
+
+/**
+ * About the length of `value` as JSON (its strings' lengths, a few characters per member), counted
+ * without building the text: every event's metadata passes here. Event metadata and data parts come
+ * from a parser or the bridge itself, so they are trees, never cycles.
+ */
+function jsonSize(value: unknown): number {
+  if (typeof value === 'string') return value.length + 2;
+  if (value === null || typeof value !== 'object') return 8;
+  let n = 2;
+  if (Array.isArray(value)) for (const item of value) n += 1 + jsonSize(item);
+  else for (const key in value) n += key.length + 4 + jsonSize((value as Record<string, unknown>)[key]);
   return n;
 }

@@ -107,12 +107,11 @@ export class LiveTask {
    */
   setStatus(state: TaskState, text?: string, eventMetadata?: Record<string, unknown>): boolean {
     if (this.frozen || !canTransition(this.state, state)) return false;
-    const timestamp = new Date().toISOString();
-    const message =
-      text === undefined ? undefined : agentMessage(crypto.randomUUID(), this.scrub.statusText(text), this.ids());
-    this.task.status = { state, timestamp, ...(message ? { message } : {}) };
-    const final = isSettled(state);
-    const event = statusUpdate(this.task, this.seq + 1, this.task.status, final, this.scrub.value(eventMetadata));
+    const status: Task['status'] = { state, timestamp: new Date().toISOString() };
+    if (text !== undefined) status.message = agentMessage(crypto.randomUUID(), this.scrub.statusText(text), this.ids());
+    this.task.status = status;
+    const metadata = eventMetadata && this.scrub.value(eventMetadata);
+    const event = statusUpdate(this.task, this.seq + 1, status, isSettled(state), metadata);
     this.record(event, true);
     return true;
   }
@@ -250,9 +249,12 @@ export class LiveTask {
     if (this.settleWaiters.length === 0) return;
     const all = this.unstoredCount === 0 && isSettled(this.state);
     const final = event.kind === 'status-update' && event.final;
-    const waking = this.settleWaiters.filter((w) => all || (final && event.seq > w.after));
-    this.settleWaiters = this.settleWaiters.filter((w) => !waking.includes(w));
-    for (const waiter of waking) waiter.resolve();
+    if (!all && !final) return;
+    // Most often every waiter wakes (a blocking send has one): no arrays are built then.
+    const waiters = this.settleWaiters;
+    const wakesAll = all || waiters.every((w) => event.seq > w.after);
+    this.settleWaiters = wakesAll ? [] : waiters.filter((w) => event.seq <= w.after);
+    for (const waiter of waiters) if (wakesAll || event.seq > waiter.after) waiter.resolve();
   }
 
   /**

@@ -44,26 +44,34 @@ function withoutSecrets(value: unknown, secrets: readonly string[]): unknown {
   if (secrets.length === 0) return value;
   if (typeof value === 'string') return removeSecrets(value, secrets);
   if (value === null || typeof value !== 'object') return value;
+  // Copied only from the first change on: most values hold no token, and every event's metadata passes here.
   if (Array.isArray(value)) {
-    let changed = false;
-    const out = value.map((item) => {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i += 1) {
+      const item: unknown = value[i];
       const clean = withoutSecrets(item, secrets);
-      if (clean !== item) changed = true;
-      return clean;
-    });
-    return changed ? out : value;
+      if (!out && clean !== item) out = value.slice(0, i);
+      out?.push(clean);
+    }
+    return out ?? value;
   }
   // A file part's bytes are base64: searched as bytes below, never as text (13 MB of it for a 10 MB file).
   const file = fileBytesOf(value as Record<string, unknown>);
-  let changed = false;
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  let out: Record<string, unknown> | undefined;
+  for (let i = 0; i < keys.length; i += 1) {
+    const key = keys[i]!;
+    const item = record[key];
     const cleanKey = removeSecrets(key, secrets);
     const clean = file && key === 'file' ? fileWithout(file, secrets) : withoutSecrets(item, secrets);
-    if (clean !== item || cleanKey !== key) changed = true;
-    out[cleanKey] = clean;
+    if (!out && (clean !== item || cleanKey !== key)) {
+      out = {};
+      for (const kept of keys.slice(0, i)) out[kept] = record[kept];
+    }
+    if (out) out[cleanKey] = clean;
   }
-  return changed ? out : value;
+  return out ?? value;
 }
 
 /** A file part's `file` with its name, link and bytes cleaned; the same object when nothing matched. */

@@ -88,8 +88,9 @@ export class Shard {
       if (released) return;
       released = true;
       this.runningCount -= 1;
-      // The next job starts once the releasing one has returned: never inside its stack.
-      queueMicrotask(() => this.startNext());
+      // The next job starts once the releasing one has returned: never inside its stack. With none
+      // waiting, none is queued: a job enqueued later starts itself (`enqueue`).
+      if (this.queue.length > 0) queueMicrotask(() => this.startNext());
     };
     this.run(job, release);
   }

@@ -107,10 +107,10 @@ async function runStartedTurn(
   const stream = new ArtifactStream((chunk) => live.appendArtifact(chunk, artifactId));
   const tokens = new SecretFilter(plan.secrets ?? []);
   // Thoughts stream in pieces like the reply (ACP agent_thought_chunk): a token split across two pieces
-  // is whole to nobody downstream, so their text passes a filter of its own.
-  const thoughts = new SecretFilter(plan.secrets ?? []);
+  // is whole to nobody downstream, so their text passes a filter of its own, made at the first thought.
+  let thoughts: SecretFilter | undefined;
   const endThought = (): void => {
-    const rest = thoughts.end();
+    const rest = thoughts?.end() ?? '';
     if (rest !== '') live.announce({ event: 'progress', progress: { kind: 'thought', text: rest } });
   };
   const budget = new ArtifactBudget(agent.settings.maxArtifactBytes ?? DEFAULT_MAX_ARTIFACT_BYTES, live.task);
@@ -148,6 +148,7 @@ async function runStartedTurn(
     },
     progress(note) {
       if (note.kind === 'thought') {
+        thoughts ??= new SecretFilter(plan.secrets ?? []);
         const text = thoughts.push(note.text);
         if (text !== '') live.announce({ event: 'progress', progress: { ...note, text } });
         return;
@@ -189,14 +190,15 @@ async function runStartedTurn(
     delegationDepth: live.task.metadata.delegationDepth,
     visitedAgents: live.task.metadata.visitedAgents,
     followUp: plan.followUp,
-    ...(plan.cold ? { cold: plan.cold } : {}),
-    ...(plan.reattach ? { reattach: plan.reattach } : {}),
-    ...(plan.carried ? { carried: plan.carried } : {}),
-    ...(cwd ? { cwd } : {}),
     get signal() {
       return turnAbort.signal;
     },
   };
+  // Set only when present (no empty object spread per turn): backends test these with `in` and `?.`.
+  if (plan.cold) turn.cold = plan.cold;
+  if (plan.reattach) turn.reattach = plan.reattach;
+  if (plan.carried) turn.carried = plan.carried;
+  if (cwd) turn.cwd = cwd;
 
   timer.start();
   let outcome: TurnOutcome;

@@ -11,7 +11,7 @@ import type { PermissionDesk } from './permission-desk.js';
 import type { AgentEntry } from './registry.js';
 import { KeyedChain } from './shards.js';
 import type { Timers } from './timers.js';
-import { runTurn } from './turn-runner.js';
+import { runTurn, type TurnPlan } from './turn-runner.js';
 
 /** A turn as the dispatcher plans it, before the decision contract is appended. */
 export interface PlannedTurn {
@@ -70,26 +70,24 @@ export class TurnScheduler {
       try {
         unreserve?.();
         entry.shard.enqueue((release) => {
-          const running = runTurn(
-            {
-              live,
-              agent: entry,
-              messageId: turn.messageId,
-              text: compose(turn.text),
-              attachments: turn.attachments,
-              ...(turn.cold ? { cold: { text: compose(turn.cold.text), attachments: turn.cold.attachments } } : {}),
-              ...(turn.reattach ? { reattach: turn.reattach } : {}),
-              ...(turn.carried ? { carried: turn.carried } : {}),
-              followUp,
-              contractApplied: contract,
-              release,
-              ...(this.opts.secrets ? { secrets: this.opts.secrets() } : {}),
-              ...(this.opts.timers ? { timers: this.opts.timers } : {}),
-              ...(this.opts.redact ? { redact: this.opts.redact } : {}),
-            },
-            this.opts.desk,
-            this.opts.onDecision,
-          );
+          const plan: TurnPlan = {
+            live,
+            agent: entry,
+            messageId: turn.messageId,
+            text: compose(turn.text),
+            attachments: turn.attachments,
+            followUp,
+            contractApplied: contract,
+            release,
+          };
+          // Each set only when present: no empty object spread per turn.
+          if (turn.cold) plan.cold = { text: compose(turn.cold.text), attachments: turn.cold.attachments };
+          if (turn.reattach) plan.reattach = turn.reattach;
+          if (turn.carried) plan.carried = turn.carried;
+          if (this.opts.secrets) plan.secrets = this.opts.secrets();
+          if (this.opts.timers) plan.timers = this.opts.timers;
+          if (this.opts.redact) plan.redact = this.opts.redact;
+          const running = runTurn(plan, this.opts.desk, this.opts.onDecision);
           // The conversation's next turn waits for the whole of this one, a question parked in it too.
           running.then(done, done);
           return running;
