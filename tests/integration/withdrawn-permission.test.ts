@@ -83,7 +83,7 @@ describe('a withdrawal while the agent keeps working', () => {
       // The agent says it took the request back only after cancelling it, over the same ordered stream.
       const working = await pollUntil(
         () => tb.rpc('tasks/get', { id: asked.id }),
-        (res) => JSON.stringify(res.result.artifacts ?? []).includes('still working'),
+        (res) => JSON.stringify(res.result?.artifacts ?? []).includes('still working'),
         'the agent to say it carries on',
       );
       expect(working.result.status.state).toBe('working');

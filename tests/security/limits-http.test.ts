@@ -32,7 +32,7 @@ const auditOf = (tb: TestBridge) =>
 async function untilAllDone(tb: TestBridge): Promise<void> {
   await pollUntil(
     () => tb.rpc('tasks/list', { states: ['submitted', 'working'], pageSize: 1 }),
-    (res) => res.result.totalSize === 0,
+    (res) => res.result?.totalSize === 0,
     'every task to finish',
   );
 }
