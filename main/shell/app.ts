@@ -19,8 +19,8 @@ import { BridgeHost } from './bridge-host.js';
 import { snapshotOf } from './bridge-snapshot.js';
 import { registerActivityIpc, registerApprovalIpc } from './ipc.js';
 import { appLayout, userDataDir, windowsIdentity } from './layout.js';
-import { protectedHomeDirs } from './low-risk.js';
 import { Notifier } from './notifier.js';
+import { protectedDirsFor } from './protected-dirs.js';
 import { onSessionEnd } from './session-end.js';
 import { activationKey } from './toast-xml.js';
 import { TrayIcon } from './tray.js';
@@ -171,15 +171,14 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
     openApprovals: () => approvals.show(),
     icon: path.join(layout.iconsDir, 'app.png'),
     activationKey: () => activationKey(host.bridge?.token),
-    protectedDirs: () => {
-      const dataDir = host.config?.dataDir ?? opts.bridge?.dataDir ?? defaultDataDir(opts.env);
-      const configFile = host.config?.path;
-      return [
-        ...(dataDir ? [dataDir] : []),
-        ...(configFile ? [path.dirname(configFile)] : []),
-        ...protectedHomeDirs(os.homedir()),
-      ];
-    },
+    protectedDirs: () =>
+      protectedDirsFor({
+        dataDir: host.config?.dataDir ?? opts.bridge?.dataDir ?? defaultDataDir(opts.env),
+        configPath: host.config?.path,
+        env: opts.env,
+        platform: opts.platform ?? process.platform,
+        home: os.homedir(),
+      }),
     log,
   });
   activations.deliver = (details) => notifier.onActivation(details);
