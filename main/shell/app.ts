@@ -6,7 +6,6 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { writeFileSync } from 'node:fs';
 import { Notification, app, clipboard, dialog, shell, type ActivationArguments } from 'electron';
 import { createActivityIpc } from './activity-ipc.js';
 import { ActivityWindow } from './activity-window.js';
@@ -19,6 +18,7 @@ import { BridgeHost } from './bridge-host.js';
 import { snapshotOf } from './bridge-snapshot.js';
 import { registerActivityIpc, registerApprovalIpc } from './ipc.js';
 import { appLayout, userDataDir, windowsIdentity } from './layout.js';
+import { writeMarkedFile } from './mark-of-the-web.js';
 import { Notifier } from './notifier.js';
 import { protectedDirsFor } from './protected-dirs.js';
 import { onSessionEnd } from './session-end.js';
@@ -197,7 +197,7 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
         const window = activity.browserWindow();
         const chosen = await (window ? dialog.showSaveDialog(window, options) : dialog.showSaveDialog(options));
         if (chosen.canceled || !chosen.filePath) return false;
-        writeFileSync(chosen.filePath, data);
+        writeMarkedFile(chosen.filePath, data, opts.platform ?? process.platform);
         return true;
       },
     }),

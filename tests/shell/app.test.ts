@@ -425,6 +425,8 @@ describe('running app', () => {
     const artifactId = reply.artifacts[0].artifactId as string;
     expect(await save(own, { taskId: reply.id, artifactId, part: 0 })).toEqual({ ok: true, taskId: reply.id });
     expect(readFileSync(fake.saveTo, 'utf8')).toBe(textOf(reply.artifacts[0].parts));
+    // With the Mark of the Web on Windows (mark-of-the-web.ts; here the stream's name is a sibling file).
+    expect(readFileSync(`${fake.saveTo}:Zone.Identifier`, 'utf8')).toBe('[ZoneTransfer]\r\nZoneId=3\r\n');
     fake.saveTo = undefined;
     expect(await save(own, { taskId: reply.id, artifactId, part: 0 })).toMatchObject({ ok: false });
 
