@@ -18,11 +18,17 @@ export class ActivityWindow {
 
   constructor(private readonly opts: { preload: string; rendererHtml: string }) {}
 
-  show(): void {
+  /**
+   * Opens the window (or brings it forward), showing `taskId` when given. A new page is told once it has loaded:
+   * `loadFile` resolves at `did-finish-load` (docs/api/web-contents.md `contents.loadURL`), when its script,
+   * which listens for the message, has run.
+   */
+  show(taskId?: string): void {
     const existing = this.window;
     if (existing && !existing.isDestroyed()) {
       existing.show();
       existing.focus();
+      if (taskId) existing.webContents.send(ACTIVITY_CHANNELS.showTask, taskId);
       return;
     }
     const win = new BrowserWindow({
@@ -40,7 +46,12 @@ export class ActivityWindow {
     });
     win.once('ready-to-show', () => win.show());
     this.window = win;
-    void win.loadFile(this.opts.rendererHtml);
+    void win.loadFile(this.opts.rendererHtml).then(
+      () => {
+        if (taskId && !win.isDestroyed()) win.webContents.send(ACTIVITY_CHANNELS.showTask, taskId);
+      },
+      () => undefined, // a page that failed to load shows nothing to select in
+    );
   }
 
   /** The window's WebContents and main frame, for the IPC sender check (ipc-sender.ts). */

@@ -169,6 +169,7 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
   const notifier = new Notifier({
     dispatcher,
     openApprovals: () => approvals.show(),
+    openActivity: (taskId) => activity.show(taskId),
     icon: path.join(layout.iconsDir, 'app.png'),
     activationKey: () => activationKey(host.bridge?.token),
     protectedDirs: () =>

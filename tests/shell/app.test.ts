@@ -577,6 +577,58 @@ describe('after a restart', () => {
   });
 });
 
+describe('an Action Center toast whose question was answered since', () => {
+  it('a button or the body opens the activity window on that task, not nothing', async () => {
+    fake.reset();
+    const cfg = desktopConfig();
+    dirs.push(cfg);
+    const first = (await launchHiddenOnWindows(cfg))!;
+    const task = await rpc({ url: first.host.bridge!.url, token: first.host.bridge!.token }, 'message/send', {
+      agent: 'echo',
+      text: 'decide: tabs|spaces',
+    });
+    await vi.waitFor(() => expect(fake.notifications.some((n) => isToastOf(n, task.id))).toBe(true), WAIT);
+    // Quit leaves the toast in the Action Center (notifier.ts release); keep its XML to press it there.
+    const toastXml = fake.notifications.find((n) => isToastOf(n, task.id))!.options.toastXml!;
+    await quitAndWait();
+
+    fake.reset();
+    const second = (await launchHiddenOnWindows(cfg))!;
+    const b = { url: second.host.bridge!.url, token: second.host.bridge!.token };
+    // Answered elsewhere meanwhile (the CLI, the approval window).
+    second.host.bridge!.server.dispatcher.answer(task.id, 'tabs', { kind: 'person', via: 'cli' });
+    await vi.waitFor(
+      async () => expect((await rpc(b, 'tasks/get', { id: task.id })).status.state).toBe('completed'),
+      WAIT,
+    );
+    const activityWindows = () => fake.windows.filter((w) => w.loadedFile?.endsWith('activity.html'));
+    expect(activityWindows()).toHaveLength(0);
+
+    // The press goes the way Windows and Electron take it: COM → HandleToastActivation → handleActivation's
+    // callback (fake-electron.ts activateFromActionCenter); no live Notification has this toast's tag.
+    activateFromActionCenter(toastXml, 1);
+    expect(activityWindows()).toHaveLength(1);
+    const win = activityWindows()[0]!;
+    // Told which task once its page has loaded (loadFile resolves at did-finish-load).
+    await vi.waitFor(
+      () => expect(win.webContents.send).toHaveBeenCalledWith(ACTIVITY_CHANNELS.showTask, task.id),
+      WAIT,
+    );
+    win.emit('ready-to-show');
+    expect(win.show).toHaveBeenCalled();
+    // Nothing was answered by the press: the first answer stands.
+    expect((await rpc(b, 'tasks/get', { id: task.id })).metadata.answeredBy).toBe('person (cli)');
+
+    // The toast's body, pressed later: the same window, brought forward on the same task.
+    win.webContents.send.mockClear();
+    activateFromActionCenter(toastXml, 'body');
+    expect(activityWindows()).toHaveLength(1);
+    expect(win.focus).toHaveBeenCalled();
+    expect(win.webContents.send).toHaveBeenCalledWith(ACTIVITY_CHANNELS.showTask, task.id);
+    await quitAndWait();
+  });
+});
+
 describe('a toast pressed while the app is not running', () => {
   it('COM starts it with -Embedding: hidden, the presenter (and so the activator) exists at once, the press answers', async () => {
     fake.reset();
