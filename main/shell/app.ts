@@ -255,7 +255,10 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
     quit: () => app.quit(),
   };
 
-  const tray = new TrayIcon(layout.iconsDir, actions, rendered);
+  const tray = new TrayIcon(layout.iconsDir, actions, rendered, {
+    platform: opts.platform ?? process.platform,
+    tempDir: app.getPath('temp'),
+  });
   ready.tray = tray;
   const unlistenFeed = host.onFeed((event, task) => {
     notifier.onTaskEvent(event, task);

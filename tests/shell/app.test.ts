@@ -18,7 +18,9 @@ import {
   fake,
   fakeEvent,
   pressLiveToast,
+  windowsTrayIconPixels,
   type FakeBrowserWindow,
+  type FakeNativeImage,
   type FakeNotification,
   type FakeTray,
 } from './fake-electron.js';
@@ -315,9 +317,10 @@ describe('running app', () => {
     shell.refresh();
     expect(tray.tooltip).toContain('1 waiting for you');
     // The count on the icon itself: a badge drawn on the needs-you icon (tray-badge.ts).
-    const badged = tray.image as { bitmap: Buffer; options: { width: number; scaleFactor: number } };
-    expect(badged.options).toEqual({ width: 32, height: 32, scaleFactor: 2 });
-    expect(badged.bitmap.some((byte) => byte !== 0)).toBe(true);
+    // On Windows an .ico of this run's own, so the tray gets its exact size at any scale (tray-icon.test.ts).
+    const badged = tray.image as FakeNativeImage;
+    expect(badged.icoPath).toMatch(/contactor-tray-[^\\/]+[\\/]needs-you-1\.ico$/);
+    expect(windowsTrayIconPixels(badged, 48)).toBe(48);
     expect(menuItem(tray, 'Approvals (1)')).toBeDefined();
     expect(menuItem(tray, /^echo: /).label).toBe('echo: waiting for you');
 
