@@ -8,7 +8,8 @@
  * and write `[ZoneTransfer]\r\nZoneId=3\r\n` (3 = URLZONE_INTERNET). There is no URL to add (`HostUrl`,
  * `ReferrerUrl`): the bytes came from an agent. Chromium notes the write fails where a volume keeps no streams
  * (FAT32, exFAT, some network shares) and keeps the download anyway; here the file is removed again and the save
- * refused, so no unmarked agent file is left behind. SECURITY.md "What the desktop app saves".
+ * refused, so no unmarked agent file is left behind.
+ * SECURITY.md "What the desktop app saves and answers with one click".
  */
 import { rmSync, writeFileSync } from 'node:fs';
 

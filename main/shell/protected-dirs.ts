@@ -4,7 +4,8 @@
  * Windows config move (config-move.ts, docs/contract.md#files-and-places): the former folder
  * %APPDATA%\contactor, whose config.yaml a start copies to the new place when that has none (an agent that could
  * plant one there chooses the next config), and the current default %USERPROFILE%\.contactor — also when the
- * bridge failed before it read its config, or reads one named by `-c`. SECURITY.md "One-click answers".
+ * bridge failed before it read its config, or reads one named by `-c`.
+ * SECURITY.md "What the desktop app saves and answers with one click".
  */
 import path from 'node:path';
 import { defaultConfigPath, legacyConfigPath } from '../wiring/wiring.js';

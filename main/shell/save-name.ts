@@ -1,7 +1,8 @@
 /**
  * The name the save dialog suggests for a file an agent produced (activity window → Save). The agent chose it,
  * so it is treated as hostile: only a bare file name is kept, Windows' device names are refused, and a name that
- * Windows would run or install on a double-click is made harmless. SECURITY.md "What the desktop app saves".
+ * Windows would run or install on a double-click is made harmless.
+ * SECURITY.md "What the desktop app saves and answers with one click".
  */
 import path from 'node:path';
 
