@@ -15,6 +15,8 @@ export const CHANGED_EVERY_MS = 100;
 export class ActivityWindow {
   private window: BrowserWindow | undefined;
   private nudge: ReturnType<typeof setTimeout> | undefined;
+  /** Until the page has loaded nothing listens: the task last asked for waits here (the latest press wins). */
+  private loading: { taskId?: string | undefined } | undefined;
 
   constructor(private readonly opts: { preload: string; rendererHtml: string }) {}
 
@@ -28,7 +30,9 @@ export class ActivityWindow {
     if (existing && !existing.isDestroyed()) {
       existing.show();
       existing.focus();
-      if (taskId) existing.webContents.send(ACTIVITY_CHANNELS.showTask, taskId);
+      if (!taskId) return;
+      if (this.loading) this.loading.taskId = taskId;
+      else existing.webContents.send(ACTIVITY_CHANNELS.showTask, taskId);
       return;
     }
     const win = new BrowserWindow({
@@ -46,11 +50,17 @@ export class ActivityWindow {
     });
     win.once('ready-to-show', () => win.show());
     this.window = win;
+    const loading: { taskId?: string | undefined } = { taskId };
+    this.loading = loading;
+    const loaded = (): void => {
+      if (this.loading === loading) this.loading = undefined;
+    };
     void win.loadFile(this.opts.rendererHtml).then(
       () => {
-        if (taskId && !win.isDestroyed()) win.webContents.send(ACTIVITY_CHANNELS.showTask, taskId);
+        loaded();
+        if (loading.taskId && !win.isDestroyed()) win.webContents.send(ACTIVITY_CHANNELS.showTask, loading.taskId);
       },
-      () => undefined, // a page that failed to load shows nothing to select in
+      loaded, // a page that failed to load shows nothing to select in
     );
   }
 
@@ -76,6 +86,7 @@ export class ActivityWindow {
   }
 
   destroy(): void {
+    this.loading = undefined;
     if (this.nudge) clearTimeout(this.nudge);
     this.nudge = undefined;
     if (this.window && !this.window.isDestroyed()) this.window.destroy();
