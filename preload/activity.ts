@@ -23,6 +23,16 @@ const api: ActivityApi = {
       ipcRenderer.removeListener(C.changed, relay);
     };
   },
+  onShowTask: (listener) => {
+    // Only a string reaches the page, never the IPC event (as above).
+    const relay = (_event: unknown, taskId: unknown): void => {
+      if (typeof taskId === 'string') listener(taskId);
+    };
+    ipcRenderer.on(C.showTask, relay);
+    return () => {
+      ipcRenderer.removeListener(C.showTask, relay);
+    };
+  },
 };
 
 contextBridge.exposeInMainWorld('contactorActivity', api);

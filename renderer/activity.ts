@@ -183,6 +183,14 @@ document.addEventListener('keyup', (event) => {
 for (const input of [filterAgent, filterState]) input.addEventListener('change', () => redraw());
 search.addEventListener('input', () => redraw());
 
+/** A task main asked to show (a pressed toast of a question answered since) before the first snapshot came. */
+let wanted: string | undefined;
+let started = false;
+api.onShowTask((taskId) => {
+  if (started) void open(taskId);
+  else wanted = taskId;
+});
+
 async function start(): Promise<void> {
   try {
     model.reset(await api.snapshot());
@@ -192,6 +200,8 @@ async function start(): Promise<void> {
   }
   redraw();
   detail.clear();
+  started = true;
+  if (wanted) void open(wanted);
   api.onChange(() => void pull());
   // Events that came between the snapshot and listening.
   void pull();

@@ -89,6 +89,8 @@ export const ACTIVITY_CHANNELS = {
   save: 'contactor:activity/save',
   /** main → renderer (send): the feed has new events; pull them with `since`. */
   changed: 'contactor:activity/changed',
+  /** main → renderer (send) `taskId`: show this task (a toast of a question answered since was pressed). */
+  showTask: 'contactor:activity/show-task',
 } as const;
 
 const taskIdField = () =>
@@ -156,4 +158,6 @@ export interface ActivityApi {
   save(taskId: string, artifactId: string, part: number): Promise<ActionResult>;
   /** Calls `listener` when the feed has new events; returns the unsubscribe function. */
   onChange(listener: () => void): () => void;
+  /** Calls `listener` with a task main wants shown (activity-window.ts `show(taskId)`); returns the unsubscribe. */
+  onShowTask(listener: (taskId: string) => void): () => void;
 }

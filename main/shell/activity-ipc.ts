@@ -5,7 +5,6 @@
  * bridge's activity view (docs/contract.md#activity); the person acts as "person (activity window)".
  */
 import { existsSync } from 'node:fs';
-import path from 'node:path';
 import type { Identity } from '../domain/authority.js';
 import { isBridgeError } from '../domain/errors.js';
 import type { Part } from '../domain/task.js';
@@ -24,6 +23,7 @@ import {
 } from '../schema/ipc.js';
 import type { Bridge } from '../wiring/wiring.js';
 import { checkSender, parseOrThrow, type FrameIdentity, type IpcSender } from './ipc-sender.js';
+import { safeName } from './save-name.js';
 
 /** The activity window is the person's own channel (in-process), like the approval window. */
 export const ACTIVITY_IDENTITY: Identity = { kind: 'person', via: 'activity window' };
@@ -159,14 +159,6 @@ function saved(part: Part, fallback: string): { name: string; data: Uint8Array }
   if (part.file.bytes === undefined)
     throw new Error('this file is a link the agent gave, not data the bridge holds: nothing to save');
   return { name: safeName(part.file.name) ?? fallback, data: Buffer.from(part.file.bytes, 'base64') };
-}
-
-/** A name an agent chose, as a bare file name (no folders, no characters Windows refuses); undefined if none is left. */
-export function safeName(name: string | undefined): string | undefined {
-  if (!name) return undefined;
-  const base = path.win32.basename(path.posix.basename(name)).replace(/[<>:"/\\|?*\u0000-\u001f]/g, '_');
-  const trimmed = base.replace(/^[.\s]+|[.\s]+$/g, '');
-  return trimmed === '' ? undefined : trimmed.slice(0, 200);
 }
 
 /** A refusal (a finished task, an unknown id, a canceled dialog) is an answer the window shows. */

@@ -15,14 +15,24 @@ export const CHANGED_EVERY_MS = 100;
 export class ActivityWindow {
   private window: BrowserWindow | undefined;
   private nudge: ReturnType<typeof setTimeout> | undefined;
+  /** Until the page has loaded nothing listens: the task last asked for waits here (the latest press wins). */
+  private loading: { taskId?: string | undefined } | undefined;
 
   constructor(private readonly opts: { preload: string; rendererHtml: string }) {}
 
-  show(): void {
+  /**
+   * Opens the window (or brings it forward), showing `taskId` when given. A new page is told once it has loaded:
+   * `loadFile` resolves at `did-finish-load` (docs/api/web-contents.md `contents.loadURL`), when its script,
+   * which listens for the message, has run.
+   */
+  show(taskId?: string): void {
     const existing = this.window;
     if (existing && !existing.isDestroyed()) {
       existing.show();
       existing.focus();
+      if (!taskId) return;
+      if (this.loading) this.loading.taskId = taskId;
+      else existing.webContents.send(ACTIVITY_CHANNELS.showTask, taskId);
       return;
     }
     const win = new BrowserWindow({
@@ -40,7 +50,18 @@ export class ActivityWindow {
     });
     win.once('ready-to-show', () => win.show());
     this.window = win;
-    void win.loadFile(this.opts.rendererHtml);
+    const loading: { taskId?: string | undefined } = { taskId };
+    this.loading = loading;
+    const loaded = (): void => {
+      if (this.loading === loading) this.loading = undefined;
+    };
+    void win.loadFile(this.opts.rendererHtml).then(
+      () => {
+        loaded();
+        if (loading.taskId && !win.isDestroyed()) win.webContents.send(ACTIVITY_CHANNELS.showTask, loading.taskId);
+      },
+      loaded, // a page that failed to load shows nothing to select in
+    );
   }
 
   /** The window's WebContents and main frame, for the IPC sender check (ipc-sender.ts). */
@@ -65,6 +86,7 @@ export class ActivityWindow {
   }
 
   destroy(): void {
+    this.loading = undefined;
     if (this.nudge) clearTimeout(this.nudge);
     this.nudge = undefined;
     if (this.window && !this.window.isDestroyed()) this.window.destroy();

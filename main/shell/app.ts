@@ -6,7 +6,6 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { writeFileSync } from 'node:fs';
 import { Notification, app, clipboard, dialog, shell, type ActivationArguments } from 'electron';
 import { createActivityIpc } from './activity-ipc.js';
 import { ActivityWindow } from './activity-window.js';
@@ -19,8 +18,9 @@ import { BridgeHost } from './bridge-host.js';
 import { snapshotOf } from './bridge-snapshot.js';
 import { registerActivityIpc, registerApprovalIpc } from './ipc.js';
 import { appLayout, userDataDir, windowsIdentity } from './layout.js';
-import { protectedHomeDirs } from './low-risk.js';
+import { writeMarkedFile } from './mark-of-the-web.js';
 import { Notifier } from './notifier.js';
+import { protectedDirsFor } from './protected-dirs.js';
 import { onSessionEnd } from './session-end.js';
 import { activationKey } from './toast-xml.js';
 import { TrayIcon } from './tray.js';
@@ -169,17 +169,17 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
   const notifier = new Notifier({
     dispatcher,
     openApprovals: () => approvals.show(),
+    openActivity: (taskId) => activity.show(taskId),
     icon: path.join(layout.iconsDir, 'app.png'),
     activationKey: () => activationKey(host.bridge?.token),
-    protectedDirs: () => {
-      const dataDir = host.config?.dataDir ?? opts.bridge?.dataDir ?? defaultDataDir(opts.env);
-      const configFile = host.config?.path;
-      return [
-        ...(dataDir ? [dataDir] : []),
-        ...(configFile ? [path.dirname(configFile)] : []),
-        ...protectedHomeDirs(os.homedir()),
-      ];
-    },
+    protectedDirs: () =>
+      protectedDirsFor({
+        dataDir: host.config?.dataDir ?? opts.bridge?.dataDir ?? defaultDataDir(opts.env),
+        configPath: host.config?.path,
+        env: opts.env,
+        platform: opts.platform ?? process.platform,
+        home: os.homedir(),
+      }),
     log,
   });
   activations.deliver = (details) => notifier.onActivation(details);
@@ -198,7 +198,7 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
         const window = activity.browserWindow();
         const chosen = await (window ? dialog.showSaveDialog(window, options) : dialog.showSaveDialog(options));
         if (chosen.canceled || !chosen.filePath) return false;
-        writeFileSync(chosen.filePath, data);
+        writeMarkedFile(chosen.filePath, data, opts.platform ?? process.platform);
         return true;
       },
     }),
@@ -255,7 +255,10 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
     quit: () => app.quit(),
   };
 
-  const tray = new TrayIcon(layout.iconsDir, actions, rendered);
+  const tray = new TrayIcon(layout.iconsDir, actions, rendered, {
+    platform: opts.platform ?? process.platform,
+    tempDir: app.getPath('temp'),
+  });
   ready.tray = tray;
   const unlistenFeed = host.onFeed((event, task) => {
     notifier.onTaskEvent(event, task);

@@ -19,6 +19,8 @@ export const ANSWERED_BY_TOAST: Identity = { kind: 'person', via: 'notification'
 export interface NotifierOptions {
   dispatcher: () => Dispatcher | undefined;
   openApprovals: () => void;
+  /** The activity window, on that task: where a question answered since shows who answered it and what came of it. */
+  openActivity: (taskId: string) => void;
   icon?: string;
   /** Signs and checks toast arguments (toast-xml.ts activationKey); read at call time, reloads keep the token. */
   activationKey: () => Buffer | undefined;
@@ -71,14 +73,25 @@ export class Notifier {
       !!taskId && !!activation.toastId && this.shown.get(taskId)?.toastId === activation.toastId;
     if (activation.kind === 'click') {
       if (live(activation.taskId)) return; // its own 'click' event opens the window
+      const task = activation.taskId ? this.taskOrUndefined(activation.taskId) : undefined;
+      // A toast of a question answered since: the approval window would not have it.
+      if (task && !task.metadata.pending) return this.opts.openActivity(task.id);
       return this.opts.openApprovals();
     }
     const { taskId, pendingKey, index } = activation;
     if (live(taskId)) return;
     const task = this.taskOrUndefined(taskId);
     const pending = task?.metadata.pending;
-    // Unknown, or answered already (perhaps by this very click, through the live toast).
-    if (!task || !pending) return this.opts.log(`ignored a toast button for task ${taskId}: no open question`);
+    // Answered since (elsewhere, or by this very press through the live toast, whose answer came first): a press
+    // must still show something, so the person sees who answered and what came of it, not a toast that did nothing.
+    if (task && !pending) {
+      this.opts.log(`a toast button for task ${taskId}: its question was answered already; showing the task`);
+      return this.opts.openActivity(taskId);
+    }
+    if (!task || !pending) {
+      this.opts.log(`ignored a toast button for task ${taskId}: no such task (pruned, or another data dir)`);
+      return this.opts.openApprovals();
+    }
     if (pendingKeyOf(pending) !== pendingKey) {
       this.opts.log(`ignored a toast button for task ${taskId}: it was about an earlier question`);
       return this.opts.openApprovals();

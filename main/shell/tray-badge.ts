@@ -3,9 +3,8 @@
  * dropped (Do Not Disturb, Focus) and the icon sits in the overflow. Windows has no overlay for tray icons
  * (`BrowserWindow.setOverlayIcon` is for taskbar buttons), so the image itself carries it.
  *
- * Pure, on raw pixels as Electron exchanges them: `nativeImage.toBitmap()` / `createFromBitmap()` use Skia's
- * N32 layout, B G R A per pixel on Windows (electron.d.ts NativeImage; Skia kN32_SkColorType). Badge
- * pixels are opaque, so premultiplied alpha needs no care.
+ * Pure, on raw B G R A pixels of one size: an entry of the shipped .ico (ico.ts), drawn at each size the tray
+ * may need (tray.ts). Badge pixels are opaque, so straight and premultiplied alpha agree on them.
  */
 
 /** 3×5 glyphs, one string per row; `+` stands for ten and more (the tooltip and menu give the exact count). */

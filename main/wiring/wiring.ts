@@ -32,7 +32,7 @@ import { AgentWrites } from '../platform/agent-writes.js';
 import { ProtectedFiles } from '../platform/protected-files.js';
 
 /** Where config and data live even when no bridge could be built (the tray's Open config / Open logs). */
-export { defaultDataDir, resolveConfigPath } from '../config/config.js';
+export { defaultConfigPath, defaultDataDir, legacyConfigPath, resolveConfigPath } from '../config/config.js';
 
 export interface BridgeOptions {
   configPath?: string;

@@ -126,6 +126,7 @@ describe.skipIf(skipWithoutChromium('the activity-window scale test'))('activity
               listener = cb;
               return () => (listener = undefined);
             },
+            onShowTask: () => () => undefined,
           };
         },
         { tasks: TASKS, replyChars: REPLY_CHARS, chunk: CHUNK, batch: BATCH },

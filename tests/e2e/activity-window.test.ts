@@ -26,6 +26,7 @@ type Method = keyof ActivityIpc;
 /** The page's globals as code passed to page.evaluate sees them (the tests compile without DOM types). */
 interface PageGlobals {
   __listeners: Set<() => void>;
+  __showTask: Set<(taskId: string) => void>;
   __call(method: string, args: unknown): Promise<unknown>;
   contactorActivity: Record<string, unknown>;
 }
@@ -42,7 +43,7 @@ describe.skipIf(skipWithoutChromium('the activity-window e2e tests'))('activity 
   let unlisten: () => void;
 
   /** A page standing for the activity window's main frame, with the preload's functions as a stub over IPC. */
-  async function openWindow(): Promise<Page> {
+  async function openWindow(showAtLoad?: string): Promise<Page> {
     const p = await browser.newPage({ viewport: { width: 1100, height: 720 }, colorScheme: 'dark' });
     p.on('pageerror', (err) => console.error('renderer error:', err));
     const sender = () => ({ sender: { id: 1 }, senderFrame: { processId: 1, routingId: 1, url: p.url() } });
@@ -50,9 +51,10 @@ describe.skipIf(skipWithoutChromium('the activity-window e2e tests'))('activity 
       calls.push(method === 'answer' ? `answer ${JSON.stringify(args)}` : method);
       return ipc[method](sender(), args);
     });
-    await p.addInitScript(() => {
+    await p.addInitScript((showAtLoad) => {
       const w = globalThis as unknown as PageGlobals;
       w.__listeners = new Set();
+      w.__showTask = new Set();
       const call = (method: string, args?: unknown) => w.__call(method, args);
       w.contactorActivity = {
         snapshot: () => call('snapshot'),
@@ -68,8 +70,15 @@ describe.skipIf(skipWithoutChromium('the activity-window e2e tests'))('activity 
           w.__listeners.add(cb);
           return () => w.__listeners.delete(cb);
         },
+        // Main's `show(taskId)` (activity-window.ts). `showAtLoad`: the message comes as soon as the page listens,
+        // before its first snapshot has arrived.
+        onShowTask: (cb: (taskId: string) => void) => {
+          w.__showTask.add(cb);
+          if (showAtLoad) cb(showAtLoad);
+          return () => w.__showTask.delete(cb);
+        },
       };
-    });
+    }, showAtLoad);
     await p.goto(PAGE);
     return p;
   }
@@ -156,6 +165,35 @@ describe.skipIf(skipWithoutChromium('the activity-window e2e tests'))('activity 
     expect(await page.locator('#detail .receipt').textContent()).toContain('agent: fake');
     await page.getByRole('button', { name: 'Copy task id' }).click();
     await vi.waitFor(() => expect(copied).toContain(task.id), WAIT);
+  });
+
+  it('main asks to show a task (a toast of a question answered since): its detail opens, also before the first snapshot', async () => {
+    const asked = await rpc(b(), 'message/send', { agent: 'echo', text: 'decide: left|right' });
+    expect(asked.status.state).toBe('input-required');
+    bridge.server.dispatcher.answer(asked.id, 'left', { kind: 'person', via: 'test' });
+    await vi.waitFor(
+      async () => expect((await rpc(b(), 'tasks/get', { id: asked.id })).status.state).toBe('completed'),
+      WAIT,
+    );
+    await page.evaluate(
+      (taskId) => (globalThis as unknown as PageGlobals).__showTask.forEach((cb) => cb(taskId)),
+      asked.id,
+    );
+    await vi.waitFor(
+      async () => expect(await page.locator('#detail .brief-text').textContent()).toContain('decide: left|right'),
+      WAIT,
+    );
+    expect(await rowOf(asked.id).getAttribute('class')).toContain('selected');
+
+    const fresh = await openWindow(asked.id);
+    try {
+      await vi.waitFor(
+        async () => expect(await fresh.locator('#detail .brief-text').textContent()).toContain('decide: left|right'),
+        WAIT,
+      );
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('follows a streamed reply exactly: no chunk missing, none twice', async () => {

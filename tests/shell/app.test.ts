@@ -18,7 +18,9 @@ import {
   fake,
   fakeEvent,
   pressLiveToast,
+  windowsTrayIconPixels,
   type FakeBrowserWindow,
+  type FakeNativeImage,
   type FakeNotification,
   type FakeTray,
 } from './fake-electron.js';
@@ -315,9 +317,10 @@ describe('running app', () => {
     shell.refresh();
     expect(tray.tooltip).toContain('1 waiting for you');
     // The count on the icon itself: a badge drawn on the needs-you icon (tray-badge.ts).
-    const badged = tray.image as { bitmap: Buffer; options: { width: number; scaleFactor: number } };
-    expect(badged.options).toEqual({ width: 32, height: 32, scaleFactor: 2 });
-    expect(badged.bitmap.some((byte) => byte !== 0)).toBe(true);
+    // On Windows an .ico of this run's own, so the tray gets its exact size at any scale (tray-icon.test.ts).
+    const badged = tray.image as FakeNativeImage;
+    expect(badged.icoPath).toMatch(/contactor-tray-[^\\/]+[\\/]needs-you-1\.ico$/);
+    expect(windowsTrayIconPixels(badged, 48)).toBe(48);
     expect(menuItem(tray, 'Approvals (1)')).toBeDefined();
     expect(menuItem(tray, /^echo: /).label).toBe('echo: waiting for you');
 
@@ -425,6 +428,8 @@ describe('running app', () => {
     const artifactId = reply.artifacts[0].artifactId as string;
     expect(await save(own, { taskId: reply.id, artifactId, part: 0 })).toEqual({ ok: true, taskId: reply.id });
     expect(readFileSync(fake.saveTo, 'utf8')).toBe(textOf(reply.artifacts[0].parts));
+    // With the Mark of the Web on Windows (mark-of-the-web.ts; here the stream's name is a sibling file).
+    expect(readFileSync(`${fake.saveTo}:Zone.Identifier`, 'utf8')).toBe('[ZoneTransfer]\r\nZoneId=3\r\n');
     fake.saveTo = undefined;
     expect(await save(own, { taskId: reply.id, artifactId, part: 0 })).toMatchObject({ ok: false });
 
@@ -571,6 +576,58 @@ describe('after a restart', () => {
     // The same button again: already answered, ignored without a crash.
     fake.activationHandler!(press(toastXml, 0).details);
     expect((await rpc(b, 'tasks/get', { id: task.id })).status.state).toBe('completed');
+    await quitAndWait();
+  });
+});
+
+describe('an Action Center toast whose question was answered since', () => {
+  it('a button or the body opens the activity window on that task, not nothing', async () => {
+    fake.reset();
+    const cfg = desktopConfig();
+    dirs.push(cfg);
+    const first = (await launchHiddenOnWindows(cfg))!;
+    const task = await rpc({ url: first.host.bridge!.url, token: first.host.bridge!.token }, 'message/send', {
+      agent: 'echo',
+      text: 'decide: tabs|spaces',
+    });
+    await vi.waitFor(() => expect(fake.notifications.some((n) => isToastOf(n, task.id))).toBe(true), WAIT);
+    // Quit leaves the toast in the Action Center (notifier.ts release); keep its XML to press it there.
+    const toastXml = fake.notifications.find((n) => isToastOf(n, task.id))!.options.toastXml!;
+    await quitAndWait();
+
+    fake.reset();
+    const second = (await launchHiddenOnWindows(cfg))!;
+    const b = { url: second.host.bridge!.url, token: second.host.bridge!.token };
+    // Answered elsewhere meanwhile (the CLI, the approval window).
+    second.host.bridge!.server.dispatcher.answer(task.id, 'tabs', { kind: 'person', via: 'cli' });
+    await vi.waitFor(
+      async () => expect((await rpc(b, 'tasks/get', { id: task.id })).status.state).toBe('completed'),
+      WAIT,
+    );
+    const activityWindows = () => fake.windows.filter((w) => w.loadedFile?.endsWith('activity.html'));
+    expect(activityWindows()).toHaveLength(0);
+
+    // The press goes the way Windows and Electron take it: COM → HandleToastActivation → handleActivation's
+    // callback (fake-electron.ts activateFromActionCenter); no live Notification has this toast's tag.
+    activateFromActionCenter(toastXml, 1);
+    expect(activityWindows()).toHaveLength(1);
+    const win = activityWindows()[0]!;
+    // Told which task once its page has loaded (loadFile resolves at did-finish-load).
+    await vi.waitFor(
+      () => expect(win.webContents.send).toHaveBeenCalledWith(ACTIVITY_CHANNELS.showTask, task.id),
+      WAIT,
+    );
+    win.emit('ready-to-show');
+    expect(win.show).toHaveBeenCalled();
+    // Nothing was answered by the press: the first answer stands.
+    expect((await rpc(b, 'tasks/get', { id: task.id })).metadata.answeredBy).toBe('person (cli)');
+
+    // The toast's body, pressed later: the same window, brought forward on the same task.
+    win.webContents.send.mockClear();
+    activateFromActionCenter(toastXml, 'body');
+    expect(activityWindows()).toHaveLength(1);
+    expect(win.focus).toHaveBeenCalled();
+    expect(win.webContents.send).toHaveBeenCalledWith(ACTIVITY_CHANNELS.showTask, task.id);
     await quitAndWait();
   });
 });

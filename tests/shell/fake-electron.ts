@@ -3,6 +3,8 @@
  * Use it with `vi.mock('electron', () => import('./fake-electron.js'))`; every call the shell makes is a
  * vi.fn spy, and `fake.calls` records the order of the calls that make up startup.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { vi } from 'vitest';
 import { frameUrlAfterLoadFile } from './chromium-file-url.js';
@@ -107,6 +109,11 @@ export const app = {
   setAppUserModelId: vi.fn((id: string) => void fake.calls.push(`aumid:${id}`)),
   setToastActivatorCLSID: vi.fn((id: string) => void fake.calls.push(`clsid:${id}`)),
   whenReady: vi.fn(async () => void fake.calls.push('ready')),
+  /** Only `temp` is asked for (tray.ts): Electron's is the OS temp folder (base::GetTempDir), as here. */
+  getPath: vi.fn((name: string) => {
+    if (name !== 'temp') throw new Error(`fake app.getPath(${name}) is not modelled`);
+    return os.tmpdir();
+  }),
   getAppPath: vi.fn(() => path.resolve(import.meta.dirname, '..', '..')),
   getLoginItemSettings: vi.fn(() => ({ openAtLogin: fake.loginItem, executableWillLaunchAtLogin: fake.loginItem })),
   setLoginItemSettings: vi.fn((s: { openAtLogin: boolean }) => {
@@ -146,23 +153,94 @@ export class FakeTray extends Emitter {
 export { FakeTray as Tray };
 
 export const Menu = { buildFromTemplate: vi.fn((template: unknown[]) => ({ template })) };
+
 /**
- * nativeImage as the tray uses it: an image from a file, resized, read as raw BGRA pixels (transparent here),
- * and an image made from such pixels (electron.d.ts NativeImage toBitmap / createFromBitmap).
+ * nativeImage as far as the tray can observe it (electron shell/common/api/electron_api_native_image.cc):
+ *
+ * - `createFromPath(<.ico>)` on Windows keeps the path (`NativeImage(isolate, hicon_path)`); every HICON it is
+ *   asked for is read from the file at that size (`GetHICON` → `ReadICOFromPath` → `LoadImage(…, size, size,
+ *   LR_LOADFROMFILE)`). The fake reads the file's ICONDIR to know which sizes it holds.
+ * - Other images are an ImageSkia: a list of representations, each a bitmap with a scale factor. `createEmpty()`
+ *   has none; `addRepresentation({scaleFactor = 1, width, height, buffer})` adds one when the buffer decodes as PNG
+ *   or JPEG, or is raw N32 of at least width × height × 4 bytes (skia_util.cc `AddImageSkiaRepFromBuffer`);
+ *   `createFromBitmap(buffer, {width, height, scaleFactor})` makes an image of that one representation.
+ * - Which representation serves a request is Chromium's `ImageSkiaStorage::FindRepresentation` (ui/gfx/image/
+ *   image_skia.cc): the exact scale, else the closest larger one, else the closest smaller one.
  */
-const imageFrom = (file: string, size = 16) => ({
-  file,
-  size,
-  resize: (o: { width: number; height: number }) => imageFrom(file, o.width),
-  toBitmap: () => Buffer.alloc(size * size * 4),
-});
+export interface FakeRepresentation {
+  scaleFactor: number;
+  width: number;
+  height: number;
+  bitmap: Buffer;
+}
+
+export class FakeNativeImage {
+  readonly representations: FakeRepresentation[] = [];
+  constructor(
+    /** Set for an image made from an .ico path (Windows keeps the path). */
+    readonly icoPath?: string,
+    readonly file?: string,
+  ) {}
+  /** The pixel sizes of the .ico's entries (its ICONDIR), for an .ico image. */
+  get icoSizes(): number[] {
+    if (!this.icoPath) return [];
+    const ico = readFileSync(this.icoPath);
+    return Array.from({ length: ico.readUInt16LE(4) }, (_, i) => ico[6 + i * 16] || 256);
+  }
+  isEmpty(): boolean {
+    return !this.icoPath && !this.file && this.representations.length === 0;
+  }
+  getScaleFactors(): number[] {
+    return this.representations.map((r) => r.scaleFactor);
+  }
+  addRepresentation(options: { scaleFactor?: number; width?: number; height?: number; buffer?: Buffer }): void {
+    const { scaleFactor = 1, width = 0, height = 0, buffer } = options;
+    if (!buffer || width === 0 || height === 0 || buffer.length < width * height * 4) return;
+    this.representations.push({ scaleFactor, width, height, bitmap: Buffer.from(buffer) });
+  }
+  /** image_skia.cc `FindRepresentation(scale, …)`: exact, else closest larger (downscale), else closest smaller. */
+  findRepresentation(scale: number): FakeRepresentation | undefined {
+    const exact = this.representations.find((r) => r.scaleFactor === scale);
+    if (exact) return exact;
+    const larger = this.representations.filter((r) => r.scaleFactor > scale);
+    if (larger.length) return larger.reduce((a, b) => (b.scaleFactor < a.scaleFactor ? b : a));
+    const smaller = this.representations.filter((r) => r.scaleFactor < scale);
+    return smaller.length ? smaller.reduce((a, b) => (b.scaleFactor > a.scaleFactor ? b : a)) : undefined;
+  }
+}
+
 export const nativeImage = {
-  createFromPath: vi.fn((file: string) => imageFrom(file)),
-  createFromBitmap: vi.fn((bitmap: Buffer, options: { width: number; height: number; scaleFactor?: number }) => ({
-    bitmap,
-    options,
-  })),
+  createFromPath: vi.fn((file: string) =>
+    file.toLowerCase().endsWith('.ico') && existsSync(file)
+      ? new FakeNativeImage(file, file)
+      : new FakeNativeImage(undefined, file),
+  ),
+  createEmpty: vi.fn(() => new FakeNativeImage()),
+  createFromBitmap: vi.fn((bitmap: Buffer, options: { width: number; height: number; scaleFactor?: number }) => {
+    const image = new FakeNativeImage();
+    image.addRepresentation({ ...options, buffer: bitmap });
+    return image;
+  }),
 };
+
+/**
+ * How many pixels of its own the Windows tray icon has when the shell shows it at `smallIconSize` pixels
+ * (GetSystemMetrics(SM_CXSMICON): 16 at 100 %, 20, 24, 32, 40, 48 at 300 %): electron_api_tray.cc
+ * `Tray::SetImage` → `NativeImage::GetHICON(SM_CXSMICON)`. From an .ico, `LoadImage` at that size takes the entry
+ * of that size (the closest one when there is none: LookupIconIdFromDirectoryEx). Any other image becomes
+ * `IconUtil::CreateHICONFromSkBitmap(image_.AsBitmap())`: the 1× representation (`ImageSkia::GetBitmap` →
+ * `FindRepresentation(1.0f)`), at its own pixel size, whatever size was asked — which the shell then scales.
+ * A crisp icon is one where this equals `smallIconSize`.
+ */
+export function windowsTrayIconPixels(image: unknown, smallIconSize: number): number | undefined {
+  const img = image as FakeNativeImage;
+  if (img.icoPath) {
+    const sizes = img.icoSizes;
+    if (sizes.includes(smallIconSize)) return smallIconSize;
+    return sizes.reduce((a, b) => (Math.abs(b - smallIconSize) < Math.abs(a - smallIconSize) ? b : a));
+  }
+  return img.findRepresentation(1)?.width;
+}
 
 /**
  * Electron 45's Windows notification presenter and toast activator, as far as the app can observe them:
