@@ -74,6 +74,18 @@ describe('.github/workflows/windows.yml', () => {
     expect(step?.run).toContain('[ "$(command -v contactor)" = "$cli_dir/contactor" ]');
   });
 
+  it('packages with the certificate from the repository’s secrets, and checks each signature Windows sees', () => {
+    const pack = job.steps.find((s) => /electron-builder --win nsis/.test(s.run ?? '')) as Step & {
+      env?: Record<string, string>;
+    };
+    expect(pack.env).toEqual({
+      WIN_CSC_LINK: '${{ secrets.WIN_CSC_LINK }}',
+      WIN_CSC_KEY_PASSWORD: '${{ secrets.WIN_CSC_KEY_PASSWORD }}',
+    });
+    const check = runs[index(/Get-AuthenticodeSignature/)]!;
+    for (const file of ['Contactor.exe', 'resources\\cli\\contactor.exe', '*Setup*.exe']) expect(check).toContain(file);
+  });
+
   it('types Ctrl-C into a ConPTY after the install', () => {
     expect(index(/ctrl-c-conpty\.ts/)).toBeGreaterThan(index(/Start-Process -Wait -FilePath \$setup/));
     expect(existsSync(path.join(ROOT, 'tests/windows-runner/ctrl-c-conpty.ts'))).toBe(true);
