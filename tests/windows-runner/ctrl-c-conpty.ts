@@ -17,6 +17,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { spawn } from '@lydell/node-pty';
 
 /** Generous: the first start of the installed exe on a hosted runner (Defender scans it) is slow. */
@@ -83,7 +84,8 @@ let screen = '';
 const up = new Promise<void>((resolve) =>
   pty.onData((data) => {
     screen += data;
-    if (screen.includes(`contactor bridge on http://127.0.0.1:${PORT}`)) resolve();
+    // ConPTY re-renders the screen with VT sequences of its own: match the text without them.
+    if (stripVTControlCharacters(screen).includes(`bridge on http://127.0.0.1:${PORT}`)) resolve();
   }),
 );
 const exited = new Promise<{ exitCode: number }>((resolve) => pty.onExit(resolve));
