@@ -177,6 +177,27 @@ describe('build/installer.nsh content', () => {
     );
   });
 
+  // Without Wine the registry tests below skip; this holds everywhere: ReadRegStr tells no type (NSIS exec.c
+  // EW_READREGSTR), so no write of the user's Path may pick one itself — each goes through the macro that writes the
+  // type RegGetValueW reported, and only a Path the installer created is ever deleted.
+  it('writes the user’s Path only with the type it was read with, and deletes it only if the installer created it', () => {
+    const writes = nsh
+      .split('\n')
+      .filter((line) => /^\s*(WriteReg\w+|DeleteRegValue) HKCU "Environment" "Path"/.test(line));
+    expect(writes.map((line) => line.trim())).toEqual([
+      'WriteRegStr HKCU "Environment" "Path" "${VALUE}"',
+      'WriteRegExpandStr HKCU "Environment" "Path" "${VALUE}"',
+      'DeleteRegValue HKCU "Environment" "Path"',
+    ]);
+    const write = nsh.slice(
+      nsh.indexOf('!macro CONTACTOR_WRITE_USER_PATH'),
+      nsh.indexOf('!macroend', nsh.indexOf('!macro CONTACTOR_WRITE_USER_PATH')),
+    );
+    expect(write).toMatch(/\$\{if\} \$contactorUserPathType == 1\s+WriteRegStr/);
+    const uninstall = nsh.slice(nsh.indexOf('!macro customUnInstall'));
+    expect(uninstall).toMatch(/\$\{andIf\} \$2 == 1\s+(;.*\s+)*DeleteRegValue HKCU "Environment" "Path"/);
+  });
+
   it('stops every bridge of this install (/shutdown via its discovery file), then asks the app to quit, then kills', () => {
     const check = nsh.slice(nsh.indexOf('!macro customCheckAppRunning'), nsh.indexOf('!macroend'));
     // `contactor down` (main/cli/commands/lifecycle.ts): discovery file, POST /shutdown, a bounded wait.
