@@ -132,44 +132,69 @@ Var pid
 ; Reads HKCU\Environment\Path into $contactorUserPath and says how the read went in $contactorUserPathState:
 ; "ok", "absent" (no such value: the installer may create it) or "unreadable". ReadRegStr does not truncate a
 ; value longer than NSIS_MAX_STRLEN: it yields "" and sets the error flag, exactly as for a missing value (NSIS
-; Source/exehead/exec.c, EW_READREGSTR: RegQueryValueEx fails with ERROR_MORE_DATA, p[0]=0, exec_error++). So on
-; an error the value names are enumerated (EnumRegValue: names are short, never cut) to tell "too long" (or not a
-; string) from "absent": writing after a misread "absent" would replace the user's whole PATH with our folder.
+; Source/exehead/exec.c, EW_READREGSTR: RegQueryValueEx fails with ERROR_MORE_DATA, p[0]=0, exec_error++). Nor does
+; it say which type it read (REG_SZ and REG_EXPAND_SZ alike), while every write picks one: WriteRegStr writes
+; REG_SZ, WriteRegExpandStr REG_EXPAND_SZ (exec.c, EW_WRITEREG). So the value is also asked of Windows itself,
+; RegGetValueW with no buffer (advapi32; RRF_RT_ANY | RRF_NOEXPAND = 0x1000FFFF, so a REG_EXPAND_SZ is reported
+; as such and not expanded): it answers whether the value exists at all, however long, and its type, kept in
+; $contactorUserPathType (1 REG_SZ, 2 REG_EXPAND_SZ). Writing after a misread "absent" would replace the user's
+; whole PATH with our folder; writing with the other type would turn %USERPROFILE%\bin into a literal folder name
+; (REG_SZ) or start expanding what the user meant literally (REG_EXPAND_SZ).
 ; The header is included before electron-builder's templates pull LogicLib in: include it here (it guards itself).
 !include LogicLib.nsh
 Var contactorUserPath
 Var contactorUserPathState
+Var contactorUserPathType
 !macro CONTACTOR_READ_USER_PATH_FUNCTION PREFIX
   Function ${PREFIX}contactorReadUserPath
     Push $0
     Push $1
-    ClearErrors
-    ReadRegStr $contactorUserPath HKCU "Environment" "Path"
-    ${ifNot} ${Errors}
-      StrCpy $contactorUserPathState "ok"
-    ${else}
-      StrCpy $contactorUserPath ""
+    Push $2
+    ; HKEY_CURRENT_USER is (HKEY)(LONG)0x80000001: written as the negative number so that a 64-bit build passes it
+    ; sign-extended, as winreg.h defines it. ERROR_SUCCESS 0, ERROR_FILE_NOT_FOUND 2.
+    StrCpy $0 ""
+    System::Call 'advapi32::RegGetValueW(p -2147483647, w "Environment", w "Path", i 0x1000FFFF, *i .r0, p 0, *i .r1) i .r2'
+    StrCpy $contactorUserPathType $0
+    StrCpy $contactorUserPath ""
+    ${if} $2 == 2
       StrCpy $contactorUserPathState "absent"
-      StrCpy $0 0
-      ${do}
-        ClearErrors
-        EnumRegValue $1 HKCU "Environment" $0
-        ${if} ${Errors}
-        ${orIf} $1 == ""
-          ${exitDo}
-        ${endIf}
-        ; LogicLib's == is StrCmp: case-insensitive, as registry value names are.
-        ${if} $1 == "Path"
-          StrCpy $contactorUserPathState "unreadable"
-          ${exitDo}
-        ${endIf}
-        IntOp $0 $0 + 1
-      ${loop}
+    ${elseIf} $2 != 0
+    ${orIf} $0 < 1
+    ${orIf} $0 > 2
+      ; Unreadable, or not a string (REG_MULTI_SZ, REG_BINARY…): never rewritten.
+      StrCpy $contactorUserPathState "unreadable"
+    ${else}
+      ClearErrors
+      ReadRegStr $contactorUserPath HKCU "Environment" "Path"
+      ${if} ${Errors}
+        ; There, a string, but longer than NSIS_MAX_STRLEN: ReadRegStr gave "".
+        StrCpy $contactorUserPath ""
+        StrCpy $contactorUserPathState "unreadable"
+      ${else}
+        StrCpy $contactorUserPathState "ok"
+      ${endIf}
     ${endIf}
+    Pop $2
     Pop $1
     Pop $0
   FunctionEnd
 !macroend
+
+; Writes the user's PATH with the type it was read with ($contactorUserPathType); a value this installer creates is
+; REG_EXPAND_SZ, as Windows creates it, so entries like %USERPROFILE%\bin keep working.
+!macro CONTACTOR_WRITE_USER_PATH VALUE
+  ${if} $contactorUserPathType == 1
+    WriteRegStr HKCU "Environment" "Path" "${VALUE}"
+  ${else}
+    WriteRegExpandStr HKCU "Environment" "Path" "${VALUE}"
+  ${endIf}
+!macroend
+
+; Whether the PATH value itself is ours to delete: set when the installer created it (there was no Path at all),
+; in a key of our own, which an update leaves alone (the old uninstaller runs with --updated) and a real uninstall
+; removes. Without it an uninstall that empties PATH keeps an empty value: one that existed before stays.
+!define CONTACTOR_STATE_KEY "Software\${APP_ID}"
+!define CONTACTOR_CREATED_PATH "CreatedUserPath"
 
 !ifndef BUILD_UNINSTALLER
   !insertmacro CONTACTOR_PATH_WITHOUT_FUNCTION ""
@@ -202,8 +227,10 @@ Var contactorUserPathState
         ${else}
           StrCpy $0 "$contactorUserPath;${CONTACTOR_CLI_DIR}"
         ${endIf}
-        ; REG_EXPAND_SZ, as Windows creates it: entries like %USERPROFILE%\bin keep working.
-        WriteRegExpandStr HKCU "Environment" "Path" $0
+        ${if} $contactorUserPathState == "absent"
+          WriteRegDWORD HKCU "${CONTACTOR_STATE_KEY}" "${CONTACTOR_CREATED_PATH}" 1
+        ${endIf}
+        !insertmacro CONTACTOR_WRITE_USER_PATH $0
         !insertmacro CONTACTOR_BROADCAST_ENVIRONMENT
       ${endIf}
     ${endIf}
@@ -227,6 +254,7 @@ Var contactorUserPathState
       DeleteRegKey HKCU "Software\Classes\CLSID\${CONTACTOR_TOAST_CLSID}"
       Push $0
       Push $1
+      Push $2
       Call un.contactorReadUserPath
       StrCpy $0 $contactorUserPath
       StrLen $1 $0
@@ -237,14 +265,20 @@ Var contactorUserPathState
         Call un.contactorPathWithout
         Pop $1
         ${if} $1 != $0
+          ReadRegDWORD $2 HKCU "${CONTACTOR_STATE_KEY}" "${CONTACTOR_CREATED_PATH}"
           ${if} $1 == ""
+          ${andIf} $2 == 1
+            ; Only our folder, in a value this installer created: it goes, as there was none before.
             DeleteRegValue HKCU "Environment" "Path"
           ${else}
-            WriteRegExpandStr HKCU "Environment" "Path" $1
+            !insertmacro CONTACTOR_WRITE_USER_PATH $1
           ${endIf}
           !insertmacro CONTACTOR_BROADCAST_ENVIRONMENT
         ${endIf}
       ${endIf}
+      DeleteRegValue HKCU "${CONTACTOR_STATE_KEY}" "${CONTACTOR_CREATED_PATH}"
+      DeleteRegKey /ifempty HKCU "${CONTACTOR_STATE_KEY}"
+      Pop $2
       Pop $1
       Pop $0
     ${endIf}

@@ -460,3 +460,97 @@ describe('setup problems', () => {
     });
   });
 });
+
+/**
+ * Git Bash, MSYS2 and Cygwin find this script before contactor.exe: `contactor` is tried bare before `.exe`
+ * (Cygwin winsup/cygwin/spawn.cc exe_suffixes = {"", ".exe"}). `uname -s` there prints MINGW64_NT-…, MSYS_NT-…
+ * or CYGWIN_NT-…: a stand-in prints each, with no wslpath on PATH, and a stand-in contactor.exe beside the
+ * script records its argv, stdin and exit code.
+ */
+describe('in Git Bash, MSYS2 and Cygwin', () => {
+  const unameBin = (): string => join(tmp, 'uname-bin');
+  function nativeShell(kernel: string): string {
+    mkdirSync(unameBin(), { recursive: true });
+    writeFileSync(join(unameBin(), 'uname'), `#!/bin/sh\n[ "$1" = -s ] && echo '${kernel}'\n`, { mode: 0o755 });
+    // `cygpath -m` as Cygwin's: /cygdrive/<d>/… is <D>:/…, anything else lies under its root C:/cygwin64.
+    writeFileSync(
+      join(unameBin(), 'cygpath'),
+      `#!/bin/sh\n[ "$1" = -m ] || exit 1\nshift; [ "$1" = -- ] && shift\n` +
+        `case $1 in /cygdrive/?/*) d=$(printf %s "$1" | cut -c11 | tr a-z A-Z); printf '%s:%s\\n' "$d" "\${1#/cygdrive/?}" ;;\n` +
+        `*) printf 'C:/cygwin64%s\\n' "$1" ;; esac\n`,
+      { mode: 0o755 },
+    );
+    executable(join(FIXTURES, 'contactor-exe.js'), join(install, 'resources/cli/contactor.exe'));
+    // No wslpath, no cmd.exe: only the stand-ins, node for the stand-in exe, and the system's tools.
+    return `${unameBin()}:${dirname(process.execPath)}:/usr/bin:/bin`;
+  }
+  const HARD_ARGS = ['send', 'echo', 'a b', 'say "hi"', '$HOME', '*', 'ünï ✓', 'line\nbreak', ''];
+
+  it.each(['MINGW64_NT-10.0-26100', 'MINGW32_NT-10.0-26100', 'MSYS_NT-10.0-26100'])(
+    '%s: runs contactor.exe beside it with the arguments untouched (MSYS2 converts paths itself)',
+    (kernel) => {
+      const path = nativeShell(kernel);
+      // A POSIX path stays as given: MSYS2 has already converted what it would convert before we see it.
+      const r = run(installedWrapper(), [...HARD_ARGS, '--cwd', '/c/Users/x/p'], { path, input: 'piped ✓' });
+      expect(r.status).toBe(0);
+      const report = r.report();
+      expect(report.argv).toEqual([...HARD_ARGS, '--cwd', '/c/Users/x/p']);
+      expect(report.stdin).toBe('piped ✓');
+      // Not Node mode by the wrapper: the launcher sets that itself.
+      expect(report.env.ELECTRON_RUN_AS_NODE).toBeUndefined();
+      expect(report.env.WSLENV).toBeUndefined();
+    },
+  );
+
+  it.each([0, 1, 2, 7])('hands back the launcher’s exit code %i', (code) => {
+    const path = nativeShell('MINGW64_NT-10.0-26100');
+    const r = run(installedWrapper(), ['status'], { path, env: { FAKE_EXIT_CODE: String(code) } });
+    expect(r.status).toBe(code);
+  });
+
+  it('reached through a symlink, it still runs the contactor.exe of its own installation', () => {
+    const path = nativeShell('MSYS_NT-10.0-26100');
+    const link = join(tmp, 'home/bin/contactor');
+    mkdirSync(dirname(link), { recursive: true });
+    symlinkSync(installedWrapper(), link);
+    expect(run(link, ['--version'], { path }).report().argv).toEqual(['--version']);
+  });
+
+  it('CYGWIN_NT: translates path options with cygpath (Cygwin converts nothing), everything else as given', () => {
+    const path = nativeShell('CYGWIN_NT-10.0-26100');
+    const r = run(
+      installedWrapper(),
+      ['send', 'echo', 'a b', '--cwd', '/cygdrive/d/work', '-c', '/home/me/c.yaml', '--', '--cwd', '/x'],
+      { path, env: { HOME: '/home/me' } },
+    );
+    expect(r.status).toBe(0);
+    expect(r.report().argv).toEqual([
+      'send',
+      'echo',
+      'a b',
+      '--cwd',
+      'D:/work',
+      '-c',
+      'C:/cygwin64/home/me/c.yaml',
+      '--',
+      '--cwd',
+      '/x',
+    ]);
+  });
+
+  it('without contactor.exe beside it: says so, exit 2, and never looks for wslpath', () => {
+    const path = nativeShell('MINGW64_NT-10.0-26100');
+    rmSync(join(install, 'resources/cli/contactor.exe'));
+    const r = run(installedWrapper(), ['status'], { path });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('cannot find contactor.exe beside this script');
+    expect(r.stderr).not.toContain('wslpath');
+  });
+
+  it('on Linux (WSL) uname says Linux and the WSL path runs as before', () => {
+    mkdirSync(unameBin(), { recursive: true });
+    writeFileSync(join(unameBin(), 'uname'), `#!/bin/sh\necho Linux\n`, { mode: 0o755 });
+    const r = run(installedWrapper(), ['pending'], { path: `${unameBin()}:${join(tmp, 'bin')}:${process.env.PATH}` });
+    expect(r.report().argv).toEqual([CLI_WIN, 'pending']);
+  });
+});

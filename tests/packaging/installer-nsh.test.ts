@@ -177,6 +177,27 @@ describe('build/installer.nsh content', () => {
     );
   });
 
+  // Without Wine the registry tests below skip; this holds everywhere: ReadRegStr tells no type (NSIS exec.c
+  // EW_READREGSTR), so no write of the user's Path may pick one itself — each goes through the macro that writes the
+  // type RegGetValueW reported, and only a Path the installer created is ever deleted.
+  it('writes the user’s Path only with the type it was read with, and deletes it only if the installer created it', () => {
+    const writes = nsh
+      .split('\n')
+      .filter((line) => /^\s*(WriteReg\w+|DeleteRegValue) HKCU "Environment" "Path"/.test(line));
+    expect(writes.map((line) => line.trim())).toEqual([
+      'WriteRegStr HKCU "Environment" "Path" "${VALUE}"',
+      'WriteRegExpandStr HKCU "Environment" "Path" "${VALUE}"',
+      'DeleteRegValue HKCU "Environment" "Path"',
+    ]);
+    const write = nsh.slice(
+      nsh.indexOf('!macro CONTACTOR_WRITE_USER_PATH'),
+      nsh.indexOf('!macroend', nsh.indexOf('!macro CONTACTOR_WRITE_USER_PATH')),
+    );
+    expect(write).toMatch(/\$\{if\} \$contactorUserPathType == 1\s+WriteRegStr/);
+    const uninstall = nsh.slice(nsh.indexOf('!macro customUnInstall'));
+    expect(uninstall).toMatch(/\$\{andIf\} \$2 == 1\s+(;.*\s+)*DeleteRegValue HKCU "Environment" "Path"/);
+  });
+
   it('stops every bridge of this install (/shutdown via its discovery file), then asks the app to quit, then kills', () => {
     const check = nsh.slice(nsh.indexOf('!macro customCheckAppRunning'), nsh.indexOf('!macroend'));
     // `contactor down` (main/cli/commands/lifecycle.ts): discovery file, POST /shutdown, a bounded wait.
@@ -363,7 +384,63 @@ describe.skipIf(!MAKENSIS || !existsSync(WINE))('build/installer.nsh under Wine 
     expect(await userPath()).toBe('REG_EXPAND_SZ C:\\inst\\resources\\cli');
   }, 120_000);
 
-  it('an entry the user typed differently (case, trailing backslash) is still ours: kept as typed; a PATH of only ours goes', async () => {
+  /** The installer's own key (installer.nsh CONTACTOR_STATE_KEY): no test inherits another's "we created Path". */
+  const forgetInstalls = (): Promise<string> =>
+    wine('reg', 'delete', 'HKCU\\Software\\dev.contactor.app', '/f').catch(() => '');
+  const installThenUninstall = async (): Promise<void> => {
+    await wine(path.join(tmp, 'unbuild64.exe'), '/S', '/D=C:\\inst');
+    await wine('C:\\inst\\uninstall.exe', '/S', '_?=C:\\inst');
+  };
+
+  /**
+   * ReadRegStr reads REG_SZ and REG_EXPAND_SZ alike and says neither; WriteRegStr writes REG_SZ and
+   * WriteRegExpandStr REG_EXPAND_SZ (NSIS Source/exehead/exec.c, EW_READREGSTR and EW_WRITEREG). An uninstall that
+   * always wrote REG_EXPAND_SZ turned a REG_SZ Path into one that expands %VARS% the user meant literally.
+   */
+  it.each(['REG_SZ', 'REG_EXPAND_SZ'] as const)(
+    'a %s PATH keeps its type through install and uninstall',
+    async (type) => {
+      await forgetInstalls();
+      await setUserPath(type, 'C:\\tools;%USERPROFILE%\\bin');
+      await wine(path.join(tmp, 'setup64.exe'), '/S', '/D=C:\\inst');
+      expect(await userPath()).toBe(`${type} C:\\tools;%USERPROFILE%\\bin;C:\\inst\\resources\\cli`);
+      await installThenUninstall();
+      expect(await userPath()).toBe(`${type} C:\\tools;%USERPROFILE%\\bin`);
+    },
+    120_000,
+  );
+
+  it.each(['REG_SZ', 'REG_EXPAND_SZ'] as const)(
+    'an empty %s PATH that existed before: the install fills it, keeping its type; the uninstall empties it, never deletes it',
+    async (type) => {
+      await forgetInstalls();
+      await setUserPath(type, '');
+      expect(await userPath()).toBe(type);
+      await wine(path.join(tmp, 'setup64.exe'), '/S', '/D=C:\\inst');
+      expect(await userPath()).toBe(`${type} C:\\inst\\resources\\cli`);
+      await installThenUninstall();
+      expect(await userPath()).toBe(type);
+    },
+    120_000,
+  );
+
+  it('a PATH the installer created goes again with the uninstall, even after an update in between', async () => {
+    await forgetInstalls();
+    await wine('reg', 'delete', 'HKCU\\Environment', '/v', 'Path', '/f').catch(() => '');
+    await wine(path.join(tmp, 'setup64.exe'), '/S', '/D=C:\\inst');
+    await wine(path.join(tmp, 'unbuild64.exe'), '/S', '/D=C:\\inst');
+    // An update: the old uninstaller with --updated, then the new installer over it.
+    await wine('C:\\inst\\uninstall.exe', '/S', '--updated', '_?=C:\\inst');
+    await wine(path.join(tmp, 'setup64.exe'), '/S', '/D=C:\\inst');
+    expect(await userPath()).toBe('REG_EXPAND_SZ C:\\inst\\resources\\cli');
+    await installThenUninstall();
+    expect(await userPath()).toBeUndefined();
+    // Its bookkeeping goes with it.
+    await expect(wine('reg', 'query', 'HKCU\\Software\\dev.contactor.app')).rejects.toThrow();
+  }, 180_000);
+
+  it('an entry the user typed differently (case, trailing backslash) is still ours: kept as typed; a PATH of only ours is emptied, not deleted', async () => {
+    await forgetInstalls();
     await wine(
       'reg',
       'add',
@@ -378,9 +455,9 @@ describe.skipIf(!MAKENSIS || !existsSync(WINE))('build/installer.nsh under Wine 
     );
     await wine(path.join(tmp, 'setup64.exe'), '/S', '/D=C:\\inst');
     expect(await userPath()).toBe('REG_EXPAND_SZ c:\\INST\\resources\\cli\\');
-    await wine(path.join(tmp, 'unbuild64.exe'), '/S', '/D=C:\\inst');
-    await wine('C:\\inst\\uninstall.exe', '/S', '_?=C:\\inst');
-    expect(await userPath()).toBeUndefined();
+    await installThenUninstall();
+    // The value was the user's before the install: it stays, empty.
+    expect(await userPath()).toBe('REG_EXPAND_SZ');
   }, 120_000);
 
   // Windows' own editor and many installers leave `;;` and a trailing `;` in PATH: an install and an uninstall

@@ -122,6 +122,40 @@ describe('startup', () => {
     }
   });
 
+  /**
+   * An update re-creates Contactor.lnk with the AUMID only (electron-builder include/installer.nsh addStartMenuLink:
+   * CreateShortCut + WinShell::SetLnkAUMI), so toast buttons in the Action Center reach nothing until Electron
+   * writes the toast activator CLSID back: NotificationActivator::RegisterActivator → EnsureShortcut, which rewrites
+   * a shortcut without it (windows_toast_activator.cc ExistingShortcutValid), and EnsureCLSIDRegistry. That runs
+   * when the notification presenter is created. The first start after an update is `Contactor.exe --updated`
+   * (electron-builder common.nsh StartApp) on a data dir whose first run is long past: the presenter must be
+   * created there too, not only by the first-run notice or the first toast.
+   */
+  it('the first start after an update (--updated) creates the presenter at once, so Electron re-ensures the shortcut’s CLSID', async () => {
+    fake.reset();
+    cfg = desktopConfig();
+    const resourcesPath = process.resourcesPath;
+    (process as { resourcesPath?: string }).resourcesPath = path.resolve('resources');
+    const start = async (argv: string[]) => {
+      fake.isPackaged = true;
+      return launch({ argv, env: testEnv(), platform: 'win32', bridge: { configPath: cfg!.configPath } });
+    };
+    try {
+      // The install's own first start, long ago: its first-run notice is behind it.
+      await start(['Contactor.exe', '--hidden']);
+      await quitAndWait();
+      fake.reset();
+      await start(['Contactor.exe', '--updated']);
+      const calls = fake.calls.filter((c) => c !== 'activator');
+      expect(calls.indexOf('presenter')).toBeGreaterThan(calls.indexOf('ready'));
+      expect(calls.indexOf('presenter')).toBeLessThan(calls.indexOf('tray'));
+      // No toast was needed for it: nothing was shown.
+      expect(fake.notifications).toEqual([]);
+    } finally {
+      (process as { resourcesPath?: string }).resourcesPath = resourcesPath;
+    }
+  });
+
   it('unpackaged: its own name, AUMID and CLSID, so dev runs never re-target the installed shortcut or activator', async () => {
     fake.reset();
     cfg = desktopConfig();
