@@ -75,24 +75,18 @@ describe.skipIf(!READY)('contactor.exe forwards Ctrl-C to the CLI', () => {
     if (install) rmSync(install, { recursive: true, force: true });
   });
 
-  it.each([
-    ['Ctrl-C', 'C'],
-    ['Ctrl-Break', 'B'],
-  ] as const)(
-    '%s during `send` cancels the task, says so and exits 130',
-    async (_name, key) => {
-      const r = await pressDuring(install, key, ['send', 'sleepy', 'nap'], bridgeEnv(bridge));
-      expect(r.id, r.stderr).not.toBe('');
-      expect(r.code, r.stderr).toBe(130);
-      expect(r.stderr).toContain(`canceled task ${r.id}`);
-      const state = await pollUntil(
-        async () =>
-          ((await bridge.rpc('tasks/get', { id: r.id })).result as { status: { state: string } }).status.state,
-        (s) => s === 'canceled',
-        `task ${r.id} to be canceled`,
-      );
-      expect(state).toBe('canceled');
-    },
-    120_000,
-  );
+  // Ctrl-Break cannot be shown here: Wine 8's GenerateConsoleCtrlEvent refuses CTRL_BREAK_EVENT
+  // (ERROR_INVALID_HANDLE, whatever the group); the launcher sends it as 'B', which tests/cli/console-events pins.
+  it('Ctrl-C during `send` cancels the task, says so and exits 130', async () => {
+    const r = await pressDuring(install, 'C', ['send', 'sleepy', 'nap'], bridgeEnv(bridge));
+    expect(r.id, r.stderr).not.toBe('');
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toContain(`canceled task ${r.id}`);
+    const state = await pollUntil(
+      async () => ((await bridge.rpc('tasks/get', { id: r.id })).result as { status: { state: string } }).status.state,
+      (s) => s === 'canceled',
+      `task ${r.id} to be canceled`,
+    );
+    expect(state).toBe('canceled');
+  }, 120_000);
 });
