@@ -8,21 +8,13 @@
  * listener, the signal does what Node's default does: the process ends (128 + the signal's number).
  */
 import { connect } from 'node:net';
-import { z } from 'zod';
+import { ConsoleEventsPipeSchema } from '../schema/console-events.js';
 import { SIGNAL_EXIT_CODES } from './interrupts.js';
 
 export const CONSOLE_EVENTS_ENV = 'CONTACTOR_CONSOLE_EVENTS';
 
 type Raised = 'SIGINT' | 'SIGHUP';
 const SIGNAL_OF_EVENT: Record<string, Raised> = { C: 'SIGINT', B: 'SIGINT', H: 'SIGHUP' };
-
-/**
- * The launcher's pipe, `\\.\pipe\contactor-console-<pid>-<32 hex>`; elsewhere (the Linux tests, which stand in
- * for the launcher) a socket path ending in that name.
- */
-const PipeNameSchema = z
-  .string()
-  .regex(/^(\\\\\.\\pipe\\|\/.*\/)contactor-console-\d+-[0-9a-f]{32}$/, 'not a contactor launcher pipe');
 
 /** Raises `signal` as a real one would reach this process. */
 export function raiseSignal(signal: Raised): void {
@@ -45,7 +37,7 @@ export function listenForConsoleEvents(
   const value = env[CONSOLE_EVENTS_ENV];
   if (value === undefined) return;
   delete env[CONSOLE_EVENTS_ENV];
-  const name = PipeNameSchema.safeParse(value);
+  const name = ConsoleEventsPipeSchema.safeParse(value);
   if (!name.success) {
     process.stderr.write(`contactor: ignoring ${CONSOLE_EVENTS_ENV}: ${name.error.issues[0]?.message}\n`);
     return;
