@@ -7,6 +7,7 @@ import { createRunner, type RunState } from './context.js';
 import { Output } from './render/output.js';
 import { buildProgram } from './program.js';
 import { reportFailure } from './render/report-failure.js';
+import { listenForConsoleEvents } from './console-events.js';
 
 export async function main(argv: string[] = process.argv): Promise<number> {
   const state: RunState = { exitCode: 0, json: argv.includes('--json') };
@@ -35,5 +36,7 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   if (err.code === 'EPIPE') process.exit(0);
 });
 
+// Ctrl-C through the Windows launcher; first, so the bridge and agents this run starts never see the pipe.
+listenForConsoleEvents();
 // Not top-level await: the same source is bundled as CommonJS for the desktop app.
 void main().then(exit);

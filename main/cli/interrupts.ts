@@ -1,6 +1,6 @@
 /**
- * Ctrl-C while a command waits on the bridge: SIGINT (on Windows the launcher forwards Ctrl-C as
- * CTRL_C_EVENT, which Node reports as SIGINT), and SIGTERM and SIGHUP (the terminal closed) the same way.
+ * Ctrl-C while a command waits on the bridge: SIGINT (on Windows the launcher forwards Ctrl-C and Ctrl-Break,
+ * which console-events.ts raises as SIGINT), and SIGTERM and SIGHUP (the terminal closed) the same way.
  * The first one aborts `signal`, so the command can undo what it started and say so before it ends; a
  * second one ends the process at once, after the words the command gave `onSecond`
  * (docs/contract.md#cli: exit 130, or 128 + the signal's number).
@@ -10,7 +10,8 @@ import { EXIT } from './exit-codes.js';
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 type Caught = (typeof SIGNALS)[number];
 
-const EXIT_CODE: Record<Caught, number> = { SIGHUP: 129, SIGINT: EXIT.interrupted, SIGTERM: 143 };
+/** 128 + the signal's number, as a shell reports a process the signal ended. */
+export const SIGNAL_EXIT_CODES: Record<Caught, number> = { SIGHUP: 129, SIGINT: EXIT.interrupted, SIGTERM: 143 };
 
 export class Interrupts {
   private readonly controller = new AbortController();
@@ -30,7 +31,7 @@ export class Interrupts {
 
   /** The exit code for the interrupt that came (130 for Ctrl-C). */
   get exitCode(): number {
-    return EXIT_CODE[this.caught ?? 'SIGINT'];
+    return SIGNAL_EXIT_CODES[this.caught ?? 'SIGINT'];
   }
 
   /** What a second interrupt says on stderr before the process ends without waiting. */

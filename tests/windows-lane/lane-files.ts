@@ -15,6 +15,8 @@ export const LANE_FILES = [
   'tests/windows-lane/packaged-cli.test.ts',
   // The native CLI launcher (build/launcher/contactor.c): arguments, stdio and exit codes as Windows passes them.
   'tests/windows-lane/launcher.test.ts',
+  // Ctrl-C on a console, forwarded by the launcher to the real CLI.
+  'tests/windows-lane/launcher-ctrl-c.test.ts',
   // Command resolution and quoting, WSL path translation, ACP launch plans.
   'tests/backends/win32-command.test.ts',
   'tests/backends/wsl-paths.test.ts',

@@ -13,13 +13,33 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isRunning } from '../fixtures/cli/processes.js';
 import { REPO_ROOT } from '../helpers/bridge.js';
+import { eventually, pollUntil } from '../helpers/wait.js';
 
 const LAYOUT = process.env.CONTACTOR_LANE_LAYOUT ?? '';
 const LAUNCHER = path.join(REPO_ROOT, 'out', 'launcher', 'contactor.exe');
+/** The lane's Wine-only stand-ins (tests/windows-lane/wine-only), built by wine.mjs. */
+const TOOLS = process.env.CONTACTOR_LANE_TOOLS ?? '';
 const VERSION = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
+// PROBE_SPAWN: as `contactor up` starts the bridge (spawn with detached: true, libuv's UV_PROCESS_DETACHED), it
+// starts a detached child that writes its pid into the second file once the first exists, and a child started
+// without detached that just waits; it prints both pids and ends at once.
 const PROBE = `const fs = require('node:fs');
+if (process.env.PROBE_SPAWN) {
+  const { spawn } = require('node:child_process');
+  const [go, alive] = JSON.parse(process.env.PROBE_SPAWN);
+  const waitForGo = 'const fs = require("node:fs"); const go = ' + JSON.stringify(go) + '; const alive = ' + JSON.stringify(alive) +
+    '; const t = setInterval(() => { if (fs.existsSync(go)) { fs.writeFileSync(alive, String(process.pid)); clearInterval(t); } }, 25);';
+  const options = { stdio: 'ignore', windowsHide: true };
+  const detached = spawn(process.execPath, ['-e', waitForGo], { ...options, detached: true });
+  const attached = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], options);
+  detached.unref();
+  attached.unref();
+  process.stdout.write(JSON.stringify({ detached: detached.pid, attached: attached.pid }));
+  return;
+}
 const stdin = process.env.PROBE_STDIN ? fs.readFileSync(0, 'utf8') : undefined;
 process.stdout.write(JSON.stringify({ argv: process.argv.slice(2), runAsNode: process.env.ELECTRON_RUN_AS_NODE, stdin }));
 process.stderr.write('to stderr');
@@ -106,6 +126,58 @@ describe.skipIf(process.platform !== 'win32' || !existsSync(LAUNCHER))('contacto
       rmSync(lonely, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it('a child the CLI starts detached (the bridge of `contactor up`) outlives the launcher; any other ends with the CLI', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'contactor-launcher-spawn-'));
+    try {
+      const go = path.join(dir, 'go');
+      const alive = path.join(dir, 'alive');
+      const r = await run(launcher, ['up'], { env: { PROBE_SPAWN: JSON.stringify([go, alive]) } });
+      expect(r.code).toBe(0);
+      const { detached, attached } = JSON.parse(r.stdout) as { detached: number; attached: number };
+      // The launcher has ended (its stdout closed): only now may the detached child speak.
+      writeFileSync(go, '');
+      const outcome = await pollUntil(
+        () => (existsSync(alive) ? 'wrote its file' : isRunning(detached) ? undefined : 'ended without writing'),
+        (seen) => seen !== undefined,
+        'the detached child to write its file, or to end',
+      );
+      expect(outcome).toBe('wrote its file');
+      expect(readFileSync(alive, 'utf8')).toBe(String(detached));
+      await eventually(() => !isRunning(attached), 'the non-detached child to end with the CLI');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it.skipIf(!existsSync(path.join(TOOLS, 'argv-echo.exe')))(
+    '`""` inside quotes reaches the CLI as CommandLineToArgvW splits it (Electron), not as the C runtime would',
+    async () => {
+      // cmd.exe passes what was typed as is; so does the launcher. `"a""b c" plain`: CommandLineToArgvW reads the
+      // `""` inside quotes as one literal quote that also closes the quoted part, so `c` starts unquoted and its
+      // closing quote opens a part that runs to the end (Wine dlls/shell32/shell32_main.c, CommandLineToArgvW:
+      // "in quoted strings, consecutive quotes see their number divided by three ... 3n+2 quotes -> n+1 quotes
+      // plus closes the quoted string"). The C runtime since VC 2008 keeps the part open: `a"b c` and `plain`.
+      const tail = '"a""b c" plain';
+      const electron = mkdtempSync(path.join(tmpdir(), 'contactor-launcher-argv-'));
+      try {
+        mkdirSync(path.join(electron, 'resources', 'cli'), { recursive: true });
+        copyFileSync(path.join(TOOLS, 'argv-echo.exe'), path.join(electron, 'Contactor.exe'));
+        copyFileSync(LAUNCHER, path.join(electron, 'resources', 'cli', 'contactor.exe'));
+        const viaElectron = await run(path.join(electron, 'resources', 'cli', 'contactor.exe'), [tail], {
+          verbatim: true,
+        });
+        expect(viaElectron.code).toBe(0);
+        expect(viaElectron.stdout.split('\0').slice(0, -1)).toEqual(['a"b', 'c plain']);
+      } finally {
+        rmSync(electron, { recursive: true, force: true });
+      }
+      // The same tail through node.exe as Contactor.exe (the C runtime's parser): the two differ.
+      const viaNode = await run(launcher, [tail], { verbatim: true });
+      expect(JSON.parse(viaNode.stdout).argv).toEqual(['a"b c', 'plain']);
+    },
+    120_000,
+  );
 
   it.skipIf(!existsSync(path.join(LAYOUT, 'resources', 'cli', 'contactor.exe')))(
     'in the --dir layout it runs the real bundled CLI',

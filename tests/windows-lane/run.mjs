@@ -47,7 +47,7 @@ const missing = await step('apt tools (wine64, MinGW) checked', () => ensureAptT
 if (missing) skipOrFail(missing);
 const unpacked = await step('pinned Windows Node and tools ready', () => fetchPinnedPackages());
 await step('native tools installed', () => installNativeTools(unpacked));
-await step('Wine prefix ready', () => ensurePrefix());
+const tools = await step('Wine prefix ready', () => ensurePrefix());
 const built = await step('bundles built', () =>
   spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' }),
 );
@@ -75,6 +75,7 @@ const env = wineEnv({
   NODE_OPTIONS: keepAlive,
   CONTACTOR_LANE_LAYOUT: zPath(layout),
   CONTACTOR_LANE_PROGRESS: zPath(progressFile),
+  CONTACTOR_LANE_TOOLS: zPath(tools),
 });
 const vitest = spawn(
   WINE,

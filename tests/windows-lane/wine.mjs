@@ -127,7 +127,7 @@ function compile(source, output, args) {
   if (run(MINGW, ['-O2', '-o', output, src, ...args]) !== 0) throw new Error(`compiling ${source} failed`);
 }
 
-/** Creates the private prefix once, then (re)places the stand-ins in its system32. */
+/** Creates the private prefix once, then (re)places the stand-ins in its system32. Returns where they are built. */
 export function ensurePrefix() {
   if (!existsSync(path.join(PREFIX, 'system.reg'))) {
     console.log(`windows lane: creating the Wine prefix ${PREFIX}`);
@@ -149,9 +149,14 @@ export function ensurePrefix() {
   mkdirSync(built, { recursive: true });
   compile('process-prng.c', path.join(built, 'bcryptprimitives.dll'), ['-shared', '-ladvapi32']);
   compile('taskkill.c', path.join(built, 'taskkill.exe'), []);
+  // Used by tests/windows-lane/launcher.test.ts from CONTACTOR_LANE_TOOLS (run.mjs), not placed in system32.
+  compile('argv-echo.c', path.join(built, 'argv-echo.exe'), ['-municode', '-mwindows']);
+  compile('console-ctrl.c', path.join(built, 'console-ctrl.exe'), ['-municode']);
+  compile('gui-node.c', path.join(built, 'gui-node.exe'), ['-municode', '-mwindows']);
   const system32 = path.join(PREFIX, 'drive_c', 'windows', 'system32');
   copyFileSync(path.join(built, 'bcryptprimitives.dll'), path.join(system32, 'bcryptprimitives.dll'));
   copyFileSync(path.join(built, 'taskkill.exe'), path.join(system32, 'taskkill.exe'));
+  return built;
 }
 
 /** Ends every process still running in the private prefix (a leak must not outlive the lane). */
