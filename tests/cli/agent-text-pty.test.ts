@@ -71,6 +71,22 @@ describe('agent text through every CLI verb, in a terminal', () => {
     }
   });
 
+  it("the CLI's own colours still colour, on a terminal with colours", async () => {
+    await askingTask();
+    const s = startOnPty(process.execPath, [CLI, 'pending'], {
+      env: bridgeEnv(bridge, { CI: undefined, NO_COLOR: undefined }),
+      cols: 200,
+      rows: 60,
+    });
+    screens.push(s);
+    await s.exited;
+    const screen = await s.shows('answer:');
+    expect(screen).toContain(`    command: ${SHOWN}\n`);
+    expect(screen).not.toMatch(/␛\[\d+m/);
+    expect(s.raw()).toContain('\u001b[33mhostile asks permission\u001b[39m');
+    expect(s.raw()).toContain('\u001b[1mcontactor answer ');
+  });
+
   it('answer and get show the reply as written, its controls as marks', async () => {
     const id = await askingTask();
     const answered = await screenOf(['answer', id, 'yes'], 'allow:');
@@ -83,8 +99,10 @@ describe('agent text through every CLI verb, in a terminal', () => {
     await askingTask();
     expect(await screenOf(['logs', 'hostile', '-c', bridge.configPath], 'error:')).toContain(`error: ${SHOWN}`);
     // The audit line quotes the question (JSON escapes its C0 controls); the command is readable all the same.
-    expect(await screenOf(['audit', '-n', '50', '-c', bridge.configPath], 'task.input-required')).toMatch(
-      /question="hostile asks permission: rm -rf ~\/work \\u001b\[2K\\u001b\[1A\\u001b\[2K\s+command: ls -la/,
+    // Its lines are longer than the terminal: read them unwrapped.
+    const audit = await screenOf(['audit', '-n', '50', '-c', bridge.configPath], 'task.input-required');
+    expect(audit.replace(/\n/g, '')).toContain(
+      'question="hostile asks permission: rm -rf ~/work \\r\\u001b[2K\\u001b[1A\\u001b[2K command: ls -la.',
     );
 
     // An agent that fails at start: the bridge kept its stderr, which doctor shows under the failed probe.
