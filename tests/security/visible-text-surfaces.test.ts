@@ -1,7 +1,7 @@
 /**
  * Every sequence an agent could use to drive a terminal or to hide or reverse words, through every surface
  * that shows agent text (SECURITY.md#what-a-person-reads): the CLI's renderers written through the output
- * layer into a terminal emulator (xterm.js), `contactor top`'s cells, and the toasts. Each surface must show
+ * layer into a terminal emulator (xterm.js), `contactor top`'s cells, the toasts and the tray menu. Each surface must show
  * the sequence as its marks between the words around it. (The windows: tests/e2e/visible-text-windows.test.ts;
  * the real CLI in a pseudo-terminal: tests/cli/agent-text-pty.test.ts.)
  */
@@ -20,6 +20,7 @@ import { snapshotLines } from '../../main/cli/top/snapshot-text.js';
 import type { Task } from '../../main/domain/task.js';
 import type { CliTask } from '../../main/schema/cli.js';
 import { toastPlanFor } from '../../main/shell/toast-plan.js';
+import { titleOf } from '../../main/shell/tray-state.js';
 import { row, snapshot } from '../cli/top/rows.js';
 
 /** [what, the sequence, how a person sees it, how a quoted audit value shows it (JSON escapes C0 itself)] */
@@ -120,6 +121,7 @@ const SURFACES: [string, (text: string) => Promise<string> | string, 'marks' | '
   ['top: the reply pane', (t) => tailLines(t, 200, 3).join('\n'), 'marks'],
   ['toast: a permission', (t) => { const p = toastPlanFor(cliTask({ pending: permission(t) }) as unknown as Task)!; return [p.title, p.body, ...p.buttons].join('\n'); }, 'marks'], // prettier-ignore
   ['toast: a decision', (t) => { const p = toastPlanFor(cliTask({ pending: { ...(decision(t) as object), workspace: t } }) as unknown as Task)!; return [p.title, p.body, ...p.buttons].join('\n'); }, 'marks'], // prettier-ignore
+  ['tray: a task in the menu', (t) => titleOf({ history: [{ parts: [{ kind: 'text', text: t }] }] } as unknown as Task, 200), 'marks'], // prettier-ignore
 ];
 
 const CASES = SURFACES.flatMap(([surface, show, kind]) =>
