@@ -1,9 +1,9 @@
 /**
  * Every sequence an agent could use to drive a terminal or to hide or reverse words, through every surface
  * that shows agent text (SECURITY.md#what-a-person-reads): the CLI's renderers written through the output
- * layer into a terminal emulator (xterm.js), `contactor top`'s cells, the toasts and the tray menu. Each surface must show
- * the sequence as its marks between the words around it. (The windows: tests/e2e/visible-text-windows.test.ts;
- * the real CLI in a pseudo-terminal: tests/cli/agent-text-pty.test.ts.)
+ * layer into a terminal emulator (xterm.js), `contactor top`'s cells, the toasts and the tray menu. Each
+ * surface must show the sequence as its marks between the words around it. (The windows:
+ * tests/e2e/visible-text-windows.test.ts; the real CLI in a pseudo-terminal: tests/cli/agent-text-pty.test.ts.)
  */
 import { Writable } from 'node:stream';
 import { Terminal } from '@xterm/headless';
