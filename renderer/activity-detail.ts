@@ -238,7 +238,7 @@ export class TaskDetail {
     const box = this.transcript;
     if (!box) return;
     const follow = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
-    let text = this.pendingText.slice(0, FRAME_CHARS);
+    let text = this.pendingText.slice(0, cutAt(this.pendingText, FRAME_CHARS));
     this.pendingText = this.pendingText.slice(text.length);
     if (this.pendingText) {
       this.flushing = true;
@@ -251,7 +251,7 @@ export class TaskDetail {
         this.blockChars = 0;
         box.append(this.block);
       }
-      const take = text.slice(0, BLOCK_CHARS - this.blockChars);
+      const take = text.slice(0, cutAt(text, BLOCK_CHARS - this.blockChars));
       this.block.append(textNode(take));
       this.blockChars += take.length;
       text = text.slice(take.length);
@@ -277,6 +277,16 @@ export class TaskDetail {
     }
     return list;
   }
+}
+
+/**
+ * Where to cut `text` near `at`: never between the halves of a surrogate pair, since each half alone would
+ * show as a mark (page-text.ts); one more character rather than none.
+ */
+function cutAt(text: string, at: number): number {
+  if (at >= text.length) return text.length;
+  const high = text.charCodeAt(at - 1);
+  return high >= 0xd800 && high <= 0xdbff ? (at > 1 ? at - 1 : at + 1) : at;
 }
 
 function textOf(parts: Part[]): string {

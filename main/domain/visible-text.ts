@@ -11,7 +11,8 @@
  *   (U+2400 + the code, U+2421 for DEL); so `ESC [2K` reads `␛[2K`.
  * - C1 controls (U+0080–009F), format characters (bidi overrides and isolates, zero-width characters, U+FEFF,
  *   the soft hyphen, tag characters: Unicode category Cf) and the line and paragraph separators
- *   U+2028/U+2029 as `<U+202E>`.
+ *   U+2028/U+2029 as `<U+202E>`; so is half of a surrogate pair without its other half (two pieces of a
+ *   stream would otherwise join into a tag character after each was marked).
  * - `lines` (the default) keeps line feeds and tabs, and reads CR LF as a line feed (nothing is written
  *   between the two, so nothing can be overwritten); `one-line` (a command, a title) shows them too: `␊`,
  *   `␉`, `␍␊`.
@@ -20,7 +21,7 @@
 
 export type TextLayout = 'lines' | 'one-line';
 
-const HIDDEN = /\r\n|[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+const HIDDEN = /\r\n|[\p{Cc}\p{Cf}\p{Cs}\u2028\u2029]/gu;
 
 export function visible(text: string, layout: TextLayout = 'lines'): string {
   return text.replace(HIDDEN, (found) => {

@@ -49,6 +49,7 @@ const NOTATION: [string, string, string, string][] = [
   ],
   ['line and paragraph separators', 'a\u2028b\u2029c', 'a<U+2028>b<U+2029>c', 'a<U+2028>b<U+2029>c'],
   ['BOM, soft hyphen, word joiner', '\uFEFFr\u00ADm\u2060', '<U+FEFF>r<U+00AD>m<U+2060>', '<U+FEFF>r<U+00AD>m<U+2060>'],
+  ['half a surrogate pair', 'a\uDB40|\uDC41b', 'a<U+DB40>|<U+DC41>b', 'a<U+DB40>|<U+DC41>b'],
   ['tag characters', 'ok\u{E0001}\u{E0041}\u{E007F}', 'ok<U+E0001><U+E0041><U+E007F>', 'ok<U+E0001><U+E0041><U+E007F>'],
   [
     'ordinary text',
