@@ -175,4 +175,48 @@ describe.skipIf(skipWithoutChromium('the windows’ visible-text tests'))('what 
     }
     await page.close();
   });
+
+  it('an emoji where the transcript starts a new block stays whole: no half of it shows as a mark', async () => {
+    const page = await open('activity.html', () => {
+      const at = new Date().toISOString();
+      const row = {
+        taskId: 'e',
+        contextId: 'c',
+        agent: 'dsh',
+        caller: 'person',
+        chain: ['dsh'],
+        brief: 'emoji',
+        state: 'completed',
+        since: at,
+        createdAt: at,
+      };
+      // 32,767 characters, then a pair: a block holds 32,768 (activity-detail.ts BLOCK_CHARS).
+      const reply = `${'x'.repeat(32_767)}😀 end`;
+      (globalThis as unknown as PageGlobals).contactorActivity = {
+        snapshot: async () => ({ cursor: 'run:0', rows: [row], agents: [], summary: {}, truncated: false }),
+        since: async () => ({ kind: 'events', cursor: 'run:0', entries: [], rows: [], more: false }),
+        task: async () => ({
+          cursor: 'run:0',
+          row,
+          task: {
+            kind: 'task',
+            id: 'e',
+            contextId: 'c',
+            status: { state: 'completed', timestamp: at },
+            history: [],
+            artifacts: [{ artifactId: 'a', parts: [{ kind: 'text', text: reply }] }],
+            metadata: { agent: 'dsh', requiresReview: true, createdAt: at, delegationDepth: 0, visitedAgents: [] },
+          },
+          notes: [],
+          children: [],
+        }),
+        onChange: () => () => undefined,
+      };
+    });
+    await page.locator('.row[data-task-id="e"]').click();
+    const transcript = page.locator('#detail .transcript');
+    await expect.poll(() => transcript.textContent(), WAIT).toMatch(/😀 end$/);
+    expect(await transcript.textContent()).not.toContain('<U+');
+    await page.close();
+  });
 });
