@@ -154,6 +154,7 @@ describe('at run time', () => {
     expect(() => String(styled)).toThrow(/shown`/);
     const Forge = ScreenText as unknown as new (token: symbol, raw: string) => ScreenText;
     expect(() => new Forge(Symbol('screen text'), ATTACK)).toThrow(/made by shown/);
+    expect(() => shown([ATTACK] as unknown as TemplateStringsArray)).toThrow(/template tag/);
   });
 
   it('a --json document escapes what a terminal would act on, and parses back to the same value', () => {

@@ -47,6 +47,8 @@ export function screenForm(value: Shown): string {
 
 /** A line built from the CLI's own literal text and values (which are marked visible unless `ScreenText`). */
 export function shown(strings: TemplateStringsArray, ...values: Shown[]): ScreenText {
+  // Only a tagged template's literal parts are the CLI's own source: an array built at run time is not.
+  if (!Object.isFrozen(strings) || !Array.isArray(strings.raw)) throw new Error('shown is a template tag: shown`…`');
   let raw = strings[0] ?? '';
   values.forEach((value, i) => {
     raw += screenForm(value) + (strings[i + 1] ?? '');
