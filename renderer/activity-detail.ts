@@ -1,14 +1,16 @@
 /**
  * One task in full: the brief, the reply as it streams (appended once per frame into blocks of a bounded
  * size, so a reply of megabytes never re-lays out as a whole), tool calls, plans, questions with their
- * answers, artifacts, the receipt, and its children. Everything from the task goes in through textContent
- * only; an image is shown only from bytes the bridge holds (a data: URL, which the CSP allows), size-capped.
+ * answers, artifacts, the receipt, and its children. Everything from the task goes in as text only
+ * (page-text.ts: hidden characters shown as marks); an image is shown only from bytes the bridge holds (a data: URL, which the CSP allows), size-capped.
  */
 import type { ActivityRow } from '../main/domain/activity.js';
 import type { Artifact, Part } from '../main/domain/task.js';
+import type { TextLayout } from '../main/domain/visible-text.js';
 import type { ActivityApi, ActivityDetailItem, ActivityEntry, PendingItem } from '../main/schema/ipc.js';
 import { div, elapsed, span } from './activity-list.js';
 import { choicesOf, defaultChoice, keyHint, type Choice } from './choices.js';
+import { attributeText, setText, textNode } from './page-text.js';
 
 /** Characters per transcript block: appending touches only the last one. */
 const BLOCK_CHARS = 32_768;
@@ -145,7 +147,9 @@ export class TaskDetail {
   private question(item: PendingItem): HTMLElement {
     const box = div('question');
     const p = item.pending;
-    box.append(line(p.kind === 'permission' ? `${item.agent} wants to: ${p.toolCall.title}` : p.question));
+    box.append(
+      p.kind === 'permission' ? line(`${item.agent} wants to: ${p.toolCall.title}`, 'one-line') : line(p.question),
+    );
     if (p.kind === 'decision' && p.reason) box.append(line(`Recommends ${p.recommend}: ${p.reason}`));
     const buttons = div('choices');
     for (const choice of choicesOf(item)) {
@@ -193,7 +197,7 @@ export class TaskDetail {
       box.append(line(`file ${name ?? ''} ${mimeType ?? ''}`.trim()));
       if (bytes !== undefined && mimeType && SHOWN_IMAGE_TYPES.includes(mimeType) && bytes.length <= IMAGE_MAX_CHARS) {
         const img = document.createElement('img');
-        img.alt = name ?? 'image';
+        img.alt = attributeText(name ?? 'image');
         img.src = `data:${mimeType};base64,${bytes}`;
         box.append(img);
       }
@@ -234,7 +238,7 @@ export class TaskDetail {
     const box = this.transcript;
     if (!box) return;
     const follow = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
-    let text = this.pendingText.slice(0, FRAME_CHARS);
+    let text = this.pendingText.slice(0, cutAt(this.pendingText, FRAME_CHARS));
     this.pendingText = this.pendingText.slice(text.length);
     if (this.pendingText) {
       this.flushing = true;
@@ -247,8 +251,8 @@ export class TaskDetail {
         this.blockChars = 0;
         box.append(this.block);
       }
-      const take = text.slice(0, BLOCK_CHARS - this.blockChars);
-      this.block.append(document.createTextNode(take));
+      const take = text.slice(0, cutAt(text, BLOCK_CHARS - this.blockChars));
+      this.block.append(textNode(take));
       this.blockChars += take.length;
       text = text.slice(take.length);
     }
@@ -275,31 +279,41 @@ export class TaskDetail {
   }
 }
 
+/**
+ * Where to cut `text` near `at`: never between the halves of a surrogate pair, since each half alone would
+ * show as a mark (page-text.ts); one more character rather than none.
+ */
+function cutAt(text: string, at: number): number {
+  if (at >= text.length) return text.length;
+  const high = text.charCodeAt(at - 1);
+  return high >= 0xd800 && high <= 0xdbff ? (at > 1 ? at - 1 : at + 1) : at;
+}
+
 function textOf(parts: Part[]): string {
   return parts.map((p) => (p.kind === 'text' ? p.text : '')).join('');
 }
 
-function line(text: string): HTMLElement {
+function line(text: string, layout?: TextLayout): HTMLElement {
   const el = document.createElement('p');
-  el.textContent = text;
+  setText(el, text, layout);
   return el;
 }
 function pre(cls: string, text: string): HTMLElement {
   const el = document.createElement('pre');
   el.className = cls;
-  el.textContent = text;
+  setText(el, text);
   return el;
 }
 function heading(text: string): HTMLElement {
   const el = document.createElement('h2');
-  el.textContent = text;
+  setText(el, text);
   return el;
 }
 function button(label: string, cls: string, onClick: () => void): HTMLButtonElement {
   const b = document.createElement('button');
   b.type = 'button';
   b.className = cls;
-  b.textContent = label;
+  setText(b, label, 'one-line');
   b.addEventListener('click', onClick);
   return b;
 }

@@ -1,10 +1,11 @@
 /**
  * The task list, virtualized: only the rows in view (plus a margin) are in the DOM, so a thousand tasks
- * cost what twenty do. Everything from tasks goes in through textContent only: briefs and output are
+ * cost what twenty do. Everything from tasks goes in as text only (page-text.ts): briefs and output are
  * untrusted text.
  */
 import type { ActivityRow } from '../main/domain/activity.js';
 import { groupOf } from './activity-model.js';
+import { setText } from './page-text.js';
 
 export const ROW_HEIGHT = 58;
 const MARGIN_ROWS = 6;
@@ -60,7 +61,7 @@ export class TaskList {
     for (const el of this.shown.values()) {
       const since = el.dataset.since;
       const time = el.querySelector('.elapsed');
-      if (since && time) time.textContent = elapsed(since, now);
+      if (since && time) setText(time, elapsed(since, now));
     }
   }
 
@@ -128,9 +129,9 @@ function renderRow(row: ActivityRow, now: number): HTMLElement {
   if (row.queuePosition !== undefined) head.append(span('badge queue', `#${row.queuePosition} in queue`));
   head.append(span(`state ${groupOf(row.state)}`, row.state), span('elapsed', elapsed(row.since, now)));
   const brief = div('brief');
-  brief.textContent = row.brief || '(no text)';
+  setText(brief, row.brief || '(no text)');
   const last = div('last');
-  last.textContent = row.question?.title ?? row.lastLine ?? '';
+  setText(last, row.question?.title ?? row.lastLine ?? '');
   el.append(head, brief, last);
   return el;
 }
@@ -155,6 +156,6 @@ export function div(cls: string): HTMLElement {
 export function span(cls: string, text: string): HTMLElement {
   const el = document.createElement('span');
   el.className = cls;
-  el.textContent = text;
+  setText(el, text);
   return el;
 }

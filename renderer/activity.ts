@@ -9,6 +9,7 @@ import type { ActivityApi, ActivityUpdate } from '../main/schema/ipc.js';
 import { TaskDetail } from './activity-detail.js';
 import { TaskList } from './activity-list.js';
 import { ActivityModel, groupOf, seqOf } from './activity-model.js';
+import { attributeText, setText } from './page-text.js';
 
 declare global {
   interface Window {
@@ -31,7 +32,7 @@ const list = new TaskList($('list'), $('list-spacer'), (taskId) => void open(tas
 const detail = new TaskDetail($('detail'), api, say, (taskId) => void open(taskId));
 
 function say(text: string, bad = false): void {
-  notice.textContent = text;
+  setText(notice, text);
   notice.classList.toggle('bad', bad);
   notice.classList.add('shown');
   setTimeout(() => notice.classList.remove('shown'), 3000);
@@ -56,14 +57,14 @@ function redraw(changed?: Set<string>): void {
   list.show(rows, changed);
   $('empty').hidden = model.rows.size > 0;
   const sum = model.summary();
-  $('sum-running').textContent = String(sum.running);
-  $('sum-waiting').textContent = String(sum.waiting);
-  $('sum-needs').textContent = String(sum.needs);
-  $('sum-finished').textContent = String(sum.finished);
+  setText($('sum-running'), String(sum.running));
+  setText($('sum-waiting'), String(sum.waiting));
+  setText($('sum-needs'), String(sum.needs));
+  setText($('sum-finished'), String(sum.finished));
   document.title = sum.needs ? `Contactor activity (${sum.needs} need you)` : 'Contactor activity';
   const known = new Set([...filterAgent.options].map((o) => o.value));
   for (const agent of model.agents) {
-    if (!known.has(agent)) filterAgent.append(new Option(agent, agent));
+    if (!known.has(agent)) filterAgent.append(new Option(attributeText(agent), agent));
   }
 }
 

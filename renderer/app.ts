@@ -6,6 +6,7 @@
 import type { ContactorApi, PendingItem } from '../main/schema/ipc.js';
 import { itemKey, renderCard, updateTimes, type Card } from './card.js';
 import { defaultChoice, type Choice } from './choices.js';
+import { setText } from './page-text.js';
 
 declare global {
   interface Window {
@@ -54,7 +55,7 @@ async function refresh(): Promise<void> {
     previous = card.element;
   }
   const open = [...cards.keys()].filter((k) => !leaving.has(k)).length;
-  count.textContent = String(open);
+  setText(count, String(open));
   document.title = `Contactor approvals (${open})`;
   empty.hidden = cards.size > 0;
   list.hidden = cards.size === 0;
@@ -74,13 +75,13 @@ function choose(card: Card, choice: Choice): void {
     },
     (err: unknown) => finish(card, key, 'refused', (err as Error).message, ERROR_MS),
   );
-  status.textContent = 'Sending…';
+  setText(status, 'Sending…');
 }
 
 function finish(card: Card, key: string, outcome: 'answered' | 'refused', text: string, ms: number): void {
   card.element.classList.add(outcome);
   const status = card.element.querySelector('.status')!;
-  status.textContent = text;
+  setText(status, text);
   status.setAttribute('role', outcome === 'refused' ? 'alert' : 'status');
   if (selected === key) select(firstOpen(), true);
   setTimeout(() => {
@@ -163,7 +164,7 @@ document.getElementById('activity')!.addEventListener('click', () => void api.op
 
 function showProblem(text: string): void {
   empty.hidden = false;
-  empty.querySelector('.empty-title')!.textContent = text;
+  setText(empty.querySelector('.empty-title')!, text);
 }
 
 api.onChange(() => void refresh());

@@ -1,9 +1,11 @@
 /**
- * One question as a DOM card. Everything from the agent goes in through textContent only: commands and
- * questions are untrusted text.
+ * One question as a DOM card. Everything from the agent goes in as text only (page-text.ts): commands and
+ * questions are untrusted text, their hidden characters shown as marks, a command on one line.
  */
 import type { PendingItem } from '../main/schema/ipc.js';
 import { choicesOf, relativeTime, type Choice } from './choices.js';
+import type { TextLayout } from '../main/domain/visible-text.js';
+import { attributeText, setText } from './page-text.js';
 
 export interface Card {
   item: PendingItem;
@@ -22,7 +24,10 @@ export function renderCard(item: PendingItem, onChoose: (card: Card, choice: Cho
   element.tabIndex = -1;
   element.dataset.kind = p.kind;
   element.dataset.taskId = item.taskId;
-  element.setAttribute('aria-label', `${item.agent}: ${p.kind === 'permission' ? 'permission request' : 'decision'}`);
+  element.setAttribute(
+    'aria-label',
+    attributeText(`${item.agent}: ${p.kind === 'permission' ? 'permission request' : 'decision'}`),
+  );
 
   const head = el('header', 'card-head');
   const badge = p.kind === 'permission' ? ['permission', p.toolCall.kind].filter(Boolean).join(' · ') : 'decision';
@@ -36,8 +41,8 @@ export function renderCard(item: PendingItem, onChoose: (card: Card, choice: Cho
   if (p.workspace) element.append(labelled('Workspace', el('code', 'workspace', p.workspace)));
   if (p.kind === 'permission') {
     const command = item.command ?? p.toolCall.title;
-    if (command !== p.toolCall.title) element.append(el('p', 'title', p.toolCall.title));
-    element.append(el('pre', 'command', command));
+    if (command !== p.toolCall.title) element.append(el('p', 'title', p.toolCall.title, 'one-line'));
+    element.append(el('pre', 'command', command, 'one-line'));
     const paths = (p.toolCall.locations ?? []).map((l) => (l.line ? `${l.path}:${l.line}` : l.path));
     if (paths.length) element.append(labelled('Files', el('code', 'paths', paths.join('\n'))));
   } else {
@@ -75,7 +80,7 @@ export function updateTimes(root: ParentNode, now: number): void {
   for (const when of root.querySelectorAll<HTMLElement>('.when')) {
     const { created, expires } = when.dataset;
     if (created && expires)
-      when.textContent = `asked ${relativeTime(created, now)} · expires ${relativeTime(expires, now)}`;
+      setText(when, `asked ${relativeTime(created, now)} · expires ${relativeTime(expires, now)}`);
   }
 }
 
@@ -85,9 +90,9 @@ function labelled(label: string, value: HTMLElement): HTMLElement {
   return row;
 }
 
-function el(tag: string, className: string, text?: string): HTMLElement {
+function el(tag: string, className: string, text?: string, layout?: TextLayout): HTMLElement {
   const node = document.createElement(tag);
   if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
+  if (text !== undefined) setText(node, text, layout);
   return node;
 }

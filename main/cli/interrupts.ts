@@ -5,6 +5,7 @@
  * second one ends the process at once, after the words the command gave `onSecond`
  * (docs/contract.md#cli: exit 130, or 128 + the signal's number).
  */
+import { visible } from '../domain/visible-text.js';
 import { EXIT } from './exit-codes.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -49,6 +50,6 @@ export class Interrupts {
       this.controller.abort();
       return;
     }
-    process.stderr.write(`contactor: ${this.lastWords()}\n`, () => process.exit(this.exitCode));
+    process.stderr.write(`contactor: ${visible(this.lastWords())}\n`, () => process.exit(this.exitCode));
   };
 }

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError, defaultDataDir, parseConfigText, resolveConfigPath, type UnsetVar } from '../config/config.js';
 import { describeConfigMove, type ConfigMove } from '../config/config-move.js';
+import { visible } from '../domain/visible-text.js';
 import type { BridgeConfig } from '../schema/config.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { resourcesDir } from './install-paths.js';
@@ -38,7 +39,8 @@ export function reportConfigMove(move: ConfigMove): void {
   const line = `contactor: ${describeConfigMove(move)}\n`;
   if (reported.has(line)) return;
   reported.add(line);
-  process.stderr.write(line);
+  // Before any Output exists (the config is read to make one): the file names are shown as the output layer would.
+  process.stderr.write(visible(line));
 }
 
 /** Parses and validates the config; a problem is exit 2 with the `file:line: key: problem` message. */

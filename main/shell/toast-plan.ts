@@ -1,10 +1,12 @@
 /**
  * The toast for an open question, as data: title, body, buttons and what each button answers. Pure; the
- * notifier (notifier.ts) turns it into an Electron Notification.
+ * notifier (notifier.ts) turns it into an Electron Notification. What a person reads in it (title, body,
+ * labels) is marked visible here (SECURITY.md#what-a-person-reads): a command and a title on one line.
  */
 import type { Pending } from '../domain/pending.js';
 import type { Task } from '../domain/task.js';
 import { commandOf } from '../domain/pending.js';
+import { visible } from '../domain/visible-text.js';
 import { isLowRisk } from './low-risk.js';
 import { clip } from './tray-state.js';
 
@@ -37,7 +39,7 @@ export function toastPlanFor(
     pending.kind === 'permission'
       ? permissionPlan(agent, pending, opts.protectedDirs ?? [])
       : decisionPlan(agent, pending);
-  const title = clip(opts.reminder ? `Still waiting: ${plan.title}` : plan.title, 120);
+  const title = clip(visible(opts.reminder ? `Still waiting: ${plan.title}` : plan.title, 'one-line'), 120);
   return { id: task.id, pendingKey: pendingKeyOf(pending), ...plan, title };
 }
 
@@ -54,7 +56,7 @@ function permissionPlan(
 ): PlanParts {
   const command = commandOf(pending.toolCall);
   const title = command ? `${agent} wants to run: ${command}` : `${agent} wants to: ${pending.toolCall.title}`;
-  const body = pending.workspace ?? 'No workspace given';
+  const body = pending.workspace !== undefined ? visible(pending.workspace, 'one-line') : 'No workspace given';
   const allow = pending.options.find((o) => o.kind === 'allow_once');
   const deny =
     pending.options.find((o) => o.kind === 'reject_once') ?? pending.options.find((o) => o.kind === 'reject_always');
@@ -66,8 +68,11 @@ function permissionPlan(
 
 function decisionPlan(agent: string, pending: Extract<Pending, { kind: 'decision' }>): PlanParts {
   const title = `${agent} asks: ${pending.question}`;
-  const body = [pending.workspace, `Recommended: ${pending.recommend}`].filter(Boolean).join('\n');
-  const mark = (o: string): string => (o === pending.recommend ? `${RECOMMENDED_MARK} ${o}` : o);
+  const body = [pending.workspace, `Recommended: ${pending.recommend}`]
+    .filter((line): line is string => line !== undefined && line !== '')
+    .map((line) => visible(line, 'one-line'))
+    .join('\n');
+  const mark = (o: string): string => visible(o === pending.recommend ? `${RECOMMENDED_MARK} ${o}` : o, 'one-line');
   if (pending.options.length <= MAX_DECISION_BUTTONS) {
     return { title, body, buttons: pending.options.map((o) => clip(mark(o), 40)), answers: [...pending.options] };
   }

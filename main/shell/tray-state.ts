@@ -2,6 +2,7 @@
  * What the tray shows, computed from a snapshot of the bridge. Pure: no Electron, no bridge calls, so every
  * state the tray can be in is a plain unit test.
  */
+import { visible } from '../domain/visible-text.js';
 import { textOf, type Task, type TaskState } from '../domain/task.js';
 
 /** What the shell reads from the bridge for one refresh (see bridge-snapshot.ts). */
@@ -127,9 +128,12 @@ function activityOf(agent: string, queued: number, s: BridgeSnapshot): string {
   return parts.length ? parts.join(' · ') : 'idle';
 }
 
-/** The first line of the requester's message: what the task is about, in the requester's words. */
+/**
+ * The first line of the requester's message: what the task is about, in the requester's words (a calling
+ * agent's, too: marked visible, SECURITY.md#what-a-person-reads).
+ */
 export function titleOf(task: Task, max = TITLE_MAX): string {
-  return clip(firstLine(textOf(task.history[0]?.parts ?? [])) || '(no text)', max);
+  return clip(visible(firstLine(textOf(task.history[0]?.parts ?? [])), 'one-line') || '(no text)', max);
 }
 
 function stateWord(state: TaskState): string {

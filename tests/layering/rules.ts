@@ -237,9 +237,10 @@ export const RULES: Record<Layer, Rule> = {
   // it is bundled: the channel names of schema/ipc.ts are the one value it takes from main/ (its schemas are
   // marked pure, so the bundle drops zod).
   preload: { imports: ['main/schema/ipc.ts'], packages: ['electron'], node: false },
-  // The approval window: a page, without Node or electron; it sees main/ only as types.
+  // The approval window: a page, without Node or electron; it sees main/ only as types, except the one function
+  // every screen shows agent text through (SECURITY.md#what-a-person-reads).
   renderer: {
-    imports: ['renderer'],
+    imports: ['renderer', 'main/domain/visible-text.ts'],
     typeImports: ['main/schema/ipc.ts', 'domain'],
     node: false,
     globals: { deny: NODE_GLOBALS },

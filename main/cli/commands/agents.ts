@@ -4,6 +4,7 @@ import { AgentCardSchema, AgentListSchema } from '../../schema/cli.js';
 import type { CliContext, Runner } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { table, truncate } from '../render/table.js';
+import { shown, type ScreenText } from '../render/screen-text.js';
 
 const TRAITS_URI = 'urn:contactor:agent-traits:v1';
 
@@ -42,7 +43,7 @@ async function agents(cli: CliContext): Promise<number> {
  * Whether the agent can stop to ask. A CLI or chat endpoint asks only through the decision contract, which a
  * program contactor does not know gets only when its config says so: name the key that turns it on.
  */
-function asks(cli: CliContext, backend: string, inputRequired: boolean): string {
+function asks(cli: CliContext, backend: string, inputRequired: boolean): ScreenText {
   if (inputRequired) return cli.out.c.green('yes');
   if (backend === 'subprocess_cli' || backend === 'http_api')
     return cli.out.c.dim('no (add append_decision_contract: true)');
@@ -55,7 +56,7 @@ async function card(cli: CliContext, agent: string): Promise<number> {
     cli.out.doc(found);
     return EXIT.completed;
   }
-  cli.out.line(`${cli.out.c.bold(found.name)}${found.version ? ` ${found.version}` : ''}`);
+  cli.out.line(shown`${cli.out.c.bold(found.name)}${found.version ? ` ${found.version}` : ''}`);
   cli.out.line(found.description);
   const traits = found.capabilities.extensions?.find((e) => e.uri === TRAITS_URI)?.params ?? {};
   const caps = { streaming: found.capabilities.streaming, ...traits };

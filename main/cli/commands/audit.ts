@@ -65,7 +65,11 @@ function parseLine(line: string): AuditEntry | undefined {
   }
 }
 
+/**
+ * One line: runs of spaces, tabs and line feeds become one space; anything else (a CR, a separator, a BOM) is
+ * left for the quoting and the output layer to show (SECURITY.md#what-a-person-reads).
+ */
 function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = text.replace(/[ \t\n]+/g, ' ').trim();
   return /\s|=/.test(flat) ? JSON.stringify(flat) : flat;
 }

@@ -14,6 +14,7 @@ import { probeA2aPeer, probeHttpApi, type ProbeOutcome } from '../doctor/http-pr
 import { configLocation, readConfig } from '../settings.js';
 import { cliVersion } from '../version.js';
 import { resolveProgram } from '../scan/which.js';
+import { shown } from '../render/screen-text.js';
 
 export function registerProbe(program: Command, run: Runner): void {
   program
@@ -45,7 +46,7 @@ async function probe(cli: CliContext, name: string, opts: { timeout?: number }):
   if (cli.json) cli.out.doc({ agent: name, kind: agent.kind, ...outcome });
   else {
     cli.out.line(
-      `${outcome.ok ? cli.out.c.green('✓') : cli.out.c.red('✗')} ${name} (${agent.kind}): ${outcome.detail}`,
+      shown`${outcome.ok ? cli.out.c.green('✓') : cli.out.c.red('✗')} ${name} (${agent.kind}): ${outcome.detail}`,
     );
     if (!outcome.ok && outcome.fix) cli.out.line(`  fix: ${outcome.fix}`);
   }
@@ -81,17 +82,17 @@ function reportAcp(cli: CliContext, name: string, result: AcpProbeResult): numbe
   }
   const { out } = cli;
   if (!result.ok) {
-    out.line(`${out.c.red('✗')} ${name} (acp): ${result.reason}`);
+    out.line(shown`${out.c.red('✗')} ${name} (acp): ${result.reason}`);
     out.line(`  command: ${result.launch}`);
     for (const line of result.stderrTail ? result.stderrTail.split('\n') : [])
-      out.line(`  ${out.c.dim(`stderr| ${line}`)}`);
-    for (const line of result.stdoutNoise) out.line(`  ${out.c.dim(`stdout| ${line}`)}`);
+      out.line(shown`  ${out.c.dim(`stderr| ${line}`)}`);
+    for (const line of result.stdoutNoise) out.line(shown`  ${out.c.dim(`stdout| ${line}`)}`);
     out.line(`  fix: ${result.fix}`);
     return EXIT.failed;
   }
   const { declared } = result;
   const caps = capabilityList(declared);
-  out.line(`${out.c.green('✓')} ${name} (acp): ${agentLabel(declared)}`);
+  out.line(shown`${out.c.green('✓')} ${name} (acp): ${agentLabel(declared)}`);
   out.line(`  command:      ${result.launch}${result.via === 'direct' ? '' : ` (via ${result.via})`}`);
   out.line(`  protocol:     ACP v${declared.protocolVersion}`);
   out.line(`  capabilities: ${caps.length ? caps.join(', ') : 'text prompts only'}`);

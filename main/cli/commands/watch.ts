@@ -11,6 +11,7 @@ import { followTask, Interrupted } from '../bridge-client/follow.js';
 import { Interrupts } from '../interrupts.js';
 import type { Output } from '../render/output.js';
 import { printOutcome, stateTag } from '../render/render-task.js';
+import { oneLine, shown, type Shown } from '../render/screen-text.js';
 
 export function registerWatch(program: Command, run: Runner): void {
   program
@@ -71,7 +72,7 @@ class WatchView {
       case 'status-update': {
         const note = ProgressNoteSchema.safeParse(result.metadata);
         if (note.success)
-          return this.note(this.out.ce.dim(`  · ${note.data.progress.kind}: ${note.data.progress.text}`));
+          return this.note(this.out.ce.dim(shown`  · ${note.data.progress.kind}: ${oneLine(note.data.progress.text)}`));
         this.status(
           result.status.state,
           result.status.message && !result.final ? textOf(result.status.message.parts as Part[]) : '',
@@ -96,10 +97,10 @@ class WatchView {
   private status(state: string, detail: string): void {
     if (state === this.state && !detail) return;
     this.state = state;
-    this.note(`${stateTag(state, this.out.ce)}${detail ? ` ${detail}` : ''}`);
+    this.note(shown`${stateTag(state, this.out.ce)}${detail ? ` ${detail}` : ''}`);
   }
 
-  private note(text: string): void {
+  private note(text: Shown): void {
     this.endText();
     this.out.note(text);
   }

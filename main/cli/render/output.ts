@@ -1,10 +1,13 @@
 /**
  * Where the CLI writes. With `--json`, stdout carries exactly one JSON document (docs/contract.md#cli), so
  * human lines go to stderr then; colours only on a TTY and never with NO_COLOR.
+ *
+ * The one writer of the CLI's stdout and stderr (SECURITY.md#what-a-person-reads): every string a verb
+ * hands it is marked visible (domain/visible-text.ts) as it is written, so an agent's text can never drive
+ * the terminal; only the CLI's own styling, made as `ScreenText` (screen-text.ts), passes as it is.
  */
 import pc from 'picocolors';
-
-type Colors = ReturnType<typeof pc.createColors>;
+import { paletteOf, screenForm, shown, type Palette, type Shown } from './screen-text.js';
 
 export interface OutputStreams {
   stdout: NodeJS.WriteStream;
@@ -12,10 +15,16 @@ export interface OutputStreams {
   env: NodeJS.ProcessEnv;
 }
 
+/**
+ * What JSON.stringify leaves raw but a terminal acts on or hides (C1 controls, format characters, U+2028/9),
+ * as `\uXXXX` escapes: the same JSON document, safe to print.
+ */
+const JSON_HIDDEN = /[\u007f-\u009f\u2028\u2029\p{Cf}]/gu;
+
 export class Output {
   /** Colours for stdout and for stderr; each follows its own stream's TTY-ness. */
-  readonly c: Colors;
-  readonly ce: Colors;
+  readonly c: Palette;
+  readonly ce: Palette;
   private documents = 0;
 
   constructor(
@@ -23,8 +32,8 @@ export class Output {
     private readonly io: OutputStreams = { stdout: process.stdout, stderr: process.stderr, env: process.env },
   ) {
     const noColor = io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '';
-    this.c = pc.createColors(!noColor && !json && io.stdout.isTTY === true);
-    this.ce = pc.createColors(!noColor && io.stderr.isTTY === true);
+    this.c = paletteOf(pc.createColors(!noColor && !json && io.stdout.isTTY === true));
+    this.ce = paletteOf(pc.createColors(!noColor && io.stderr.isTTY === true));
   }
 
   /** stderr is a terminal: live progress is worth drawing. */
@@ -33,42 +42,57 @@ export class Output {
   }
 
   /** A line of the human-readable result. */
-  line(text = ''): void {
-    (this.json ? this.io.stderr : this.io.stdout).write(`${text}\n`);
+  line(text: Shown = ''): void {
+    this.write(this.resultStream, text, '\n');
   }
 
   /** Raw result text (an agent's reply), newline-terminated. */
   text(text: string): void {
     if (text === '') return;
-    (this.json ? this.io.stderr : this.io.stdout).write(text.endsWith('\n') ? text : `${text}\n`);
+    this.write(this.resultStream, text, text.endsWith('\n') ? '' : '\n');
   }
 
   /** Partial text as it streams in (no newline added). */
-  chunk(text: string): void {
-    (this.json ? this.io.stderr : this.io.stdout).write(text);
+  chunk(text: Shown): void {
+    this.write(this.resultStream, text, '');
   }
 
   /** Notes, progress and hints: never part of the result. */
-  note(text: string): void {
-    this.io.stderr.write(`${text}\n`);
+  note(text: Shown): void {
+    this.write(this.io.stderr, text, '\n');
   }
 
-  progress(text: string): void {
-    this.io.stderr.write(text);
+  progress(text: Shown): void {
+    this.write(this.io.stderr, text, '');
   }
 
-  error(message: string): void {
-    this.io.stderr.write(`${this.ce.red('contactor:')} ${message}\n`);
+  error(message: Shown): void {
+    this.write(this.io.stderr, shown`${this.ce.red('contactor:')} ${message}`, '\n');
   }
 
   /** The one JSON document of a `--json` run. */
   doc(value: unknown): void {
     this.documents += 1;
     if (this.documents > 1) throw new Error('a --json run printed two documents');
-    this.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+    // An astral tag character is two UTF-16 units: each gets its own escape, as JSON spells it.
+    const json = JSON.stringify(value, null, 2).replace(JSON_HIDDEN, (ch) =>
+      ch
+        .split('')
+        .map((unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`)
+        .join(''),
+    );
+    this.io.stdout.write(`${json}\n`);
   }
 
   get printedDocument(): boolean {
     return this.documents > 0;
+  }
+
+  private get resultStream(): NodeJS.WriteStream {
+    return this.json ? this.io.stderr : this.io.stdout;
+  }
+
+  private write(stream: NodeJS.WriteStream, text: Shown, end: string): void {
+    stream.write(screenForm(text) + end);
   }
 }

@@ -5,6 +5,7 @@
  */
 import type { StreamResult } from '../../schema/cli.js';
 import type { Output } from './output.js';
+import { shown } from './screen-text.js';
 import { stateTag } from './render-task.js';
 
 export class ProgressLine {
@@ -23,7 +24,7 @@ export class ProgressLine {
     const state =
       result.kind === 'task' ? result.status.state : result.kind === 'status-update' ? result.status.state : undefined;
     if (state === undefined || state === this.last) return;
-    this.out.progress(`${this.last === undefined ? '' : ' → '}${stateTag(state, this.out.ce)}`);
+    this.out.progress(shown`${this.last === undefined ? '' : ' → '}${stateTag(state, this.out.ce)}`);
     this.last = state;
   };
 

@@ -1,26 +1,36 @@
-/** An open question, with its options and the exact command that answers it. */
+/**
+ * An open question, with its options and the exact command that answers it. The agent's words arrive as
+ * values of `shown` (screen-text.ts); the command a permission would run and its title stay on one line,
+ * their line breaks shown, so nothing of what would run can be pushed out of sight.
+ */
 import { textOf, type Part } from '../../domain/task.js';
 import type { CliTask } from '../../schema/cli.js';
 import type { Output } from './output.js';
+import { joined, oneLine, shown, type ScreenText } from './screen-text.js';
 
-type Colors = Output['c'];
+type Palette = Output['c'];
 
-export function questionLines(task: CliTask, c: Colors, now = Date.now()): string[] {
+export function questionLines(task: CliTask, c: Palette, now = Date.now()): ScreenText[] {
   const pending = task.metadata.pending;
   const agent = task.metadata.agent;
-  const answer = (what: string) => `  answer: ${c.bold(`contactor answer ${task.id} ${what}`)}`;
+  const answer = (what: string) => shown`  answer: ${c.bold(`contactor answer ${task.id} ${what}`)}`;
   if (!pending) {
     const text = task.status.message ? textOf(task.status.message.parts as Part[]) : '(no question text)';
-    return [`${c.yellow(`${agent} is waiting for input`)} (task ${task.id}):`, indent(text), answer('<your answer>')];
+    return [
+      shown`${c.yellow(`${agent} is waiting for input`)} (task ${task.id}):`,
+      shown`${indent(text)}`,
+      answer('<your answer>'),
+    ];
   }
   const expires = `expires ${relative(pending.expiresAt, now)}`;
   switch (pending.kind) {
     case 'decision':
       return [
-        `${c.yellow(`${agent} asks`)} (task ${task.id}, ${expires}):`,
-        indent(pending.question),
+        shown`${c.yellow(`${agent} asks`)} (task ${task.id}, ${expires}):`,
+        shown`${indent(pending.question)}`,
         ...pending.options.map(
-          (o, i) => `    ${i + 1}. ${o}${o === pending.recommend ? c.green(`  ← recommended: ${pending.reason}`) : ''}`,
+          (o, i) =>
+            shown`    ${i + 1}. ${oneLine(o)}${o === pending.recommend ? c.green(`  ← recommended: ${pending.reason}`) : ''}`,
         ),
         answer('<number or text>'),
       ];
@@ -28,14 +38,18 @@ export function questionLines(task: CliTask, c: Colors, now = Date.now()): strin
       const input = pending.toolCall.rawInput;
       const command =
         typeof input === 'object' && input && 'command' in input ? (input as { command: unknown }).command : input;
-      const paths = (pending.toolCall.locations ?? []).map((l) => l.path);
+      const paths = (pending.toolCall.locations ?? []).map((l) => oneLine(l.path));
+      const kind = pending.toolCall.kind;
       return [
-        `${c.yellow(`${agent} asks permission`)} (task ${task.id}, ${expires}): ${pending.toolCall.title}${pending.toolCall.kind ? ` [${pending.toolCall.kind}]` : ''}`,
+        shown`${c.yellow(`${agent} asks permission`)} (task ${task.id}, ${expires}): ${oneLine(pending.toolCall.title)}${kind ? shown` [${oneLine(kind)}]` : ''}`,
         ...(command !== undefined
-          ? [`    command: ${typeof command === 'string' ? command : JSON.stringify(command)}`]
+          ? [shown`    command: ${oneLine(typeof command === 'string' ? command : JSON.stringify(command))}`]
           : []),
-        ...(paths.length ? [`    paths: ${paths.join(', ')}`] : []),
-        `    options: ${pending.options.map((o) => `${o.name} (${o.optionId})`).join(', ')}`,
+        ...(paths.length ? [shown`    paths: ${joined(paths, ', ')}`] : []),
+        shown`    options: ${joined(
+          pending.options.map((o) => shown`${oneLine(o.name)} (${oneLine(o.optionId)})`),
+          ', ',
+        )}`,
         answer('yes|no'),
       ];
     }

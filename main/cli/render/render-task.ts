@@ -3,6 +3,7 @@ import { textOf, type Part } from '../../domain/task.js';
 import type { CliTask } from '../../schema/cli.js';
 import { exitForState, type ExitCode } from '../exit-codes.js';
 import type { Output } from './output.js';
+import { shown, type ScreenText } from './screen-text.js';
 import { questionLines } from './render-pending.js';
 
 /**
@@ -30,7 +31,7 @@ export function printOutcome(out: Output, task: CliTask): ExitCode {
       break;
     case 'failed': {
       const retry = retryAdvice(task, reason);
-      out.note(`${out.ce.red(`task ${id} failed`)}: ${reason || 'no reason given'}${retry ? `\n  ${retry}` : ''}`);
+      out.note(shown`${out.ce.red(`task ${id} failed`)}: ${reason || 'no reason given'}${retry ? `\n  ${retry}` : ''}`);
       break;
     }
     case 'input-required':
@@ -39,7 +40,7 @@ export function printOutcome(out: Output, task: CliTask): ExitCode {
       break;
     case 'canceled':
     case 'rejected':
-      out.note(`${out.ce.yellow(`task ${id} was ${state}`)}${reason ? `: ${reason}` : ''}`);
+      out.note(shown`${out.ce.yellow(`task ${id} was ${state}`)}${reason ? `: ${reason}` : ''}`);
       break;
     case 'submitted':
     case 'working':
@@ -72,7 +73,7 @@ function retryAdvice(task: CliTask, reason: string): string | undefined {
 }
 
 /** `[working]`, coloured by what the state means. */
-export function stateTag(state: string, c: Output['ce']): string {
+export function stateTag(state: string, c: Output['ce']): ScreenText {
   const tag = `[${state}]`;
   if (state === 'completed') return c.green(tag);
   if (state === 'failed' || state === 'rejected') return c.red(tag);

@@ -3,15 +3,17 @@
  * chain, state labels, and which columns fit the terminal's width. Pure functions, shared by the live
  * screen and the one-shot text snapshot.
  */
+import { visible } from '../../domain/visible-text.js';
 import type { ActivityRow } from '../../schema/activity.js';
 
 /**
  * Agents write what they like into their replies; a terminal obeys escape sequences (set the title, write
- * the clipboard, move the cursor, redraw the screen). Every control character, ESC and the C1 range with
- * it, becomes a space, so an agent's text can only ever show as text (SECURITY.md#what-contactor-top-shows).
+ * the clipboard, move the cursor, redraw the screen). Every control and invisible format character is
+ * shown as a visible mark (domain/visible-text.ts), so an agent's text can only ever show as text
+ * (SECURITY.md#what-a-person-reads); a tab is a space, as a cell has no tab stops.
  */
 export function plain(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+  return visible(text).replace(/\t/g, ' ');
 }
 
 /** One line of at most `width` columns (an ellipsis marks a cut): its start, or with `end` its end. */

@@ -1,11 +1,12 @@
 /** `contactor top` into a pipe or a file: the agents and the task table once, as plain text lines. */
 import type { ActivitySnapshot } from '../../schema/activity.js';
+import type { Shown } from '../render/screen-text.js';
 import { table } from '../render/table.js';
 import { callerChain, elapsed, fit, stateLabel } from './layout.js';
 
-export function snapshotLines(snap: ActivitySnapshot, now: number): string[] {
+export function snapshotLines(snap: ActivitySnapshot, now: number): Shown[] {
   const s = snap.summary;
-  const lines = [
+  const lines: Shown[] = [
     `${s.running} running · ${s.waiting} waiting · ${s.needsYou} need you · ${s.finished} finished${snap.truncated ? ' (newest only)' : ''}`,
     '',
     ...table(

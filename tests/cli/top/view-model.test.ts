@@ -120,9 +120,11 @@ describe('top cells', () => {
     expect(columnsFor(120).line).toBeGreaterThan(40);
   });
 
-  it("an agent's escape sequences become spaces: it cannot set the title, move the cursor or clear the screen", () => {
-    expect(plain('a\u001b]2;pwned\u0007b\u001b[2Jc\u009b31md')).toBe('a ]2;pwned b [2Jc 31md');
-    expect(tailLines('one\ntwo\u001b[1Athree\nfour', 80, 2)).toEqual(['two [1Athree', 'four']);
+  it("an agent's escape sequences show as marks: it cannot set the title, move the cursor or clear the screen", () => {
+    expect(plain('a\u001b]2;pwned\u0007b\u001b[2Jc\u009b31md')).toBe('a␛]2;pwned␇b␛[2Jc<U+009B>31md');
+    expect(tailLines('one\ntwo\u001b[1Athree\nfour', 80, 2)).toEqual(['two␛[1Athree', 'four']);
+    // A lone CR is shown, not taken as a line break; CR LF is one.
+    expect(tailLines('safe\r\nrm -rf ~\rls', 80, 2)).toEqual(['safe', 'rm -rf ~␍ls']);
     expect(tailLines('abcdefgh', 3, 2)).toEqual(['def', 'gh']);
   });
 });

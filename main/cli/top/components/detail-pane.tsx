@@ -73,11 +73,11 @@ export function DetailPane(props: { state: TopState; palette: Palette; width: nu
   );
 }
 
-/** The last `height` screen lines of `text` at `width` columns, controls made harmless (layout.ts plain). */
+/** The last `height` screen lines of `text` at `width` columns, controls shown as marks (layout.ts plain). */
 export function tailLines(text: string, width: number, height: number): string[] {
   const w = Math.max(1, width);
   const out: string[] = [];
-  const lines = text.replace(/\r\n?/g, '\n').replace(/\n+$/, '').split('\n');
+  const lines = plain(text).replace(/\n+$/, '').split('\n');
   for (let i = lines.length - 1; i >= 0 && out.length < height; i -= 1) {
     const line = plain(lines[i]!).replace(/\s+$/, '');
     const pieces: string[] = [];

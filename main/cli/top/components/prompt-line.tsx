@@ -1,5 +1,6 @@
 /** The answer line being typed, the cancel question, or the last action's outcome; and the keys. */
 import { Box, Text } from 'ink';
+import { plain } from '../layout.js';
 import type { TopState } from '../view-model.js';
 import type { Palette } from './palette.js';
 
@@ -30,7 +31,7 @@ export function PromptLine({ state, palette }: { state: TopState; palette: Palet
   if (state.flash) {
     return (
       <Text color={state.flash.bad ? palette.tone('failed') : undefined} wrap="truncate-end">
-        {state.flash.text}
+        {plain(state.flash.text)}
       </Text>
     );
   }
