@@ -8,6 +8,7 @@
  * listener, the signal does what Node's default does: the process ends (128 + the signal's number).
  */
 import { connect } from 'node:net';
+import { visible } from '../domain/visible-text.js';
 import { ConsoleEventsPipeSchema } from '../schema/console-events.js';
 import { SIGNAL_EXIT_CODES } from './interrupts.js';
 
@@ -39,7 +40,7 @@ export function listenForConsoleEvents(
   delete env[CONSOLE_EVENTS_ENV];
   const name = ConsoleEventsPipeSchema.safeParse(value);
   if (!name.success) {
-    process.stderr.write(`contactor: ignoring ${CONSOLE_EVENTS_ENV}: ${name.error.issues[0]?.message}\n`);
+    process.stderr.write(visible(`contactor: ignoring ${CONSOLE_EVENTS_ENV}: ${name.error.issues[0]?.message}\n`));
     return;
   }
   const pipe = connect(name.data);

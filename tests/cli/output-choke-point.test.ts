@@ -19,6 +19,8 @@ const STREAM_USERS: Record<string, string> = {
   'main/cli/index.ts': 'waits for both streams to drain (empty writes) before the exit code is set',
   'main/cli/interrupts.ts': 'its last words on a second Ctrl-C, passed through visible()',
   'main/cli/settings.ts': 'a config move reported before any Output exists, passed through visible()',
+  'main/cli/console-events.ts':
+    'a malformed launcher pipe name, reported before any Output exists, passed through visible()',
   'main/cli/commands/stdio.ts': 'the stdio front door: JSON-RPC messages for a program, never for a person',
   'main/cli/top/screen.tsx': "Ink draws `contactor top`; every cell of agent text is layout.ts's plain/fit",
 };

@@ -152,6 +152,7 @@ describe.skipIf(skipWithoutChromium('the windows’ visible-text tests'))('what 
         since: async () => ({ kind: 'events', cursor: 'run:0', entries: [], rows: [], more: false }),
         task: async (taskId: string) => detail(taskId),
         onChange: () => () => undefined,
+        onShowTask: () => () => undefined,
       };
     });
     await page
@@ -211,6 +212,7 @@ describe.skipIf(skipWithoutChromium('the windows’ visible-text tests'))('what 
           children: [],
         }),
         onChange: () => () => undefined,
+        onShowTask: () => () => undefined,
       };
     });
     await page.locator('.row[data-task-id="e"]').click();
