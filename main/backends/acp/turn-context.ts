@@ -10,7 +10,8 @@ import type {
   SessionUpdate,
   ToolCallLocation,
 } from '@agentclientprotocol/sdk';
-import { sameToolCall, type PermissionOption, type ToolCallSummary } from '../../domain/pending.js';
+import type { PermissionOption, ToolCallSummary } from '../../domain/pending.js';
+import { sameToolCall } from '../../domain/tool-call-identity.js';
 import type { PermissionOutcome, Turn, TurnReporter } from '../../ports.js';
 import { partOf } from './content.js';
 import { whenAborted } from '../process/child-process.js';
@@ -22,6 +23,32 @@ function locations(list: ToolCallLocation[] | null | undefined): ToolCallSummary
   return list.map((l) => (typeof l.line === 'number' ? { path: l.path, line: l.line } : { path: l.path }));
 }
 
+const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * The tool call a permission request is about: what the request says over what the turn's tool_call
+ * updates said. The raw input is the whole of both: OpenCode's request carries only `{command}` while its
+ * tool_call update carried `{command, description, cwd}`, and the person approves (and a carried verdict
+ * compares, domain/tool-call-identity.ts) the call as it runs, working directory included. An empty
+ * location list in the request adds nothing to the update's.
+ */
+function requestedCall(
+  request: RequestPermissionRequest['toolCall'],
+  known: ToolCallSummary | undefined,
+): ToolCallSummary {
+  const rawInput =
+    isRecord(known?.rawInput) && isRecord(request.rawInput)
+      ? { ...known.rawInput, ...request.rawInput }
+      : (request.rawInput ?? known?.rawInput);
+  const listed = locations(request.locations);
+  return {
+    title: request.title ?? known?.title ?? request.toolCallId,
+    kind: request.kind ?? known?.kind,
+    rawInput,
+    locations: listed && listed.length > 0 ? listed : (known?.locations ?? listed),
+  };
+}
+
 export class TurnContext {
   private firstOutput = false;
   /** Non-text blocks so far: names the ones that come without a name (`image-1.png`). */
@@ -30,14 +57,18 @@ export class TurnContext {
   private readonly toolCalls = new Map<string, ToolCallSummary>();
   /** Turn.carried until it answered the re-issued call (once). */
   private carried: Turn['carried'];
+  /** The session's id when the agent can `session/load` it: a question then survives a bridge restart. */
+  private readonly reattach: string | undefined;
+  private readonly volatileInputFields: readonly string[];
 
   constructor(
     readonly turn: Turn,
     readonly report: TurnReporter,
-    /** The session's id when the agent can `session/load` it: a question then survives a bridge restart. */
-    private readonly reattach?: string,
+    options: { reattach?: string; volatileInputFields?: readonly string[] } = {},
   ) {
     this.carried = turn.carried;
+    this.reattach = options.reattach;
+    this.volatileInputFields = options.volatileInputFields ?? [];
   }
 
   onUpdate(update: SessionUpdate): void {
@@ -99,13 +130,7 @@ export class TurnContext {
     requestSignal: AbortSignal,
   ): Promise<RequestPermissionResponse> {
     if (this.turn.signal.aborted) return CANCELLED;
-    const known = this.toolCalls.get(params.toolCall.toolCallId);
-    const toolCall: ToolCallSummary = {
-      title: params.toolCall.title ?? known?.title ?? params.toolCall.toolCallId,
-      kind: params.toolCall.kind ?? known?.kind,
-      rawInput: params.toolCall.rawInput ?? known?.rawInput,
-      locations: locations(params.toolCall.locations) ?? known?.locations,
-    };
+    const toolCall = requestedCall(params.toolCall, this.toolCalls.get(params.toolCall.toolCallId));
     const options = params.options.map(({ optionId, name, kind }) => ({ optionId, name, kind }));
     const carried = this.carriedAnswer(toolCall, options);
     if (carried) return carried;
@@ -126,12 +151,13 @@ export class TurnContext {
   }
 
   /**
-   * The verdict given before a restart, for the same call re-issued: the option of this request with
-   * the chosen id, or else of the chosen kind (a new request may number its options anew). Used once.
+   * The verdict given before a restart, for the same call re-issued (the whole call: domain/tool-call-identity.ts):
+   * the option of this request with the chosen id, or else of the chosen kind (a new request may number its
+   * options anew). Used once: a second issue of the call in this turn is asked.
    */
   private carriedAnswer(toolCall: ToolCallSummary, options: PermissionOption[]): RequestPermissionResponse | undefined {
     const carried = this.carried;
-    if (!carried || !sameToolCall(carried.toolCall, toolCall)) return undefined;
+    if (!carried || !sameToolCall(carried.toolCall, toolCall, this.volatileInputFields)) return undefined;
     const option =
       options.find((o) => o.optionId === carried.option.optionId) ??
       options.find((o) => o.kind === carried.option.kind);
