@@ -23,29 +23,21 @@ function locations(list: ToolCallLocation[] | null | undefined): ToolCallSummary
   return list.map((l) => (typeof l.line === 'number' ? { path: l.path, line: l.line } : { path: l.path }));
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
-
 /**
- * The tool call a permission request is about: what the request says over what the turn's tool_call
- * updates said. The raw input is the whole of both: OpenCode's request carries only `{command}` while its
- * tool_call update carried `{command, description, cwd}`, and the person approves (and a carried verdict
- * compares, domain/tool-call-identity.ts) the call as it runs, working directory included. An empty
- * location list in the request adds nothing to the update's.
+ * The tool call a permission request is about. The request is a tool-call update (ACP "Requesting
+ * Permission"): each field it carries replaces what the turn's earlier updates said, whole, as any update's
+ * does. Never a merge of the two: OpenCode sends its tool call's full input in an update that comes before
+ * or after the request, as it happens, so a merge would make the same call two different ones.
  */
 function requestedCall(
   request: RequestPermissionRequest['toolCall'],
   known: ToolCallSummary | undefined,
 ): ToolCallSummary {
-  const rawInput =
-    isRecord(known?.rawInput) && isRecord(request.rawInput)
-      ? { ...known.rawInput, ...request.rawInput }
-      : (request.rawInput ?? known?.rawInput);
-  const listed = locations(request.locations);
   return {
     title: request.title ?? known?.title ?? request.toolCallId,
     kind: request.kind ?? known?.kind,
-    rawInput,
-    locations: listed && listed.length > 0 ? listed : (known?.locations ?? listed),
+    rawInput: request.rawInput ?? known?.rawInput,
+    locations: locations(request.locations) ?? known?.locations,
   };
 }
 
