@@ -12,7 +12,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 
@@ -49,13 +49,33 @@ function npm(args: string[]): void {
   if (run.status !== 0) throw new Error(`npm ${args.join(' ')} in ${CACHE} failed:\n${run.stdout}\n${run.stderr}`);
 }
 
+/** Runs the checks in a home of their own: the agents write their state (~/.gemini, ~/.codex, XDG folders) there. */
 function checkRunnable(): void {
-  for (const check of RUNNABLE_CHECKS) {
-    const run = spawnSync(path.join(AGENTS_BIN, check.bin), check.args, { encoding: 'utf8', timeout: 120_000 });
-    if (run.status !== 0)
-      throw new Error(
-        `${check.agent} is not runnable from ${CACHE} (\`${check.bin} ${check.args.join(' ')}\` exited ${run.status ?? run.signal}):\n${run.stdout}\n${run.stderr}`,
-      );
+  const home = mkdtempSync(path.join(CACHE, 'check-home-'));
+  const env = {
+    ...process.env,
+    HOME: home,
+    USERPROFILE: home,
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    XDG_DATA_HOME: path.join(home, '.local', 'share'),
+    XDG_STATE_HOME: path.join(home, '.local', 'state'),
+    XDG_CACHE_HOME: path.join(home, '.cache'),
+  };
+  try {
+    for (const check of RUNNABLE_CHECKS) {
+      const run = spawnSync(path.join(AGENTS_BIN, check.bin), check.args, {
+        cwd: home,
+        env,
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
+      if (run.status !== 0)
+        throw new Error(
+          `${check.agent} is not runnable from ${CACHE} (\`${check.bin} ${check.args.join(' ')}\` exited ${run.status ?? run.signal}):\n${run.stdout}\n${run.stderr}`,
+        );
+    }
+  } finally {
+    rmSync(home, { recursive: true, force: true, maxRetries: 5 });
   }
 }
 
