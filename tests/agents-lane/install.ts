@@ -44,38 +44,47 @@ export function cacheKey(lock: Buffer): string {
     .digest('hex');
 }
 
-function npm(args: string[]): void {
-  const run = spawnSync('npm', args, { cwd: CACHE, encoding: 'utf8', shell: process.platform === 'win32' });
+function npm(args: string[], env: NodeJS.ProcessEnv = process.env): void {
+  const run = spawnSync('npm', args, { cwd: CACHE, env, encoding: 'utf8', shell: process.platform === 'win32' });
   if (run.status !== 0) throw new Error(`npm ${args.join(' ')} in ${CACHE} failed:\n${run.stdout}\n${run.stderr}`);
 }
 
-/** Runs the checks in a home of their own: the agents write their state (~/.gemini, ~/.codex, XDG folders) there. */
-function checkRunnable(): void {
-  const home = mkdtempSync(path.join(CACHE, 'check-home-'));
-  const env = {
-    ...process.env,
-    HOME: home,
-    USERPROFILE: home,
-    XDG_CONFIG_HOME: path.join(home, '.config'),
-    XDG_DATA_HOME: path.join(home, '.local', 'share'),
-    XDG_STATE_HOME: path.join(home, '.local', 'state'),
-    XDG_CACHE_HOME: path.join(home, '.cache'),
-  };
+/**
+ * Runs `use` with an environment whose home is a folder of its own under the cache, removed after: what the
+ * agents start writes its state there (~/.gemini, ~/.codex, OpenCode's XDG folders), never in the real home.
+ */
+function inOwnHome(use: (env: NodeJS.ProcessEnv, home: string) => void): void {
+  const home = mkdtempSync(path.join(CACHE, 'home-'));
   try {
-    for (const check of RUNNABLE_CHECKS) {
-      const run = spawnSync(path.join(AGENTS_BIN, check.bin), check.args, {
-        cwd: home,
-        env,
-        encoding: 'utf8',
-        timeout: 120_000,
-      });
-      if (run.status !== 0)
-        throw new Error(
-          `${check.agent} is not runnable from ${CACHE} (\`${check.bin} ${check.args.join(' ')}\` exited ${run.status ?? run.signal}):\n${run.stdout}\n${run.stderr}`,
-        );
-    }
+    use(
+      {
+        ...process.env,
+        HOME: home,
+        USERPROFILE: home,
+        XDG_CONFIG_HOME: path.join(home, '.config'),
+        XDG_DATA_HOME: path.join(home, '.local', 'share'),
+        XDG_STATE_HOME: path.join(home, '.local', 'state'),
+        XDG_CACHE_HOME: path.join(home, '.cache'),
+      },
+      home,
+    );
   } finally {
     rmSync(home, { recursive: true, force: true, maxRetries: 5 });
+  }
+}
+
+function checkRunnable(env: NodeJS.ProcessEnv, home: string): void {
+  for (const check of RUNNABLE_CHECKS) {
+    const run = spawnSync(path.join(AGENTS_BIN, check.bin), check.args, {
+      cwd: home,
+      env,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    if (run.status !== 0)
+      throw new Error(
+        `${check.agent} is not runnable from ${CACHE} (\`${check.bin} ${check.args.join(' ')}\` exited ${run.status ?? run.signal}):\n${run.stdout}\n${run.stderr}`,
+      );
   }
 }
 
@@ -92,10 +101,11 @@ export function installPinnedAgents(): { reused: boolean; versions: Record<strin
     copyFileSync(path.join(PINNED, 'package.json'), path.join(CACHE, 'package.json'));
     copyFileSync(LOCK, path.join(CACHE, 'package-lock.json'));
     npm(NPM_INSTALL_ARGS);
-    // `npm rebuild <name>` runs that package's install scripts (here opencode-ai's postinstall.mjs) and no other's.
-    npm(['rebuild', ...RUN_INSTALL_SCRIPTS_OF, '--no-audit', '--no-fund']);
+    // `npm rebuild <name>` runs that package's install scripts and no other's. OpenCode's postinstall.mjs
+    // ends by running the binary (`--version`), which makes its cache folder: in a home of its own too.
+    inOwnHome((env) => npm(['rebuild', ...RUN_INSTALL_SCRIPTS_OF, '--no-audit', '--no-fund'], env));
   }
-  checkRunnable();
+  inOwnHome(checkRunnable);
   if (!reused) writeFileSync(stampFile, stamp);
   const pinned = JSON.parse(readFileSync(path.join(PINNED, 'package.json'), 'utf8')) as {
     dependencies: Record<string, string>;
