@@ -50,8 +50,9 @@ export interface Turn {
   /**
    * A permission answered after a restart (its agent-side request died with the bridge): an agent told
    * the verdict often re-issues the very call and asks again. The backend answers that one request with
-   * this verdict, once in this turn, when it is the same call (same command or raw input), so the person
-   * is not asked twice, and reports `permissionCarriedOver` in the receipt.
+   * this verdict, once in this turn, when it is the same call (its kind, locations and whole raw input:
+   * domain/tool-call-identity.ts), so the person is not asked twice, and reports `permissionCarriedOver`
+   * in the receipt. Any other call, and the same call issued again in the turn, is asked.
    */
   carried?: CarriedVerdict;
   /**

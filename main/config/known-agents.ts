@@ -16,6 +16,12 @@ export interface KnownAgent {
   npmPackage?: string;
   /** The config.yaml entry (the found program's full path replaces `program` in `command`). */
   entry: Record<string, unknown>;
+  /**
+   * Top-level fields of a tool call's raw input that this agent itself changes each time it issues the
+   * same call (an id, a timestamp): left out when two calls are compared (domain/tool-call-identity.ts).
+   * Only with evidence from the agent's code or traffic, and never a field that changes what runs.
+   */
+  volatileInputFields?: readonly string[];
 }
 
 /**
@@ -44,6 +50,11 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
     product: 'Codex (ACP adapter)',
     npmPackage: '@zed-industries/codex-acp',
     entry: { kind: 'acp', command: ['codex-acp'], description: 'OpenAI Codex over ACP.' },
+    // Its raw input is Codex's ExecApprovalRequestEvent (codex-rs protocol, approvals.rs), whose `call_id`
+    // ("tool call id that owns this approval"), `turn_id` ("turn id that owns this approval") and
+    // `started_at_ms` ("when approval started") are new on every issue: codex-acp 0.16.0 in the agents lane
+    // re-issued an approved `touch` as call_2 with a new turn_id and started_at_ms, all else equal.
+    volatileInputFields: ['call_id', 'turn_id', 'started_at_ms'],
   },
   {
     program: 'gemini',
@@ -119,6 +130,16 @@ export function npmPackageOf(program: string): string | undefined {
   return KNOWN_AGENTS.find((k) => k.program === name)?.npmPackage;
 }
 
+/**
+ * The raw-input fields the known agent an ACP command runs changes between two issues of one call (none
+ * for a command contactor does not know: every field then counts).
+ */
+export function volatileInputFieldsOf(agent: AgentConfig): readonly string[] {
+  if (agent.kind !== 'acp') return [];
+  const program = programName(agent.command[launchedProgramIndex(agent.command)] ?? '');
+  return KNOWN_AGENTS.find((k) => k.program === program && k.entry.kind === 'acp')?.volatileInputFields ?? [];
+}
+
 /** Programs that only start another program (`pnpm dsh`, `npx -y claude`, `pnpm exec codex`). */
 const LAUNCHERS = new Set(['npx', 'pnpx', 'bunx', 'pnpm', 'yarn', 'uvx', 'pipx']);
 const LAUNCHER_WORDS = new Set(['exec', 'dlx', 'run', 'x']);
@@ -131,14 +152,19 @@ function programName(word: string): string {
     .toLowerCase();
 }
 
-function isKnownAgentCommand(command: readonly string[]): boolean {
-  const programs = new Set(KNOWN_AGENTS.map((k) => k.program));
+/** Where in `command` the program it really runs is, past launchers (`npx -y codex-acp` → 2). */
+function launchedProgramIndex(command: readonly string[]): number {
   let i = 0;
   while (i < command.length - 1 && LAUNCHERS.has(programName(command[i]!))) {
     i += 1;
     while (i < command.length - 1 && (command[i]!.startsWith('-') || LAUNCHER_WORDS.has(command[i]!))) i += 1;
   }
-  return programs.has(programName(command[i] ?? ''));
+  return i;
+}
+
+function isKnownAgentCommand(command: readonly string[]): boolean {
+  const programs = new Set(KNOWN_AGENTS.map((k) => k.program));
+  return programs.has(programName(command[launchedProgramIndex(command)] ?? ''));
 }
 
 /**

@@ -59,35 +59,6 @@ export function commandOf(toolCall: ToolCallSummary): string {
   return '';
 }
 
-/** A value as JSON with object keys sorted, so two agents' spellings of one input compare equal. */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
-      : v,
-  );
-}
-
-/**
- * Whether two permission requests are for the same tool call: the same command, or else the same raw
- * input. A request without raw input (Gemini CLI sends none: its title is the command) is the same when
- * everything the person was shown is: title, kind and locations, with a kind given. A title alone never
- * is (two different edits may share "Edit file").
- */
-export function sameToolCall(a: ToolCallSummary, b: ToolCallSummary): boolean {
-  const command = commandOf(a);
-  if (command !== '') return command === commandOf(b);
-  if (a.rawInput !== undefined || b.rawInput !== undefined) {
-    return (
-      a.rawInput !== undefined && b.rawInput !== undefined && canonicalJson(a.rawInput) === canonicalJson(b.rawInput)
-    );
-  }
-  if (a.kind === undefined) return false;
-  const shown = (c: ToolCallSummary): string =>
-    canonicalJson({ title: c.title, kind: c.kind, locations: c.locations ?? [] });
-  return shown(a) === shown(b);
-}
-
 /** How a pending question is rendered as text in `status.message`, for callers that read only text. */
 export function describePending(pending: Pending, agent: string): string {
   switch (pending.kind) {

@@ -1,5 +1,6 @@
 import { BridgeError } from '../domain/errors.js';
-import { commandOf, describePending, type PermissionOption, type PermissionPending } from '../domain/pending.js';
+import { describePending, type PermissionOption, type PermissionPending } from '../domain/pending.js';
+import { toolCallIdentity } from '../domain/tool-call-identity.js';
 import type { PermissionOutcome, PermissionRequest } from '../ports.js';
 import { matchRule } from './approval-rules.js';
 import type { LiveTask } from './live-task.js';
@@ -53,7 +54,8 @@ export class PermissionDesk {
       }
     }
     const always = request.options.find((o) => o.kind === 'allow_always');
-    if (always && this.remembered.get(live.task.metadata.agent)?.has(signature(request.toolCall))) {
+    const identity = toolCallIdentity(request.toolCall, settings.volatileInputFields);
+    if (always && identity !== undefined && this.remembered.get(live.task.metadata.agent)?.has(identity)) {
       recordQuestion(live, {
         kind: 'permission',
         about: request.toolCall.title,
@@ -112,7 +114,7 @@ export class PermissionDesk {
         at: new Date().toISOString(),
       },
     });
-    if (option.kind === 'allow_always') this.remember(live.task.metadata.agent, current.pending.toolCall);
+    if (option.kind === 'allow_always') this.remember(live.task.metadata.agent, current.pending.toolCall, settings);
     const announce = recordQuestion(live, {
       kind: 'permission',
       about: current.pending.toolCall.title,
@@ -231,9 +233,12 @@ export class PermissionDesk {
     );
   }
 
-  private remember(agent: string, toolCall: PermissionRequest['toolCall']): void {
+  /** Only a call that can be told apart from others is remembered (domain/tool-call-identity.ts). */
+  private remember(agent: string, toolCall: PermissionRequest['toolCall'], settings: AgentSettings): void {
+    const identity = toolCallIdentity(toolCall, settings.volatileInputFields);
+    if (identity === undefined) return;
     const set = this.remembered.get(agent) ?? new Set<string>();
-    set.add(signature(toolCall));
+    set.add(identity);
     this.remembered.set(agent, set);
   }
 
@@ -241,11 +246,6 @@ export class PermissionDesk {
     for (const t of this.timers.get(taskId) ?? []) clearTimeout(t);
     this.timers.delete(taskId);
   }
-}
-
-/** What "the same tool call" means for allow-always: its kind and its exact command, never its title. */
-function signature(toolCall: PermissionRequest['toolCall']): string {
-  return `${toolCall.kind ?? ''}\u0000${commandOf(toolCall)}`;
 }
 
 /** Where the question's work happens: the task's own cwd, else the agent's configured one. */

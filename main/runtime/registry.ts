@@ -10,6 +10,8 @@ export interface AgentSettings {
   timeoutMs: number;
   approvalTimeoutMs: number;
   approvalRules: ApprovalRule[];
+  /** Raw-input fields the agent changes between two issues of one call (domain/tool-call-identity.ts). */
+  volatileInputFields?: readonly string[];
   appendDecisionContract: boolean;
   maxQueue: number;
   /** Reply text kept per task, in UTF-8 bytes (default DEFAULT_MAX_ARTIFACT_BYTES). */

@@ -17,7 +17,7 @@ import { asSeenByDistro } from '../backends/process/wsl-paths.js';
 import { filterAgentEnv } from '../config/agent-env-filter.js';
 import { inheritedAgentEnv } from '../config/config.js';
 import { cwdConfinement } from '../config/cwd-confinement.js';
-import { decisionContractDefault } from '../config/known-agents.js';
+import { decisionContractDefault, volatileInputFieldsOf } from '../config/known-agents.js';
 import type { AgentBackend } from '../ports.js';
 import type { AgentSettings } from '../runtime/registry.js';
 import type { AgentConfig, BridgeConfig } from '../schema/config.js';
@@ -147,6 +147,7 @@ function createBackend(
         ownFiles: options.ownFiles,
         agentWrites: options.agentWrites,
         stderrLog: options.stderrLog,
+        volatileInputFields: volatileInputFieldsOf(agent),
       });
     case 'http_api':
       return new HttpApiBackend({ name, config: agent, decisionContract: options.decisionContract });
@@ -217,6 +218,7 @@ function settingsOf(agent: AgentConfig, config: BridgeConfig): AgentSettings {
     timeoutMs: agent.timeout_s * 1000,
     approvalTimeoutMs: agent.approval_timeout_s * 1000,
     approvalRules: agent.approval_rules,
+    volatileInputFields: volatileInputFieldsOf(agent),
     appendDecisionContract: decisionContractOf(agent),
     maxQueue: agent.max_queue,
     ...(agent.cwd ? { workspace: agent.cwd } : {}),

@@ -1,6 +1,11 @@
 /** Which agents get the decision contract when their config does not say (docs/contract.md#pending-questions). */
 import { describe, expect, it } from 'vitest';
-import { decisionContractDefault, KNOWN_AGENTS, npmPackageOf } from '../../main/config/known-agents.js';
+import {
+  decisionContractDefault,
+  KNOWN_AGENTS,
+  npmPackageOf,
+  volatileInputFieldsOf,
+} from '../../main/config/known-agents.js';
 import { AcpAgentSchema, AgentConfigSchema } from '../../main/schema/config.js';
 
 const agent = (raw: Record<string, unknown>) => AgentConfigSchema.parse(raw);
@@ -68,5 +73,22 @@ describe('known ACP agents', () => {
     expect(npmPackageOf('/usr/local/bin/codex-acp')).toBe('@zed-industries/codex-acp');
     expect(npmPackageOf('C:\\npm\\opencode.cmd')).toBe('opencode-ai');
     expect(npmPackageOf('no-such-agent')).toBeUndefined();
+  });
+});
+
+describe('volatileInputFieldsOf (what an agent changes between two issues of one tool call)', () => {
+  it("is Codex's call_id, turn_id and started_at_ms, however codex-acp is launched", () => {
+    for (const command of [['codex-acp'], ['/opt/bin/codex-acp.exe'], ['npx', '-y', 'codex-acp']])
+      expect(volatileInputFieldsOf(agent({ kind: 'acp', command })), command.join(' ')).toEqual([
+        'call_id',
+        'turn_id',
+        'started_at_ms',
+      ]);
+  });
+
+  it('is nothing for any other agent, and for a Codex that is not the ACP adapter', () => {
+    for (const command of [['gemini', '--acp'], ['opencode', 'acp'], ['my-agent'], ['codex']])
+      expect(volatileInputFieldsOf(agent({ kind: 'acp', command })), command.join(' ')).toEqual([]);
+    expect(volatileInputFieldsOf(agent({ kind: 'subprocess_cli', command: ['codex-acp'] }))).toEqual([]);
   });
 });

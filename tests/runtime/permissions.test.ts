@@ -211,3 +211,61 @@ describe('permission questions', () => {
     expect(core.dispatcher.pending().map((t) => t.id)).toEqual([b.id]);
   });
 });
+
+describe('allow always', () => {
+  let core: Core;
+  afterEach(async () => {
+    await core.close();
+  });
+
+  it('answers later issues of the whole same call only: another folder or environment is asked', async () => {
+    core = new Core();
+    const npmTest = (rawInput: Record<string, unknown>) => permissionRequest('npm test', { rawInput });
+    const backend = core.add(
+      'agent',
+      new AskingBackend([
+        npmTest({ command: 'npm test', cwd: '/work/repo', call_id: 'c1' }),
+        // The agent's own per-issue id (AgentSettings.volatileInputFields) does not make it another call.
+        npmTest({ cwd: '/work/repo', command: 'npm test', call_id: 'c2' }),
+        npmTest({ command: 'npm test', cwd: '/', env: { NODE_OPTIONS: '--require /tmp/evil.js' }, call_id: 'c3' }),
+      ]),
+      { volatileInputFields: ['call_id'] },
+    );
+    const task = await core.send('agent', 'check the build', { blocking: true });
+    core.dispatcher.answer(task.id, 'allow-always', { kind: 'person', via: 'tester' });
+    const asked = await core.untilState(task.id, 'input-required');
+    expect((asked.metadata.pending as PermissionPending).toolCall.rawInput).toEqual({
+      command: 'npm test',
+      cwd: '/',
+      env: { NODE_OPTIONS: '--require /tmp/evil.js' },
+      call_id: 'c3',
+    });
+    core.dispatcher.answer(task.id, 'no', { kind: 'person', via: 'tester' });
+    await core.untilTerminal(task.id);
+    expect(backend.outcomes).toEqual([
+      { outcome: 'selected', optionId: 'allow-always' },
+      { outcome: 'selected', optionId: 'allow-always' },
+      { outcome: 'selected', optionId: 'reject-once' },
+    ]);
+    expect(core.dispatcher.get(task.id).metadata.questions).toEqual([
+      expect.objectContaining({ outcome: 'answered', answer: 'allow-always' }),
+      expect.objectContaining({ outcome: 'auto-decided', by: 'allow always' }),
+      expect.objectContaining({ outcome: 'answered', answer: 'reject-once' }),
+    ]);
+  });
+
+  it('never remembers an edit without raw input: the next one is asked', async () => {
+    core = new Core();
+    const edit = permissionRequest('Edit a.txt', { kind: 'edit', locations: [{ path: '/work/repo/a.txt' }] });
+    const backend = core.add('agent', new AskingBackend([edit, edit]));
+    const task = await core.send('agent', 'edit it', { blocking: true });
+    core.dispatcher.answer(task.id, 'allow-always', { kind: 'person', via: 'tester' });
+    await core.untilState(task.id, 'input-required');
+    core.dispatcher.answer(task.id, 'no', { kind: 'person', via: 'tester' });
+    await core.untilTerminal(task.id);
+    expect(backend.outcomes).toEqual([
+      { outcome: 'selected', optionId: 'allow-always' },
+      { outcome: 'selected', optionId: 'reject-once' },
+    ]);
+  });
+});

@@ -42,6 +42,8 @@ export interface AcpBackendOptions {
   agentWrites?: AgentWrites;
   /** Where the agent's stderr is kept (`contactor logs <agent>`). */
   stderrLog?: AgentLog;
+  /** Raw-input fields the agent changes between two issues of one call (domain/tool-call-identity.ts). */
+  volatileInputFields?: readonly string[];
 }
 
 const STOPPED_FOR_CANCEL =
@@ -96,6 +98,7 @@ export class AcpBackend implements AgentBackend {
           turn: told,
           report,
           cancelGraceMs: this.options.config.cancel_grace_s * 1000,
+          volatileInputFields: this.options.volatileInputFields ?? [],
           escalate: () => this.abandon(conn, STOPPED_FOR_CANCEL),
         }),
       );

@@ -23,6 +23,8 @@ export interface PromptTurn {
   report: TurnReporter;
   /** How long the agent may take to end a canceled turn (`cancel_grace_s`) before its process is killed. */
   cancelGraceMs: number;
+  /** Raw-input fields the agent changes between two issues of one call (domain/tool-call-identity.ts). */
+  volatileInputFields: readonly string[];
   /** Kills the agent's process after a cancel that did not land; other turns fail retryable. */
   escalate(): Promise<void>;
 }
@@ -36,7 +38,10 @@ export async function runPromptTurn(p: PromptTurn): Promise<TurnOutcome> {
     session.workspace.toAgent(path),
   );
   const reloadable = conn.init?.agentCapabilities?.loadSession === true;
-  const context = new TurnContext(turn, report, reloadable ? session.sessionId : undefined);
+  const context = new TurnContext(turn, report, {
+    ...(reloadable ? { reattach: session.sessionId } : {}),
+    volatileInputFields: p.volatileInputFields,
+  });
   session.turn = context;
   try {
     const request = conn.agent.request(methods.agent.session.prompt, {

@@ -10,7 +10,8 @@ import type {
   SessionUpdate,
   ToolCallLocation,
 } from '@agentclientprotocol/sdk';
-import { sameToolCall, type PermissionOption, type ToolCallSummary } from '../../domain/pending.js';
+import type { PermissionOption, ToolCallSummary } from '../../domain/pending.js';
+import { sameToolCall } from '../../domain/tool-call-identity.js';
 import type { PermissionOutcome, Turn, TurnReporter } from '../../ports.js';
 import { partOf } from './content.js';
 import { whenAborted } from '../process/child-process.js';
@@ -22,6 +23,24 @@ function locations(list: ToolCallLocation[] | null | undefined): ToolCallSummary
   return list.map((l) => (typeof l.line === 'number' ? { path: l.path, line: l.line } : { path: l.path }));
 }
 
+/**
+ * The tool call a permission request is about. The request is a tool-call update (ACP "Requesting
+ * Permission"): each field it carries replaces what the turn's earlier updates said, whole, as any update's
+ * does. Never a merge of the two: OpenCode sends its tool call's full input in an update that comes before
+ * or after the request, as it happens, so a merge would make the same call two different ones.
+ */
+function requestedCall(
+  request: RequestPermissionRequest['toolCall'],
+  known: ToolCallSummary | undefined,
+): ToolCallSummary {
+  return {
+    title: request.title ?? known?.title ?? request.toolCallId,
+    kind: request.kind ?? known?.kind,
+    rawInput: request.rawInput ?? known?.rawInput,
+    locations: locations(request.locations) ?? known?.locations,
+  };
+}
+
 export class TurnContext {
   private firstOutput = false;
   /** Non-text blocks so far: names the ones that come without a name (`image-1.png`). */
@@ -30,14 +49,18 @@ export class TurnContext {
   private readonly toolCalls = new Map<string, ToolCallSummary>();
   /** Turn.carried until it answered the re-issued call (once). */
   private carried: Turn['carried'];
+  /** The session's id when the agent can `session/load` it: a question then survives a bridge restart. */
+  private readonly reattach: string | undefined;
+  private readonly volatileInputFields: readonly string[];
 
   constructor(
     readonly turn: Turn,
     readonly report: TurnReporter,
-    /** The session's id when the agent can `session/load` it: a question then survives a bridge restart. */
-    private readonly reattach?: string,
+    options: { reattach?: string; volatileInputFields?: readonly string[] } = {},
   ) {
     this.carried = turn.carried;
+    this.reattach = options.reattach;
+    this.volatileInputFields = options.volatileInputFields ?? [];
   }
 
   onUpdate(update: SessionUpdate): void {
@@ -99,13 +122,7 @@ export class TurnContext {
     requestSignal: AbortSignal,
   ): Promise<RequestPermissionResponse> {
     if (this.turn.signal.aborted) return CANCELLED;
-    const known = this.toolCalls.get(params.toolCall.toolCallId);
-    const toolCall: ToolCallSummary = {
-      title: params.toolCall.title ?? known?.title ?? params.toolCall.toolCallId,
-      kind: params.toolCall.kind ?? known?.kind,
-      rawInput: params.toolCall.rawInput ?? known?.rawInput,
-      locations: locations(params.toolCall.locations) ?? known?.locations,
-    };
+    const toolCall = requestedCall(params.toolCall, this.toolCalls.get(params.toolCall.toolCallId));
     const options = params.options.map(({ optionId, name, kind }) => ({ optionId, name, kind }));
     const carried = this.carriedAnswer(toolCall, options);
     if (carried) return carried;
@@ -126,12 +143,13 @@ export class TurnContext {
   }
 
   /**
-   * The verdict given before a restart, for the same call re-issued: the option of this request with
-   * the chosen id, or else of the chosen kind (a new request may number its options anew). Used once.
+   * The verdict given before a restart, for the same call re-issued (the whole call: domain/tool-call-identity.ts):
+   * the option of this request with the chosen id, or else of the chosen kind (a new request may number its
+   * options anew). Used once: a second issue of the call in this turn is asked.
    */
   private carriedAnswer(toolCall: ToolCallSummary, options: PermissionOption[]): RequestPermissionResponse | undefined {
     const carried = this.carried;
-    if (!carried || !sameToolCall(carried.toolCall, toolCall)) return undefined;
+    if (!carried || !sameToolCall(carried.toolCall, toolCall, this.volatileInputFields)) return undefined;
     const option =
       options.find((o) => o.optionId === carried.option.optionId) ??
       options.find((o) => o.kind === carried.option.kind);
