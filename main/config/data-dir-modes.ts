@@ -9,7 +9,8 @@
  * runs as the person and can plant a symlink among the bridge's files; `chmod` follows links, and a symlinked
  * folder pointing at a project once made its 0755 scripts 0600. So entries are looked at with lstat, a link
  * is neither entered nor changed, and a mode is changed on an open handle (O_NOFOLLOW, then fchmod) whose
- * identity is the one lstat saw, so a link swapped in after the look changes nothing either.
+ * identity is the one lstat saw, so a link swapped in after the look changes nothing either. A file with a
+ * second name (a hard link, which shares its mode) is left alone too: `doctor` still names it.
  *
  * Windows: modes mean little; the per-user profile ACL protects %LOCALAPPDATA%, and nothing here changes a
  * mode there. A WSL path on a Windows drive (/mnt/c/..., also when reached through a symlink) ignores modes
@@ -119,14 +120,17 @@ function restrict(entry: Entry): boolean {
   } catch (err) {
     // A file or folder its owner may not read cannot be opened; the same identity, just looked at, is
     // changed by path (a link swapped in between these two calls is the one case left).
-    if ((err as NodeJS.ErrnoException).code !== 'EACCES' || !sameEntry(lstatOrUndefined(entry.path), entry.stats)) {
+    const now = lstatOrUndefined(entry.path);
+    if ((err as NodeJS.ErrnoException).code !== 'EACCES' || !sameEntry(now, entry.stats) || now!.nlink > 1) {
       return false;
     }
     chmodSync(entry.path, mode);
     return true;
   }
   try {
-    if (!sameEntry(fstatSync(fd), entry.stats)) return false;
+    const opened = fstatSync(fd);
+    // A file with another name (a hard link) may be someone else's file under that name: left as it is.
+    if (!sameEntry(opened, entry.stats) || (opened.isFile() && opened.nlink > 1)) return false;
     fchmodSync(fd, mode);
     return true;
   } finally {
