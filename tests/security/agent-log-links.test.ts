@@ -1,11 +1,13 @@
 /**
- * An agent's stderr log (backends/process/agent-log.ts) written through a link the agent planted, as the attack
- * goes: an ACP agent, running as the person, uses its own terminal to replace its `logs/agents/<agent>.log`
+ * The bridge's logs written through a link an agent planted in the data dir. An agent's stderr log
+ * (backends/process/agent-log.ts), as the attack goes: an ACP agent, running as the person, uses its own terminal to replace its `logs/agents/<agent>.log`
  * with a symlink or a hard link to a file outside the data dir, or the log's folder with a symlink to a folder
  * outside, then writes to stderr. The bridge appended that stderr (and its "agent process exited" line) to
  * whatever the link led to. Now the files outside stay as they were, byte for byte, and none appears beside them.
+ * The bridge log and the audit log are opened the same way (platform/protected-files.ts `openOwnFileForAppend`):
+ * a link an agent left there in an earlier run leads nowhere either.
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentLogFile } from '../../main/config/data-dir.js';
@@ -81,5 +83,43 @@ describe.skipIf(process.platform === 'win32')('an agent log an agent turned into
     });
     expect(readdirSync(outside)).toEqual(['planter.log']);
     expect(readFileSync(path.join(outside, 'planter.log'), 'utf8')).toBe(VICTIM_TEXT);
+  });
+});
+
+describe.skipIf(process.platform === 'win32')('the bridge log and the audit log, links left in the data dir', () => {
+  const outside: string[] = [];
+  afterEach(() => outside.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+  /** A data dir where `name` is a symlink to a victim file in a folder of its own; returns both paths. */
+  function planted(name: string): { dir: string; dataDir: string; victim: string } {
+    const away = tempDir();
+    outside.push(away);
+    const victim = path.join(away, '.profile');
+    writeFileSync(victim, VICTIM_TEXT);
+    const dir = tempDir();
+    const dataDir = path.join(dir, 'data');
+    mkdirSync(path.dirname(path.join(dataDir, name)), { recursive: true });
+    symlinkSync(victim, path.join(dataDir, name));
+    return { dir, dataDir, victim };
+  }
+
+  it('audit/audit.jsonl a symlink: nothing reaches the file, and the bridge log says why', async () => {
+    const { dir, dataDir, victim } = planted('audit/audit.jsonl');
+    tb = await startTestBridge({ dir, dataDir, isolatedEnv: true });
+    const reply = await tb.rpc('message/send', { agent: 'echo', text: 'hello', configuration: { blocking: true } });
+    expect(reply.result?.status?.state).toBe('completed');
+    await tb.stop();
+    expect(readFileSync(victim, 'utf8')).toBe(VICTIM_TEXT);
+    const log = readFileSync(path.join(dataDir, 'logs', 'bridge.log'), 'utf8');
+    expect(log).toContain('could not write the audit log');
+    expect(log).toContain('audit.jsonl: not written, it is a link; remove it');
+  });
+
+  it('logs/bridge.log a symlink: the bridge does not start, names the file, and the file is untouched', async () => {
+    const { dir, dataDir, victim } = planted('logs/bridge.log');
+    await expect(startTestBridge({ dir, dataDir, isolatedEnv: true })).rejects.toThrow(
+      `${path.join(dataDir, 'logs', 'bridge.log')}: not written, it is a link; remove it, the bridge creates the file again`,
+    );
+    expect(readFileSync(victim, 'utf8')).toBe(VICTIM_TEXT);
   });
 });
