@@ -87,9 +87,17 @@ export function openOwnFileForAppend(folder: string, file: string): number {
   const parent = path.dirname(file);
   const refuse = (why: string): Error =>
     new Error(`${file}: not written, ${why}; remove it, the bridge creates the file again`);
-  const inside = (): boolean => pathContains(realpathSync(folder), realPathOf(parent));
+  const inside = (): boolean => {
+    // Both sides resolved the same way, so a Windows short name (RUNNER~1) stays comparable: one system call each
+    // where the folder exists (every write asks), path-containment.ts `realPathOf` where it is still to be made.
+    try {
+      return pathContains(realpathSync.native(folder), realpathSync.native(parent));
+    } catch {
+      return pathContains(realPathOf(folder), realPathOf(parent));
+    }
+  };
   if (!inside()) throw refuse(`its folder leads out of ${folder} (a link)`);
-  mkdirSync(parent, { recursive: true, mode: 0o700 });
+  if (!lstatOrUndefined(parent)) mkdirSync(parent, { recursive: true, mode: 0o700 });
   const flags = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
   let fd: number;
   try {
