@@ -121,7 +121,7 @@ function restrict(entry: Entry): boolean {
     // A file or folder its owner may not read cannot be opened; the same identity, just looked at, is
     // changed by path (a link swapped in between these two calls is the one case left).
     const now = lstatOrUndefined(entry.path);
-    if ((err as NodeJS.ErrnoException).code !== 'EACCES' || !sameEntry(now, entry.stats) || now!.nlink > 1) {
+    if ((err as NodeJS.ErrnoException).code !== 'EACCES' || !sameEntry(now, entry.stats) || hasOtherName(now!)) {
       return false;
     }
     chmodSync(entry.path, mode);
@@ -130,12 +130,17 @@ function restrict(entry: Entry): boolean {
   try {
     const opened = fstatSync(fd);
     // A file with another name (a hard link) may be someone else's file under that name: left as it is.
-    if (!sameEntry(opened, entry.stats) || (opened.isFile() && opened.nlink > 1)) return false;
+    if (!sameEntry(opened, entry.stats) || hasOtherName(opened)) return false;
     fchmodSync(fd, mode);
     return true;
   } finally {
     closeSync(fd);
   }
+}
+
+/** A file with a second name (a hard link); a folder's link count counts its subfolders instead. */
+function hasOtherName(stats: Stats): boolean {
+  return stats.isFile() && stats.nlink > 1;
 }
 
 function sameEntry(now: Stats | undefined, seen: Stats): boolean {
