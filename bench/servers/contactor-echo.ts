@@ -15,6 +15,7 @@ import path from 'node:path';
 import { AuditLog } from '../../main/audit/audit-log.js';
 import { AuditedTaskStore } from '../../main/audit/audited-store.js';
 import { createLogger } from '../../main/audit/logging.js';
+import { openOwnFileForAppend } from '../../main/platform/protected-files.js';
 import { Dispatcher } from '../../main/runtime/dispatcher.js';
 import { EventFeed } from '../../main/runtime/event-feed.js';
 import { AgentRegistry } from '../../main/runtime/registry.js';
@@ -36,7 +37,11 @@ const defaults = BridgeConfigSchema.parse({});
 const token = randomBytes(32).toString('base64url');
 // One array for every redaction, as main/wiring/wiring.ts passes its `bridgeSecrets` (not a new one per call).
 const secrets = [token];
-const log = createLogger(dataDir, () => secrets);
+const log = createLogger(
+  dataDir,
+  () => secrets,
+  (file) => openOwnFileForAppend(dataDir, file),
+);
 const audit = new AuditLog({ dir: path.join(dataDir, 'audit'), secrets: () => secrets, onError: () => undefined });
 const inner = inMemory ? new InMemoryTaskStore() : new SqliteTaskStore({ file: path.join(dataDir, 'contactor.db') });
 // A/B knob for the WAL checkpoint interval (before/after numbers in docs/benchmark.md).

@@ -14,13 +14,14 @@
  * per minute with one "suppressed K" entry for the rest, so a flood of bad requests cannot fill the disk
  * or push the task entries out of the kept files.
  */
-import { closeSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { createdEntry, eventEntry, type AuditRecord, type Cleaner } from './audit-entries.js';
 import type { TaskEvent } from '../domain/events.js';
 import type { Task } from '../domain/task.js';
 import { redact, redactDeep } from './logging.js';
 import type { EventSink } from '../ports.js';
+import { openOwnFileForAppend } from '../platform/protected-files.js';
 
 export const AUDIT_FILE = 'audit.jsonl';
 
@@ -158,7 +159,8 @@ export class AuditLog implements EventSink {
 
   private append(text: string, bytes: number): void {
     if (bytes === 0) return;
-    this.fd ??= openSync(this.file, 'a', 0o600);
+    // `dir` is `<data_dir>/audit`: never written through a link an agent planted there (SECURITY.md#threat-model).
+    this.fd ??= openOwnFileForAppend(path.dirname(this.opts.dir), this.file);
     writeSync(this.fd, text);
     this.size += bytes;
   }

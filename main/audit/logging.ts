@@ -2,7 +2,7 @@
  * The bridge log: JSON lines in `<data_dir>/logs/bridge.log`. Credential-shaped strings and the
  * bridge's own token are redacted from every entry before it is written, wherever they appear.
  */
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { redact } from '../domain/redaction.js';
@@ -22,11 +22,21 @@ export function redactDeep(value: unknown, secrets: readonly string[], depth = 0
 /** The bridge log; `close` ends it (on Windows an open file keeps its folder from being removed or moved). */
 export type BridgeLogger = Logger & { close(): void };
 
-export function createLogger(dataDir: string, secrets: () => readonly string[]): BridgeLogger {
-  const dir = path.join(dataDir, 'logs');
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  // The file is opened here, not by pino, so that closing it is synchronous: a stopped bridge holds no handle.
-  const fd = openSync(path.join(dir, 'bridge.log'), 'a', 0o600);
+export function bridgeLogFile(dataDir: string): string {
+  return path.join(dataDir, 'logs', 'bridge.log');
+}
+
+/**
+ * `open` opens `bridgeLogFile` for appending: the caller's, so that the bridge's own files are opened the one
+ * way that never follows a link (wiring/bridge-files.ts). Opened here, not by pino, so that closing it is
+ * synchronous: a stopped bridge holds no handle.
+ */
+export function createLogger(
+  dataDir: string,
+  secrets: () => readonly string[],
+  open: (file: string) => number,
+): BridgeLogger {
+  const fd = open(bridgeLogFile(dataDir));
   const logger = pino(
     {
       level: process.env.CONTACTOR_LOG_LEVEL ?? 'info',

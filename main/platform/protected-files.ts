@@ -8,10 +8,20 @@
  * `dev`/`ino` from them), which a hard link shares. Real paths are taken at each check, so a link re-pointed
  * after start is followed.
  */
-import type { BigIntStats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  realpathSync,
+  type BigIntStats,
+  type Stats,
+} from 'node:fs';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { pathContains } from './path-containment.js';
+import { pathContains, realPathOf } from './path-containment.js';
 
 /** Entries looked at below a protected folder: the data dir holds a few dozen files; a bound keeps a check cheap. */
 const MAX_ENTRIES = 2000;
@@ -57,5 +67,65 @@ export class ProtectedFiles {
       if (info?.isFile()) yield info;
       else if (info?.isDirectory()) yield* walk(own, 1);
     }
+  }
+}
+
+/**
+ * Opens `file`, one of the bridge's own files below `folder` (the data dir), to append to it; created 0600 (and
+ * its folders 0700) when missing. Returns the descriptor. An agent runs as the person and can plant links among
+ * the bridge's files, so nothing is ever written through one; this throws, naming the file, when:
+ * - the file's folder, by real path, is not inside `folder`'s (a symlinked or junctioned `logs/` leading out);
+ * - the file is a link: refused by O_NOFOLLOW where the system has it (POSIX); where it has not (Windows, where
+ *   `constants.O_NOFOLLOW` is undefined and opening follows links), by lstat of the path after the open, which
+ *   must name the very file the handle holds (device + file number), so a link there before or during the
+ *   open is caught;
+ * - the opened file is not a plain file, or has another name (a hard link to a file outside: `nlink` > 1;
+ *   Windows reports the NTFS link count there too).
+ * A folder swapped for a link between the folder check and the open is not caught (SECURITY.md#what-each-platform-covers-paths-and-files).
+ */
+export function openOwnFileForAppend(folder: string, file: string): number {
+  const parent = path.dirname(file);
+  const refuse = (why: string): Error =>
+    new Error(`${file}: not written, ${why}; remove it, the bridge creates the file again`);
+  const inside = (): boolean => {
+    // Both sides resolved the same way, so a Windows short name (RUNNER~1) stays comparable: one system call each
+    // where the folder exists (every write asks), path-containment.ts `realPathOf` where it is still to be made.
+    try {
+      return pathContains(realpathSync.native(folder), realpathSync.native(parent));
+    } catch {
+      return pathContains(realPathOf(folder), realPathOf(parent));
+    }
+  };
+  if (!inside()) throw refuse(`its folder leads out of ${folder} (a link)`);
+  if (!lstatOrUndefined(parent)) mkdirSync(parent, { recursive: true, mode: 0o700 });
+  const flags = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
+  let fd: number;
+  try {
+    fd = openSync(file, flags, 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw refuse('it is a link');
+    throw err;
+  }
+  try {
+    const opened = fstatSync(fd);
+    const named = lstatOrUndefined(file);
+    if (!named || named.isSymbolicLink() || named.dev !== opened.dev || named.ino !== opened.ino) {
+      throw refuse('it is a link');
+    }
+    if (!opened.isFile()) throw refuse('it is not a plain file');
+    if (opened.nlink > 1) throw refuse('it has another name (a hard link)');
+    if (!inside()) throw refuse(`its folder leads out of ${folder} (a link)`);
+    return fd;
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
+}
+
+function lstatOrUndefined(p: string): Stats | undefined {
+  try {
+    return lstatSync(p);
+  } catch {
+    return undefined;
   }
 }

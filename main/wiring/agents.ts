@@ -90,13 +90,12 @@ export function agentAssembly(opts: AgentAssemblyOptions): AgentAssembly {
       // Without a cwd an agent works in the user's home (its root), not wherever the bridge was started.
       // Its stderr is its own words: the bridge's secrets and credential shapes are removed from each line.
       const onProcess = opts.onAgentProcess;
-      const stderrLog = new AgentLog(
-        agentLogFile(opts.dataDir, name),
-        (line) => redact(line, bridgeSecrets),
-        undefined,
-        undefined,
-        onProcess && ((event) => onProcess(name, event)),
-      );
+      const stderrLog = new AgentLog({
+        file: agentLogFile(opts.dataDir, name),
+        dataDir: opts.dataDir,
+        redact: (line) => redact(line, bridgeSecrets),
+        ...(onProcess ? { onProcess: (event: AgentProcessEvent) => onProcess(name, event) } : {}),
+      });
       return createBackend(name, agentWithDefaultCwd(agent, home), baseEnv, {
         ownFiles: opts.ownFiles,
         agentWrites: opts.agentWrites,

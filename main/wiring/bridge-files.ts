@@ -7,6 +7,7 @@ import path from 'node:path';
 import { createLogger, type BridgeLogger } from '../audit/logging.js';
 import { createPrivateFile, restrictDataDir } from '../config/data-dir-modes.js';
 import { acquireInstanceLock, ensureDataDir, loadOrCreateToken } from '../config/data-dir.js';
+import { openOwnFileForAppend } from '../platform/protected-files.js';
 
 export interface BridgeFiles {
   /** The install token, when the bridge requires one. */
@@ -33,7 +34,12 @@ export function openBridgeFiles(dataDir: string, tokenRequired: boolean): Bridge
   try {
     const secret = tokenRequired ? loadOrCreateToken(dataDir) : undefined;
     const bridgeSecrets: string[] = secret ? [secret] : [];
-    const log = createLogger(dataDir, () => bridgeSecrets);
+    // Never through a link an agent planted in the data dir: a planted bridge.log stops the start, naming it.
+    const log = createLogger(
+      dataDir,
+      () => bridgeSecrets,
+      (file) => openOwnFileForAppend(dataDir, file),
+    );
     return {
       secret,
       bridgeSecrets,

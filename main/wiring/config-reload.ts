@@ -76,6 +76,8 @@ export class ConfigReloader {
 
   constructor(private readonly opts: ConfigReloaderOptions) {
     this.current = opts.started;
+    // Its writes to this file are the ones agentThatWroteLast asks about: never to be forgotten.
+    opts.agentWrites?.protect(opts.path);
     this.text = readText(opts.path);
     this.state = { path: opts.path, loadedAt: new Date().toISOString(), restartNeeded: [] };
   }

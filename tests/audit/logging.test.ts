@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createLogger, redact, redactDeep } from '../../main/audit/logging.js';
+import { openOwnFileForAppend } from '../../main/platform/protected-files.js';
 
 /** Files this process holds open, where the OS lets us list them (Linux); undefined elsewhere. */
 function openFiles(): string[] | undefined {
@@ -20,7 +21,11 @@ function openFiles(): string[] | undefined {
 describe('createLogger', () => {
   it('close() lets go of bridge.log at once: the data dir can be removed (Windows refuses while it is open)', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'contactor-log-'));
-    const log = createLogger(dataDir, () => ['the-token']);
+    const log = createLogger(
+      dataDir,
+      () => ['the-token'],
+      (file) => openOwnFileForAppend(dataDir, file),
+    );
     const file = path.join(dataDir, 'logs', 'bridge.log');
     log.info({ token: 'the-token' }, 'before close');
     expect(openFiles()?.includes(file) ?? true).toBe(true);

@@ -16,11 +16,12 @@ afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force
 function logIn(maxBytes?: number): AgentLog {
   const dir = mkdtempSync(path.join(tmpdir(), 'contactor-agent-log-'));
   dirs.push(dir);
-  return new AgentLog(
-    path.join(dir, 'logs', 'agents', 'a.log'),
-    (line) => redact(line, ['bridge-token-1234']),
-    maxBytes,
-  );
+  return new AgentLog({
+    file: path.join(dir, 'logs', 'agents', 'a.log'),
+    dataDir: dir,
+    redact: (line) => redact(line, ['bridge-token-1234']),
+    ...(maxBytes !== undefined ? { maxBytes } : {}),
+  });
 }
 
 function written(stream: PassThrough): Promise<void> {

@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
+import { skipWithoutTool } from './required-tool.js';
 
 export const CHROMIUM = process.env.CONTACTOR_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -13,21 +14,18 @@ export function hasChromium(): boolean {
 
 /**
  * Whether the browser tests named `what` must be skipped: without Chromium they are, with a message — except
- * with CI=true, where a missing browser fails the run (as the Windows lane does, tests/windows-lane/run.mjs):
- * CI installs Chromium (.ci/run), so its absence there is a broken setup, never a pass.
+ * with CI=true, where a missing browser fails the run (required-tool.ts).
  */
 export function skipWithoutChromium(
   what: string,
   at: string = CHROMIUM,
   env: Record<string, string | undefined> = process.env,
 ): boolean {
-  if (existsSync(at)) return false;
-  if (env.CI === 'true')
-    throw new Error(
-      `${what}: no Chromium at ${at}, and with CI=true browser tests never pass by skipping (apt-get install -y chromium)`,
-    );
-  console.warn(`skipping ${what}: no Chromium at ${at} (apt-get install -y chromium; with CI=true this fails)`);
-  return true;
+  return skipWithoutTool(
+    { name: 'Chromium', at, install: 'apt-get install -y chromium', tests: 'browser tests' },
+    what,
+    env,
+  );
 }
 
 export function launchChromium(extraArgs: string[] = []): Promise<Browser> {

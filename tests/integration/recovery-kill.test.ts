@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { isRunning, pidFrom } from '../fixtures/cli/processes.js';
-import { eventually, waitForState } from '../helpers/wait.js';
+import { eventually, pollUntil, waitForState } from '../helpers/wait.js';
 import { echoAgent, fixtureAgent } from '../helpers/bridge.js';
 import { call, spawnBridge, waitForDiscovery, type BridgeProcess } from './recovery-process.js';
 
@@ -68,7 +68,16 @@ it('recovers after kill -9: the running task fails retryable, the question survi
   });
   expect(running.result).toBeDefined();
   const taskId = running.result.id as string;
-  const working = await waitForStateOf(before, taskId, 'working');
+  await waitForStateOf(before, taskId, 'working');
+  // A task is `working` from the moment it leaves its queue, before its agent's process exists: the pid joins
+  // the receipt once the process has started (docs/contract.md#task-metadata), so wait for it, not for the state.
+  const working = (
+    await pollUntil(
+      () => call(before, 'tasks/get', { id: taskId }),
+      (res) => typeof res.result?.metadata?.receipt?.pid === 'number',
+      `task ${taskId}'s receipt to carry its agent's pid`,
+    )
+  ).result;
   const agentPid = await pidFrom(path.join(root, 'agent.pid'));
   agentGroups.push(agentPid);
   expect(working.metadata.receipt.pid).toBe(agentPid);

@@ -3,7 +3,8 @@
  * reaches config.yaml, the reload does not let it widen anything. The attack: the ACP workspace's real
  * fs/write_text_file path (Workspace.writeText, here protecting nothing — the first wall missed) rewrites
  * the config to add an agent that prints the token; the reload the watcher runs keeps the last good config,
- * says which agent wrote it, and applies the person's next save (an editor's write-and-rename).
+ * says which agent wrote it, and applies the person's next save (an editor's write-and-rename) — also when the
+ * agent went on to write more files than the bridge remembers.
  */
 import { mkdtempSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -88,6 +89,24 @@ describe('a config edit an agent wrote through the bridge', () => {
     expect(applied.error).toBeUndefined();
     expect(applied.added).toEqual(['evil']);
     expect(registry.has('evil')).toBe(true);
+    reloader.close();
+  });
+
+  it('still refuses the edit after the agent wrote 4,097 other files (a write to config.yaml is never forgotten)', async () => {
+    const { configPath, text, registry, agentWrites, reloader } = setUp();
+    const workspace = await Workspace.open(dir, 'native', undefined, new ProtectedFiles([]), {
+      log: agentWrites,
+      agent: 'acp',
+    });
+    await workspace.writeText(configPath, text({ helper: agent(['helper']), evil: agent(['sh', '-c', 'evil']) }));
+    // More writes than the bridge remembers of ordinary files: the oldest of those are forgotten first.
+    for (let i = 0; i < 4097; i += 1) await workspace.writeText(path.join(dir, 'work', `note-${i}.md`), `note ${i}`);
+
+    const held = reloader.reload();
+    expect(held.added).toEqual([]);
+    expect(registry.has('evil')).toBe(false);
+    expect(held.error).toContain('written by agent "acp" through the bridge');
+    expect(held.error).toContain('adds agent "evil"');
     reloader.close();
   });
 

@@ -3,8 +3,9 @@
  * `createBridge({http})`, not 1,024 real sockets): one agent's token held every connection the bridge
  * would take, and the person's CLI, `/health` and every other caller got 503 — the cap was per address,
  * and every 127.x.y.z is this machine. Now connections are counted per identity (connection-guard.ts):
- * an agent holds at most its share, the person always has room, and unauthenticated connections give
- * way to authenticated ones.
+ * an agent holds at most its share, all agents together at most what the person's reserve leaves (also
+ * when several flood at once), the person always has room, and unauthenticated connections give way to
+ * authenticated ones.
  */
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -34,10 +35,10 @@ afterEach(async () => {
   bridge = undefined;
 });
 
-async function start(): Promise<{ url: URL; token: string }> {
+async function start(names: readonly string[] = ['a1', 'a2']): Promise<{ url: URL; token: string }> {
   const dir = tempDir();
   const { configPath } = writeTestConfig(dir, {
-    agents: { a1: nodeFixture(ECHO_AGENT), a2: nodeFixture(ECHO_AGENT) },
+    agents: Object.fromEntries(names.map((name) => [name, nodeFixture(ECHO_AGENT)])),
   });
   bridge = await createBridge({ configPath, env: { PATH: process.env.PATH, HOME: dir }, http: { limits: LIMITS } });
   await bridge.start();
@@ -64,7 +65,7 @@ async function rpcOn(c: Conn, url: URL, token: string): Promise<{ status: number
   return { status: Number(/^HTTP\/1\.1 (\d+)/.exec(head ?? '')?.[1] ?? 0), body };
 }
 
-async function personGetsIn(url: URL, token: string): Promise<void> {
+async function personGetsIn(url: URL, token: string, agents = 2): Promise<void> {
   const health = await fetch(new URL('/health', url));
   expect(health.status).toBe(200);
   await health.text();
@@ -74,7 +75,7 @@ async function personGetsIn(url: URL, token: string): Promise<void> {
     body: BODY,
   });
   expect(res.status).toBe(200);
-  expect(((await res.json()) as { result: { agents: unknown[] } }).result.agents).toHaveLength(2);
+  expect(((await res.json()) as { result: { agents: unknown[] } }).result.agents).toHaveLength(agents);
 }
 
 describe('connection exhaustion', () => {
@@ -103,6 +104,38 @@ describe('connection exhaustion', () => {
       // Another agent has its own share.
       const other = await open(url);
       expect((await rpcOn(other, url, deriveAgentToken(token, 'a2'))).status).toBe(200);
+    },
+    TEST_MS,
+  );
+
+  it(
+    "several agents flooding at once hold the agents' budget between them; the person's reserve stays free",
+    async () => {
+      const names = ['a1', 'a2', 'a3', 'a4', 'a5'];
+      const { url, token } = await start(names);
+      // The attack: every agent at once keeps opening connections, each kept open after its request, until the
+      // bridge refuses one. Five shares of 4 are 20, more than the whole bridge takes (16).
+      const flood = async (agent: string): Promise<number> => {
+        const agentToken = deriveAgentToken(token, agent);
+        let held = 0;
+        for (let attempt = 0; attempt < 40; attempt += 1) {
+          const reply = await rpcOn(await open(url), url, agentToken);
+          if (reply.status === 200) held += 1;
+          if (reply.status === 503) break;
+        }
+        return held;
+      };
+      const held = await Promise.all(names.map(flood));
+      // 16 connections - 4 kept for the person - 4 for connections not yet proven = 8 for all agents together.
+      expect(held.reduce((a, b) => a + b, 0)).toBe(8);
+      for (const count of held) expect(count).toBeLessThanOrEqual(4);
+
+      // The person's reserve, end to end: 4 connections held at once, each answered, then /health and the CLI's call.
+      const mine = await Promise.all([1, 2, 3, 4].map(() => open(url)));
+      const answers = await Promise.all(mine.map((c) => rpcOn(c, url, token)));
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+      expect(mine.filter((c) => c.closed())).toEqual([]);
+      await personGetsIn(url, token, names.length);
     },
     TEST_MS,
   );

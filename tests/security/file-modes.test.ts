@@ -2,7 +2,7 @@
  * User-only files in the data dir, as the attacker found it: in a data dir that already existed with mode 755, the
  * database, its -wal/-shm and the log were created 0644, and another user read task text from the WAL.
  */
-import { chmodSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, linkSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dataDirModesCheck } from '../../main/cli/doctor/data-dir-check.js';
@@ -46,6 +46,42 @@ describe.skipIf(process.platform === 'win32')('data dir modes', () => {
       expect(modeOf(path.join(dataDir, file)).toString(8), file).toBe('600');
     }
     expect(dataDirModesCheck(dataDir, false).status).toBe('ok');
+  });
+
+  it('never follows a link an agent planted in the data dir: the files outside keep their modes', async () => {
+    process.umask(0o022);
+    const dir = tempDir();
+    const dataDir = path.join(dir, 'data');
+    const project = path.join(dir, 'project');
+    mkdirSync(path.join(project, 'bin'), { recursive: true });
+    writeFileSync(path.join(project, 'bin', 'build.sh'), '#!/bin/sh\necho built\n', { mode: 0o755 });
+    writeFileSync(path.join(project, 'notes.md'), 'shared notes', { mode: 0o644 });
+    chmodSync(path.join(project, 'bin'), 0o755);
+    chmodSync(project, 0o755);
+    // What an agent running as the person can do: links among the bridge's files, leading to its project.
+    mkdirSync(path.join(dataDir, 'logs'), { recursive: true, mode: 0o755 });
+    symlinkSync(project, path.join(dataDir, 'logs', 'project'));
+    symlinkSync(path.join(project, 'notes.md'), path.join(dataDir, 'notes.md'));
+    writeFileSync(path.join(project, 'README.md'), 'readme', { mode: 0o644 });
+    linkSync(path.join(project, 'README.md'), path.join(dataDir, 'logs', 'README.md'));
+
+    tb = await startTestBridge({ dir, dataDir, agents: { echo: nodeFixture(ECHO_AGENT) }, isolatedEnv: true });
+    expect(modeOf(project)).toBe(0o755);
+    expect(modeOf(path.join(project, 'bin'))).toBe(0o755);
+    expect(modeOf(path.join(project, 'bin', 'build.sh'))).toBe(0o755);
+    expect(modeOf(path.join(project, 'notes.md'))).toBe(0o644);
+    expect(readFileSync(path.join(project, 'notes.md'), 'utf8')).toBe('shared notes');
+    expect(modeOf(path.join(project, 'README.md'))).toBe(0o644);
+    // The data dir's own entries are still made user-only, and doctor --fix leaves the links alone too.
+    expect(modeOf(path.join(dataDir, 'logs'))).toBe(0o700);
+    // doctor names the hard link (its mode is the outside file's) and --fix leaves every link alone.
+    expect(dataDirModesCheck(dataDir, true)).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining(`${path.join(dataDir, 'logs', 'README.md')} 644`),
+    });
+    expect(modeOf(path.join(project, 'bin', 'build.sh'))).toBe(0o755);
+    expect(modeOf(path.join(project, 'notes.md'))).toBe(0o644);
+    expect(modeOf(path.join(project, 'README.md'))).toBe(0o644);
   });
 
   it('doctor names what is readable by others and --fix makes it user-only', () => {

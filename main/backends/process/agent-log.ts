@@ -4,10 +4,15 @@
  * model it does not know) is otherwise seen by no one. Each line is redacted before it is written (a
  * secret split across two lines is not recognised); the files are the user's only. `contactor logs`
  * reads them, and `doctor` shows an agent's last warnings when its probe fails.
+ *
+ * The agent can reach the data dir with its own tools, so it could leave a link where its log goes
+ * (`logs/agents/<agent>.log` → `~/.bashrc`) and have the bridge append its stderr there. Every write opens the
+ * file through platform/protected-files.ts `openOwnFileForAppend`: never through a symlink, a hard link or a
+ * folder leading out of the data dir; a refused write is dropped, as one to a full disk is.
  */
-import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
-import path from 'node:path';
+import { closeSync, lstatSync, renameSync, writeFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
+import { openOwnFileForAppend } from '../../platform/protected-files.js';
 
 export const AGENT_LOG_MAX_BYTES = 1024 * 1024;
 /** Rotated files kept besides the current one. */
@@ -18,21 +23,32 @@ export type AgentProcessEvent =
   | { kind: 'started'; pid: number | undefined }
   | { kind: 'exited'; pid: number | undefined; code: number | null; signal: string | null };
 
-export class AgentLog {
-  private size: number;
+export interface AgentLogOptions {
+  /** The log file (config/data-dir.ts `agentLogFile`). */
+  file: string;
+  /** The data dir the file lies in: the log is never written outside it. */
+  dataDir: string;
+  redact: (line: string) => string;
+  maxBytes?: number;
+  /** Rotated files kept besides the current one. */
+  keep?: number;
+  /** Told when a process of this agent starts and ends; a listener that throws is ignored. */
+  onProcess?: (event: AgentProcessEvent) => void;
+}
 
-  constructor(
-    readonly file: string,
-    private readonly redact: (line: string) => string,
-    private readonly maxBytes = AGENT_LOG_MAX_BYTES,
-    private readonly keep = AGENT_LOG_KEEP,
-    /** Told when a process of this agent starts and ends; a listener that throws is ignored. */
-    private readonly onProcess?: (event: AgentProcessEvent) => void,
-  ) {
-    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+export class AgentLog {
+  readonly file: string;
+  private size: number;
+  private readonly maxBytes: number;
+  private readonly keep: number;
+
+  constructor(private readonly options: AgentLogOptions) {
+    this.file = options.file;
+    this.maxBytes = options.maxBytes ?? AGENT_LOG_MAX_BYTES;
+    this.keep = options.keep ?? AGENT_LOG_KEEP;
     let size = 0;
     try {
-      size = statSync(file).size;
+      size = lstatSync(this.file).size;
     } catch {
       // no log yet
     }
@@ -69,7 +85,7 @@ export class AgentLog {
         : `-- contactor: agent process exited (${event.signal ? `signal ${event.signal}` : `code ${String(event.code)}`})`;
     this.write([line], event.pid);
     try {
-      this.onProcess?.(event);
+      this.options.onProcess?.(event);
     } catch {
       // A listener's bug must not stop the agent.
     }
@@ -78,11 +94,16 @@ export class AgentLog {
   private write(lines: string[], pid: number | undefined): void {
     if (lines.length === 0) return;
     const at = new Date().toISOString();
-    const text = lines.map((line) => `${at} [${pid ?? '?'}] ${this.redact(line)}\n`).join('');
+    const text = lines.map((line) => `${at} [${pid ?? '?'}] ${this.options.redact(line)}\n`).join('');
     try {
-      appendFileSync(this.file, text, { mode: 0o600 });
+      const fd = openOwnFileForAppend(this.options.dataDir, this.file);
+      try {
+        writeFileSync(fd, text);
+      } finally {
+        closeSync(fd);
+      }
     } catch {
-      return; // a full disk or a removed data dir must not stop the agent
+      return; // a full disk, a removed data dir or a planted link must not stop the agent
     }
     this.size += Buffer.byteLength(text);
     if (this.size > this.maxBytes) this.rotate();

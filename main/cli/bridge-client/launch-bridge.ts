@@ -3,9 +3,10 @@
  * launch-mode.ts chooses (the tray app on Windows, else `contactor serve`) detached, and wait until it is healthy.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../config/config.js';
+import { openOwnFileForAppend } from '../../platform/protected-files.js';
 import { BridgeClient, portInUse, probeAddress } from './bridge-client.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { cliEntry, resourcesDir } from '../install-paths.js';
@@ -116,7 +117,8 @@ export async function startBridge(choice: LaunchChoice, opts: GlobalOptions, dat
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const desktop = choice.mode === 'desktop';
   const log = desktop ? path.join(dataDir, 'logs') : path.join(dataDir, SERVE_LOG);
-  const fd = desktop ? 'ignore' : openSync(log, 'a', 0o600);
+  // Never through a link an agent planted in the data dir (SECURITY.md#what-the-bridge-guarantees).
+  const fd = desktop ? 'ignore' : openOwnFileForAppend(dataDir, log);
   // serve.log is appended to across starts: a failure quotes only what this start wrote.
   const logStart = typeof fd === 'number' ? fstatSync(fd).size : 0;
   const child = spawn(choice.command, choice.args, {
