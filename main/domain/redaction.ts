@@ -103,8 +103,11 @@ export const CREDENTIAL_PATTERNS: readonly CredentialPattern[] = [
     secrets: ['eyJzdWIiOiIxMjM0In0'],
   },
   {
+    // A Digest value is a list of quoted parameters (`username="x", ..., response="<hash>"`): the whole
+    // rest of the line goes, since the response hash is the part that proves the password.
     name: '`Authorization: Basic` / `Bearer` / `Token` values',
-    pattern: /((?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:basic|bearer|token|digest)\s+)[^\s"',;]{4,}/gi,
+    pattern:
+      /((?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:basic|bearer|token|digest)\s+)(?:(?<=digest\s+)[^\r\n]+|[^\s"',;]{4,})/gi,
     sample: 'Authorization: Basic Ym9iOmh1bnRlcjI=',
     secrets: ['Ym9iOmh1bnRlcjI='],
   },
