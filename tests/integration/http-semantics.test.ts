@@ -189,7 +189,8 @@ describe('messageId idempotency over files', () => {
   it.each(CASES)('$form: the same text with another file is a conflict (-32061) and runs once', async (c) => {
     const messageId = crypto.randomUUID();
     const text = uniquePrompt(c.form);
-    const opts = { ...(c.path ? { path: c.path } : {}), headers: c.version ? { 'A2A-Version': c.version } : {} };
+    const headers: Record<string, string> = c.version ? { 'A2A-Version': c.version } : {};
+    const opts = { ...(c.path ? { path: c.path } : {}), headers };
     const first = await tb.rpc(c.method, c.first(messageId, text), opts);
     expect(first.error, JSON.stringify(first.error)).toBeUndefined();
     const firstId = (c.version === '1.0' ? first.result.task.id : first.result.id) as string;
