@@ -121,7 +121,7 @@ const FORMS: Record<string, Form[]> = {
       secret: 'SyrIA0P9tqVPQjvYN_k3YKcVkmbScqA8L5H4',
     },
   ],
-  'Slack tokens (`xoxb-`, `xoxp-`, ...)': [
+  'Slack tokens (`xoxb-`, `xoxp-`, `xoxe-`, `xoxe.xoxp-`, ...)': [
     {
       form: 'xoxa-',
       sample: 'slack xoxa-2-8190983083617-9914801450707-80cfa222ef8e6becc0973db25b18dc70',
@@ -152,6 +152,18 @@ const FORMS: Record<string, Form[]> = {
       sample: 'slack xoxr-3182652352392-1396522181278-wLBHjLJNCWoFJpQTA35xx20W',
       secret: '3182652352392-1396522181278-wLBHjLJNCWoFJpQTA35xx20W',
     },
+    {
+      form: 'xoxe-1- (refresh token of a rotating or config token)',
+      sample:
+        'SLACK_REFRESH_TOKEN=xoxe-1-My0xLTMxODI2NTIzNTIzOTItMTM5NjUyMjE4MTI3OC05OTc1Mjk3Njc2NjA0YjEwMGU3YzRmNDgwNGMyNzVjZA',
+      secret: 'My0xLTMxODI2NTIzNTIzOTItMTM5NjUyMjE4MTI3OC05OTc1Mjk3Njc2NjA0YjEwMGU3YzRmNDgwNGMyNzVjZA',
+    },
+    {
+      form: 'xoxe.xoxp-1- (rotating access token, app configuration token)',
+      sample:
+        'config token xoxe.xoxp-1-Mi0yLTMxODI2NTIzNTIzOTItOTY4OTg2NjA3MTgzNS1iYTcyNzA1MTY2MzE0YzdlYzJmOWVkNzU3YjI0ODRl ok',
+      secret: 'Mi0yLTMxODI2NTIzNTIzOTItOTY4OTg2NjA3MTgzNS1iYTcyNzA1MTY2MzE0YzdlYzJmOWVkNzU3YjI0ODRl',
+    },
   ],
   'Slack app-level tokens (`xapp-`)': [
     {
@@ -168,8 +180,13 @@ const FORMS: Record<string, Form[]> = {
       secret: 'T031M45UB/B0I13VPBJ1T/gN5uH6sOmRx4OgYA2bDmxbJe',
     },
   ],
-  'AWS access key ids (`AKIA`)': [
+  'AWS access key ids (`AKIA`, `ASIA`)': [
     { form: 'AKIA', sample: 'aws_access_key_id = AKIAKRB5PXODSN5LXRYE', secret: 'KRB5PXODSN5LXRYE' },
+    {
+      form: 'ASIA (temporary, from STS)',
+      sample: '{"AccessKeyId": "ASIAY34FZKBOKMUTVV7A", "Expiration": "2026-12-03T10:00:00Z"}',
+      secret: 'Y34FZKBOKMUTVV7A',
+    },
   ],
   'AWS secret access keys (after their name)': [
     {
