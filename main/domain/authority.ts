@@ -55,6 +55,11 @@ export function creatorOf(who: Identity): string {
   return who.kind === 'person' ? 'person' : `agent:${who.agent}`;
 }
 
+/** The agent a stored creator names (`agent:<name>`), or undefined when the person or nobody created the task. */
+export function creatorAgent(createdBy: unknown): string | undefined {
+  return typeof createdBy === 'string' && createdBy.startsWith('agent:') ? createdBy.slice('agent:'.length) : undefined;
+}
+
 /** A task as the table needs it: its stored creator and the agent running it. */
 export interface TaskParty {
   id?: string;

@@ -58,9 +58,13 @@ export function bridgeMethods(ctx: MethodContext): Record<string, MethodHandler>
           agent: task.metadata.agent,
           createdBy: task.metadata.createdBy,
         });
-      const person = call.identity.kind === 'person'; // sees all: no task lookups for the history
+      // The person sees all (no task lookups); an agent, the questions of the tasks it created, chosen by
+      // the store before the latest `history` are taken, then checked by the table like the open ones.
+      const { identity } = call;
       const history = p.history
-        ? dispatcher.questionHistory(p.history).filter((q) => person || visible(dispatcher.get(q.taskId)))
+        ? identity.kind === 'person'
+          ? dispatcher.questionHistory(p.history)
+          : dispatcher.questionHistory(p.history, identity.agent).filter((q) => visible(dispatcher.get(q.taskId)))
         : undefined;
       return { tasks: dispatcher.pending().filter(visible), ...(history ? { history } : {}) };
     },

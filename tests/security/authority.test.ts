@@ -463,6 +463,37 @@ describe('pending/list with its history, from an agent token', () => {
   );
 });
 
+describe("pending/list's history limit, from an agent token", () => {
+  it(
+    "counts that agent's own questions: newer questions of other callers' tasks never crowd them out",
+    async () => {
+      const r = await start();
+      // boss's two questions are answered first; then a newer one on a task of stranger's and one of the person's.
+      const order = ['creator', 'creator', 'other', 'person'] as const;
+      const answered: string[] = [];
+      for (const creator of order) {
+        const taskId = await parkedTask(r, creator);
+        expect((await post(r, 'person', 'tasks/answer', { taskId, answer: 'allow' })).body.error).toBeUndefined();
+        answered.push(taskId);
+      }
+      const [boss1, boss2, strangers, persons] = answered as [string, string, string, string];
+      const history = async (who: Who, n: number) => {
+        const reply = await post(r, who, 'pending/list', { history: n });
+        expect(reply.body.error).toBeUndefined();
+        return (reply.body.result.history as { taskId: string }[]).map((q) => q.taskId);
+      };
+      await eventually(async () => (await history('person', 50)).length === 4, 'the four answered questions');
+      // Newest first, literal: the two latest bridge-wide are not boss's, yet boss gets two of its own.
+      expect(await history('person', 2)).toEqual([persons, strangers]);
+      expect(await history('creator', 2)).toEqual([boss2, boss1]);
+      expect(await history('creator', 1)).toEqual([boss2]);
+      expect(await history('other', 1)).toEqual([strangers]);
+      expect(await history('runner', 2)).toEqual([]);
+    },
+    TEST_MS,
+  );
+});
+
 describe('an ACP agent approving its own permission request', () => {
   it(
     'is refused by tasks/answer and by the v0.3 and v1 continuations; the tool never runs and the audit names the person',
