@@ -78,6 +78,14 @@ export function allows(action: Action, who: Identity, task?: TaskParty): boolean
   return task?.agent !== who.agent && task?.createdBy === creatorOf(who);
 }
 
+/**
+ * The table's word before a method or route runs, where no task is in hand yet: `person` and `any caller`
+ * actions are decided here; a `person or creator` action is decided by the method, with its task.
+ */
+export function authorizeCall(action: Action, who: Identity): void {
+  if (AUTHORITY[action] !== 'person or creator') authorize(action, who);
+}
+
 /** Throws the refusal (-32066 on the wire) when `who` may not do `action`. */
 export function authorize(action: Action, who: Identity, task?: TaskParty): void {
   const refused = refusal(action, who, task);
