@@ -24,8 +24,10 @@ const GROUPS = flag('groups', 200);
 const ROUNDS = flag('rounds', 5);
 /** The schema as first released (step 1), its four indexes on the last update descending. */
 const FIRST_SCHEMA = MIGRATIONS[0]!;
-/** What the migrations make of it today, written flat so that variants can edit it. */
-const PRODUCT_SCHEMA = FIRST_SCHEMA.replaceAll('updated_at DESC, id DESC)', 'updated_at, id)');
+/** Step 2: the four indexes ascending. */
+const ASCENDING_SCHEMA = FIRST_SCHEMA.replaceAll('updated_at DESC, id DESC)', 'updated_at, id)');
+/** What the migrations make of it today, written flat so that variants can edit it (step 3: the creating agent). */
+const PRODUCT_SCHEMA = `${ASCENDING_SCHEMA}\n${MIGRATIONS[2]!}`;
 /** `--variants=a,b`: only the variants whose names contain one of these (the product's always runs). */
 const ONLY = process.argv
   .find((a) => a.startsWith('--variants='))
@@ -39,6 +41,8 @@ interface Variant {
   keys: 'random' | 'ordered';
   /** What the insert's ON CONFLICT names: the (scope, messageId) pair, a 64-bit hash of it, or nothing. */
   conflict: 'pair' | 'hash' | 'none';
+  /** The tasks are sent by an agent (a `created_by_agent`, so a tasks_by_creator entry); else by the person. */
+  byAgent?: boolean;
 }
 
 const HASHED_KEY = (schema: string) =>
@@ -49,6 +53,19 @@ const reKeyed = (schema: string, from: string, to: string) => schema.replaceAll(
 const VARIANTS: Variant[] = [
   { name: 'product schema', schema: PRODUCT_SCHEMA, keys: 'random', conflict: 'pair' },
   { name: 'the four updated_at indexes descending (step 1)', schema: FIRST_SCHEMA, keys: 'random', conflict: 'pair' },
+  {
+    name: 'no created_by_agent, no tasks_by_creator (step 2)',
+    schema: ASCENDING_SCHEMA,
+    keys: 'random',
+    conflict: 'pair',
+  },
+  {
+    name: "an agent's sends (tasks_by_creator entries)",
+    schema: PRODUCT_SCHEMA,
+    keys: 'random',
+    conflict: 'pair',
+    byAgent: true,
+  },
   {
     name: 'no UNIQUE (key_scope, message_id)',
     schema: PRODUCT_SCHEMA.replace(/,\s*UNIQUE \(key_scope, message_id\)/, ''),
@@ -165,8 +182,8 @@ function statements(db: Database.Database, v: Variant) {
     commit: db.prepare('COMMIT'),
     insert: db.prepare(
       `INSERT INTO tasks (id, context_id, agent, state, created_at, updated_at, last_seq, key_scope, message_id,
-                          payload_hash, task_json${v.conflict === 'hash' ? ', key_hash' : ''})
-       VALUES (?, ?, 'echo', 'submitted', ?, ?, 0, 'echo', ?, 'h', ?${v.conflict === 'hash' ? ', ?' : ''})
+                          payload_hash, task_json${v.conflict === 'hash' ? ', key_hash' : ''}${v.byAgent ? ', created_by_agent' : ''})
+       VALUES (?, ?, 'echo', 'submitted', ?, ?, 0, 'echo', ?, 'h', ?${v.conflict === 'hash' ? ', ?' : ''}${v.byAgent ? ", 'boss'" : ''})
        ${{ pair: 'ON CONFLICT (key_scope, message_id) DO NOTHING', hash: 'ON CONFLICT (key_hash) DO NOTHING', none: '' }[v.conflict]}`,
     ),
     update: db.prepare('UPDATE tasks SET state = ?, updated_at = ?, last_seq = ?, task_json = ? WHERE id = ?'),

@@ -165,6 +165,11 @@ export interface TaskQuery {
   states?: TaskState[];
   /** Only tasks whose status changed after this instant (ISO-8601). */
   updatedAfter?: string;
+  /**
+   * Only tasks this agent created (`metadata.createdBy` is `agent:<name>`): what an agent's token may list
+   * of the questions (`pending/list`), chosen before the page is cut, never after.
+   */
+  createdByAgent?: string;
   pageSize: number;
   pageToken?: string;
   includeArtifacts: boolean;

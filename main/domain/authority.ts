@@ -55,6 +55,11 @@ export function creatorOf(who: Identity): string {
   return who.kind === 'person' ? 'person' : `agent:${who.agent}`;
 }
 
+/** The agent a stored creator names (`agent:<name>`), or undefined when the person or nobody created the task. */
+export function creatorAgent(createdBy: unknown): string | undefined {
+  return typeof createdBy === 'string' && createdBy.startsWith('agent:') ? createdBy.slice('agent:'.length) : undefined;
+}
+
 /** A task as the table needs it: its stored creator and the agent running it. */
 export interface TaskParty {
   id?: string;
@@ -71,6 +76,14 @@ export function allows(action: Action, who: Identity, task?: TaskParty): boolean
   // The agent running a task never decides for it, even one that somehow created it itself; a task from
   // before creators were recorded has none: only the person may act on it.
   return task?.agent !== who.agent && task?.createdBy === creatorOf(who);
+}
+
+/**
+ * The table's word before a method or route runs, where no task is in hand yet: `person` and `any caller`
+ * actions are decided here; a `person or creator` action is decided by the method, with its task.
+ */
+export function authorizeCall(action: Action, who: Identity): void {
+  if (AUTHORITY[action] !== 'person or creator') authorize(action, who);
 }
 
 /** Throws the refusal (-32066 on the wire) when `who` may not do `action`. */

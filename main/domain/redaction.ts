@@ -66,8 +66,9 @@ export const CREDENTIAL_PATTERNS: readonly CredentialPattern[] = [
     secrets: ['SyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q'],
   },
   {
-    name: 'Slack tokens (`xoxb-`, `xoxp-`, ...)',
-    pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g,
+    // `xoxe-1-` is the refresh token of a rotating app or config token; `xoxe.xoxp-1-` the rotating access token.
+    name: 'Slack tokens (`xoxb-`, `xoxp-`, `xoxe-`, `xoxe.xoxp-`, ...)',
+    pattern: /\b(?:xoxe\.)?xox[abposre]-[A-Za-z0-9-]{10,}/g,
     sample: 'slack xoxb-123456789012-abcdefghijkl',
     secrets: ['123456789012-abcdefghijkl'],
   },
@@ -84,8 +85,9 @@ export const CREDENTIAL_PATTERNS: readonly CredentialPattern[] = [
     secrets: ['T0AAAAAAA/B0BBBBBBB/xYzXyZxYzXyZxYzXyZxYzXyZ'],
   },
   {
-    name: 'AWS access key ids (`AKIA`)',
-    pattern: /\bAKIA[0-9A-Z]{16}\b/g,
+    // `ASIA`: the temporary key id STS hands out (assumed roles, SSO, instance profiles).
+    name: 'AWS access key ids (`AKIA`, `ASIA`)',
+    pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
     sample: 'id AKIAIOSFODNN7EXAMPLE ok',
     secrets: ['IOSFODNN7EXAMPLE'],
   },
@@ -103,8 +105,11 @@ export const CREDENTIAL_PATTERNS: readonly CredentialPattern[] = [
     secrets: ['eyJzdWIiOiIxMjM0In0'],
   },
   {
+    // A Digest value is a list of quoted parameters (`username="x", ..., response="<hash>"`): the whole
+    // rest of the line goes, since the response hash is the part that proves the password.
     name: '`Authorization: Basic` / `Bearer` / `Token` values',
-    pattern: /((?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:basic|bearer|token|digest)\s+)[^\s"',;]{4,}/gi,
+    pattern:
+      /((?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:basic|bearer|token|digest)\s+)(?:(?<=digest\s+)[^\r\n]+|[^\s"',;]{4,})/gi,
     sample: 'Authorization: Basic Ym9iOmh1bnRlcjI=',
     secrets: ['Ym9iOmh1bnRlcjI='],
   },

@@ -193,10 +193,14 @@ export class Dispatcher {
       .sort((a, b) => pendingSince(a).localeCompare(pendingSince(b)));
   }
 
-  /** How the latest questions ended (answered, auto-decided, expired), newest first. */
-  questionHistory(limit: number): AnsweredQuestion[] {
+  /**
+   * How the latest questions ended (answered, auto-decided, expired), newest first; with `createdByAgent`,
+   * those of the tasks that agent created only, chosen by the store before the latest are taken.
+   */
+  questionHistory(limit: number, createdByAgent?: string): AnsweredQuestion[] {
     if (limit <= 0) return [];
-    return latestQuestions(this.list({ pageSize: 100, includeArtifacts: false }).tasks, limit);
+    const query = { pageSize: 100, includeArtifacts: false, ...(createdByAgent ? { createdByAgent } : {}) };
+    return latestQuestions(this.list(query).tasks, limit);
   }
 
   /** `by`: who asked, as their credential proves it (the transport checked they may); named in the status. */

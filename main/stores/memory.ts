@@ -3,6 +3,7 @@
  * `SqliteTaskStore`; nothing survives the process. Values are cloned on the way in and out, so a caller
  * holding a task it passed in or got back can never change what is stored.
  */
+import { creatorAgent } from '../domain/authority.js';
 import type { StreamEvent, TaskEvent } from '../domain/events.js';
 import type { Task, TaskState } from '../domain/task.js';
 import type { IdempotencyKey, StoredTask, TaskPage, TaskQuery, TaskStore } from '../ports.js';
@@ -135,6 +136,7 @@ function matches(task: Task, filter: ListFilter): boolean {
   return (
     (filter.contextId === undefined || task.contextId === filter.contextId) &&
     (filter.agent === undefined || task.metadata.agent === filter.agent) &&
+    (filter.createdByAgent === undefined || creatorAgent(task.metadata.createdBy) === filter.createdByAgent) &&
     (filter.states === undefined || filter.states.includes(task.status.state)) &&
     (filter.updatedAfter === undefined || task.status.timestamp > filter.updatedAfter)
   );

@@ -50,6 +50,16 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX tasks_by_state   ON tasks (state, updated_at, id);
   CREATE INDEX tasks_by_agent   ON tasks (agent, updated_at, id);
   `,
+  // The agent that created a task (metadata.createdBy `agent:<name>`; NULL when the person did), so an
+  // agent's token lists the questions of its own tasks by index, its latest first, before any page is cut
+  // (`pending/list` history: SECURITY.md#who-may-do-what). Partial: the person's tasks, most of them, add
+  // no index entry and no index write to a send.
+  `
+  ALTER TABLE tasks ADD COLUMN created_by_agent TEXT;
+  UPDATE tasks SET created_by_agent = substr(json_extract(task_json, '$.metadata.createdBy'), 7)
+    WHERE substr(json_extract(task_json, '$.metadata.createdBy'), 1, 6) = 'agent:';
+  CREATE INDEX tasks_by_creator ON tasks (created_by_agent, updated_at, id) WHERE created_by_agent IS NOT NULL;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

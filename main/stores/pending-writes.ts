@@ -12,6 +12,7 @@
  * an I/O error (disk full) can lose a group, and then all of it.
  */
 import type Database from 'better-sqlite3';
+import { creatorAgent } from '../domain/authority.js';
 import type { StreamEvent, TaskEvent } from '../domain/events.js';
 import { isTerminal, type Task, type TaskState } from '../domain/task.js';
 import type { IdempotencyKey, StoredTask } from '../ports.js';
@@ -42,6 +43,8 @@ export interface NewRow {
   task: Task;
   columns: TaskColumns;
   createdAt: string;
+  /** The agent that created the task, or null (the person): set once, a task's creator never changes. */
+  createdByAgent: string | null;
   lastSeq: number;
   key: IdempotencyKey | undefined;
   events: { seq: number; json: string }[];
@@ -53,7 +56,7 @@ export interface WriteStatements {
   lastSeq: Database.Statement;
   /**
    * (id, context_id, agent, state, created_at, updated_at, last_seq, key_scope, message_id, payload_hash,
-   * task_json): inserts a row; 0 changes when its idempotency key is already stored.
+   * task_json, created_by_agent): inserts a row; 0 changes when its idempotency key is already stored.
    */
   insertTask: Database.Statement;
   /** (context_id, agent, state, updated_at, last_seq, task_json, id). */
@@ -97,6 +100,7 @@ export class PendingWrites {
       lastSeq: checkedLastSeq(task.id, 0, events),
       columns: taskColumns(task),
       createdAt: required(task.id, 'metadata.createdAt', task.metadata.createdAt),
+      createdByAgent: creatorAgent(task.metadata.createdBy) ?? null,
       key,
       events: serialized(events),
     };
@@ -124,6 +128,7 @@ export class PendingWrites {
         key?.messageId ?? null,
         key?.payloadHash ?? null,
         columns.task_json,
+        row.createdByAgent,
       ).changes;
     } catch (err) {
       if ((err as { code?: unknown }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {

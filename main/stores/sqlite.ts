@@ -191,6 +191,7 @@ export class SqliteTaskStore implements TaskStore, PrunableStore {
     const where = [
       filter.contextId !== undefined && 'context_id = @contextId',
       filter.agent !== undefined && 'agent = @agent',
+      filter.createdByAgent !== undefined && 'created_by_agent = @createdByAgent',
       filter.states !== undefined && 'state IN (SELECT value FROM json_each(@states))',
       filter.updatedAfter !== undefined && 'updated_at > @updatedAfter',
     ].filter((clause): clause is string => clause !== false);
@@ -229,8 +230,8 @@ function prepare(db: Database.Database) {
     // Parameters in the order pending-writes.ts (WriteStatements) passes them.
     insertTask: db.prepare(
       `INSERT INTO tasks (id, context_id, agent, state, created_at, updated_at, last_seq,
-                          key_scope, message_id, payload_hash, task_json)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                          key_scope, message_id, payload_hash, task_json, created_by_agent)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (key_scope, message_id) DO NOTHING`,
     ),
     updateTask: db.prepare(
@@ -255,6 +256,7 @@ function listParams(filter: ListFilter): Record<string, string> {
   return {
     ...(filter.contextId !== undefined ? { contextId: filter.contextId } : {}),
     ...(filter.agent !== undefined ? { agent: filter.agent } : {}),
+    ...(filter.createdByAgent !== undefined ? { createdByAgent: filter.createdByAgent } : {}),
     ...(filter.states !== undefined ? { states: JSON.stringify(filter.states) } : {}),
     ...(filter.updatedAfter !== undefined ? { updatedAfter: filter.updatedAfter } : {}),
     ...(filter.cursor ? { cursorAt: filter.cursor.updatedAt, cursorId: filter.cursor.id } : {}),

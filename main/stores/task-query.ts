@@ -11,6 +11,8 @@ import { decodePageToken, type PageCursor } from './page-token.js';
 export interface ListFilter {
   contextId: string | undefined;
   agent: string | undefined;
+  /** The creating agent's name (TaskQuery.createdByAgent). */
+  createdByAgent: string | undefined;
   /** `undefined` when the query names no state (an empty list filters nothing). */
   states: TaskState[] | undefined;
   /** Canonical ISO-8601 (`toISOString`), comparable as text with stored status timestamps. */
@@ -26,6 +28,7 @@ export function listFilter(query: TaskQuery): ListFilter {
   return {
     contextId: query.contextId,
     agent: query.agent,
+    createdByAgent: query.createdByAgent,
     states: query.states && query.states.length > 0 ? [...query.states] : undefined,
     updatedAfter: query.updatedAfter === undefined ? undefined : canonicalInstant(query.updatedAfter),
     // An empty token is what A2A clients send on the first request.

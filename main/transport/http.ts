@@ -39,6 +39,25 @@ const NAME = AGENT_NAME.source.slice(1, -1);
 /** An agent's JSON-RPC endpoint, `/agents/<name>` or `/agents/<name>/`; the name as in config, never decoded. */
 const AGENT_ENDPOINT = new RegExp(`^/agents/(${NAME})/?$`);
 const AGENT_CARD = new RegExp(`^/agents/(${NAME})/\\.well-known/agent-card\\.json$`);
+/**
+ * Every route but the JSON-RPC POSTs (whose methods have theirs in method-actions.ts): the authority action
+ * it asks about once the token proved who calls, or `no token`: what anyone may read, the cards and health
+ * (SECURITY.md#who-may-do-what, "discover agents"). `routes` registers each under its name here, and a
+ * route with an action is served through `guarded` only.
+ */
+export const HTTP_ROUTES = {
+  'GET /health': 'no token',
+  'GET /.well-known/agent-card.json': 'no token',
+  'GET /.well-known/agent.json': 'no token',
+  'GET /agents/<name>/.well-known/agent-card.json': 'no token',
+  'GET /events': 'follow every task',
+  'POST /shutdown': 'stop the bridge',
+} as const satisfies Record<string, Action | 'no token'>;
+
+type HttpRoute = keyof typeof HTTP_ROUTES;
+type GuardedRoute = { [R in HttpRoute]: (typeof HTTP_ROUTES)[R] extends Action ? R : never }[HttpRoute];
+type OpenRoute = Exclude<HttpRoute, GuardedRoute>;
+
 /** Refusals before any version is known go out in the v0.3 error shape. */
 const V03 = { version: '0.3' } as const;
 
@@ -93,35 +112,51 @@ function pathOf(url: string): string {
   return splitUrl(url).path;
 }
 
+/** Each route the router serves, by its name in HTTP_ROUTES (the structural test of the authority table reads it). */
+export function servedRoutes(opts: HttpOptions): { name: string | undefined; methods: string[] }[] {
+  return routes(opts).stack.map((layer) => ({ name: layer.name, methods: layer.methods.filter((m) => m !== 'HEAD') }));
+}
+
 /** Every route but the JSON-RPC POSTs; the gate has run (only GET and POST get here). */
 function routes(opts: HttpOptions): Router {
   // Cards change only with the config, which builds a new app: this instant is their Last-Modified.
   const cardsSince = new Date();
   const router = new Router({ sensitive: true, strict: true });
+  const open = (route: OpenRoute): string => route;
+  /**
+   * Serves a route with an action at the method and path its name gives: the token, the caller's share of
+   * connections, then the table's word on the action, before `serve`.
+   */
+  const guarded = (route: GuardedRoute, serve: (ctx: Koa.Context) => void): void => {
+    const path = route.slice(route.indexOf(' ') + 1);
+    const handler = (ctx: Koa.Context): void => {
+      const who = caller(ctx, opts);
+      if (!who) return deny(ctx, opts, 401, unauthorized(), 'unauthorized');
+      if (!admitted(ctx, opts, who) || !permitted(ctx, opts, HTTP_ROUTES[route], who)) return;
+      serve(ctx);
+    };
+    if (route.startsWith('POST ')) router.post(route, path, handler);
+    else router.get(route, path, handler);
+  };
 
-  router.get('/health', (ctx) => sendJson(ctx, opts.info.health()));
-  router.get(['/.well-known/agent-card.json', '/.well-known/agent.json'], (ctx) =>
+  router.get(open('GET /health'), '/health', (ctx) => sendJson(ctx, opts.info.health()));
+  router.get(open('GET /.well-known/agent-card.json'), '/.well-known/agent-card.json', (ctx) =>
     sendCard(ctx, opts.info.bridgeCard(), cardsSince),
   );
-  router.get(AGENT_CARD, (ctx) => {
+  router.get(open('GET /.well-known/agent.json'), '/.well-known/agent.json', (ctx) =>
+    sendCard(ctx, opts.info.bridgeCard(), cardsSince),
+  );
+  router.get(open('GET /agents/<name>/.well-known/agent-card.json'), AGENT_CARD, (ctx) => {
     const name = captured(ctx);
     const card = opts.info.agentCard(name);
     // No such agent: 404 with the words POST /agents/<name> and `/` give (-32060 naming the agents).
     if (card === undefined) return refuse(ctx, 404, unknownAgentError(name, opts.info.agentNames()));
     sendCard(ctx, card, cardsSince);
   });
-  router.get('/events', (ctx) => {
-    const who = caller(ctx, opts);
-    if (!who) return deny(ctx, opts, 401, unauthorized(), 'unauthorized');
-    if (!admitted(ctx, opts, who) || !permitted(ctx, opts, 'follow every task', who)) return;
-    streamFeed(ctx, opts.info);
-  });
+  guarded('GET /events', (ctx) => streamFeed(ctx, opts.info));
   const { onShutdownRequested } = opts;
   if (onShutdownRequested) {
-    router.post('/shutdown', (ctx) => {
-      const who = caller(ctx, opts);
-      if (!who) return deny(ctx, opts, 401, unauthorized(), 'unauthorized');
-      if (!admitted(ctx, opts, who) || !permitted(ctx, opts, 'stop the bridge', who)) return;
+    guarded('POST /shutdown', (ctx) => {
       ctx.status = 202;
       ctx.body = { stopping: true };
       // After the reply is written: stopping closes the listener and this connection with it.

@@ -3,9 +3,11 @@
  * error exposure rule — expected errors go out with their code and message; anything else becomes
  * -32603 with a correlation id, the details only in the log.
  */
+import { authorizeCall, type Action } from '../domain/authority.js';
 import { isBridgeError } from '../domain/errors.js';
 import { exceedsDepth, MAX_JSON_DEPTH } from '../domain/json-depth.js';
 import { JsonRpcRequestSchema } from '../schema/rpc.js';
+import { methodActions } from './method-actions.js';
 import { bridgeMethods } from './methods-bridge.js';
 import { v03Methods } from './methods-v03.js';
 import { orchestrateMethods } from './methods-orchestrate.js';
@@ -48,6 +50,8 @@ export class JsonRpcEndpoint {
   private readonly bridge: Record<string, MethodHandler>;
   private readonly v03: Record<string, MethodHandler>;
   private readonly v1: Record<string, MethodHandler>;
+  /** Every method's authority action (method-actions.ts): each method of the tables above has one. */
+  private readonly actions: Record<string, Action>;
 
   constructor(
     ctx: MethodContext,
@@ -58,6 +62,12 @@ export class JsonRpcEndpoint {
     this.v03 = v03Methods(ctx);
     this.v03['tasks/send'] = this.v03['message/send']!;
     this.v1 = v1Methods(ctx);
+    this.actions = methodActions(this.bridge, this.v03, this.v1);
+  }
+
+  /** Every method name served, in either protocol version. */
+  methodNames(): string[] {
+    return [...new Set([...Object.keys(this.bridge), ...Object.keys(this.v03), ...Object.keys(this.v1)])];
   }
 
   /** `body` was parsed by the adapter, as `call` was decided by it (version header, endpoint). */
@@ -121,6 +131,8 @@ export class JsonRpcEndpoint {
     if (call.versionError) return json(id === undefined ? undefined : failure(replyId, call.versionError, call));
     try {
       const handler = this.route(method, call);
+      // The one gate every method passes (SECURITY.md#who-may-do-what); a lookup, no allocation.
+      authorizeCall(this.actions[method]!, call.identity);
       const result = await handler(params, call);
       if (result instanceof StreamReply) {
         if (!streamAllowed) throw new RpcError(-32600, `${method} streams its result and cannot be part of a batch`);

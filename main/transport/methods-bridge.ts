@@ -2,7 +2,7 @@
  * The bridge's own methods (tasks/answer, tasks/list, pending/list, config/*, agents/*, activity/*): the same in both
  * protocol versions, beside the v0.3 and v1 method tables.
  */
-import { allows, authorize, identityLabel, type Identity } from '../domain/authority.js';
+import { allows, identityLabel, type Identity } from '../domain/authority.js';
 import type { Task } from '../domain/task.js';
 import { BridgeError } from '../domain/errors.js';
 import {
@@ -26,15 +26,10 @@ export function bridgeMethods(ctx: MethodContext): Record<string, MethodHandler>
         freeText: p.freeText === true,
       });
     },
-    'config/status': (_params, call) => {
-      authorize('read the config', call.identity);
-      return configControl(ctx).status();
-    },
+    // Only the person's (method-actions.ts, asked by the endpoint before any method runs), as are activity/*.
+    'config/status': () => configControl(ctx).status(),
     // The file is watched anyway; this applies an edit now and says what happened (`contactor reload`).
-    'config/reload': (_params, call) => {
-      authorize('reload the config', call.identity);
-      return configControl(ctx).reload();
-    },
+    'config/reload': () => configControl(ctx).reload(),
     'tasks/list': (params, call) => {
       const p = parseParams(ListTasksParamsSchema, params);
       const states = p.states ?? (p.status ? [p.status] : undefined);
@@ -58,20 +53,22 @@ export function bridgeMethods(ctx: MethodContext): Record<string, MethodHandler>
           agent: task.metadata.agent,
           createdBy: task.metadata.createdBy,
         });
-      const person = call.identity.kind === 'person'; // sees all: no task lookups for the history
+      // The person sees all (no task lookups); an agent, the questions of the tasks it created, chosen by
+      // the store before the latest `history` are taken, then checked by the table like the open ones.
+      const { identity } = call;
       const history = p.history
-        ? dispatcher.questionHistory(p.history).filter((q) => person || visible(dispatcher.get(q.taskId)))
+        ? identity.kind === 'person'
+          ? dispatcher.questionHistory(p.history)
+          : dispatcher.questionHistory(p.history, identity.agent).filter((q) => visible(dispatcher.get(q.taskId)))
         : undefined;
       return { tasks: dispatcher.pending().filter(visible), ...(history ? { history } : {}) };
     },
     // The activity view (docs/contract.md#activity): every task, bridge-wide, so the person's only, like GET /events.
-    'activity/snapshot': (params, call) => {
-      authorize('follow every task', call.identity);
+    'activity/snapshot': (params) => {
       const { limit } = parseParams(ActivitySnapshotParamsSchema, params);
       return activity(ctx).snapshot(limit);
     },
-    'activity/task': (params, call) => {
-      authorize('follow every task', call.identity);
+    'activity/task': (params) => {
       const { taskId } = parseParams(ActivityTaskParamsSchema, params);
       return activity(ctx).detail(taskId, ACTIVITY_MAX_ROWS);
     },

@@ -109,6 +109,102 @@ describe('messageId idempotency', () => {
   });
 });
 
+describe('messageId idempotency over files', () => {
+  const runs = (prompt: string) => runsWith(path.join(scratch, 'runs.txt'), prompt);
+  const b64 = (text: string) => Buffer.from(text).toString('base64');
+  const v03 = (messageId: string, text: string, file: Record<string, unknown>) => ({
+    message: {
+      kind: 'message',
+      role: 'user',
+      messageId,
+      parts: [
+        { kind: 'text', text },
+        { kind: 'file', file },
+      ],
+    },
+  });
+  const v1 = (messageId: string, text: string, file: Record<string, unknown>) => ({
+    message: { role: 'ROLE_USER', messageId, parts: [{ text }, file] },
+  });
+  const shorthand = (messageId: string, text: string, files?: Record<string, unknown>[]) => ({
+    agent: 'counter',
+    text,
+    messageId,
+    ...(files ? { files } : {}),
+  });
+
+  /** Two sends of one messageId with the same text: `first`, then `second` with another file (or none). */
+  const CASES: {
+    form: string;
+    method: string;
+    version?: string;
+    path?: string;
+    first: (messageId: string, text: string) => unknown;
+    second: (messageId: string, text: string) => unknown;
+  }[] = [
+    {
+      form: 'shorthand files, other bytes',
+      method: 'message/send',
+      first: (id, text) => shorthand(id, text, [{ name: 'notes.txt', mimeType: 'text/plain', bytes: b64('first') }]),
+      second: (id, text) => shorthand(id, text, [{ name: 'notes.txt', mimeType: 'text/plain', bytes: b64('second') }]),
+    },
+    {
+      form: 'shorthand files, the file left out',
+      method: 'message/send',
+      first: (id, text) => shorthand(id, text, [{ name: 'notes.txt', bytes: b64('first') }]),
+      second: (id, text) => shorthand(id, text),
+    },
+    {
+      form: 'v0.3 FilePart with bytes',
+      method: 'message/send',
+      path: '/agents/counter',
+      first: (id, text) => v03(id, text, { name: 'a.txt', mimeType: 'text/plain', bytes: b64('first') }),
+      second: (id, text) => v03(id, text, { name: 'a.txt', mimeType: 'text/plain', bytes: b64('second') }),
+    },
+    {
+      form: 'v0.3 FilePart with uri',
+      method: 'message/send',
+      path: '/agents/counter',
+      first: (id, text) => v03(id, text, { name: 'a.txt', uri: 'https://files.example/first.txt' }),
+      second: (id, text) => v03(id, text, { name: 'a.txt', uri: 'https://files.example/second.txt' }),
+    },
+    {
+      form: 'v1 file part with raw bytes',
+      method: 'SendMessage',
+      version: '1.0',
+      path: '/agents/counter',
+      first: (id, text) => v1(id, text, { raw: b64('first'), mediaType: 'text/plain', filename: 'a.txt' }),
+      second: (id, text) => v1(id, text, { raw: b64('second'), mediaType: 'text/plain', filename: 'a.txt' }),
+    },
+    {
+      form: 'v1 file part with url',
+      method: 'SendMessage',
+      version: '1.0',
+      path: '/agents/counter',
+      first: (id, text) => v1(id, text, { url: 'https://files.example/first.txt', filename: 'a.txt' }),
+      second: (id, text) => v1(id, text, { url: 'https://files.example/second.txt', filename: 'a.txt' }),
+    },
+  ];
+
+  it.each(CASES)('$form: the same text with another file is a conflict (-32061) and runs once', async (c) => {
+    const messageId = crypto.randomUUID();
+    const text = uniquePrompt(c.form);
+    const headers: Record<string, string> = c.version ? { 'A2A-Version': c.version } : {};
+    const opts = { ...(c.path ? { path: c.path } : {}), headers };
+    const first = await tb.rpc(c.method, c.first(messageId, text), opts);
+    expect(first.error, JSON.stringify(first.error)).toBeUndefined();
+    const firstId = (c.version === '1.0' ? first.result.task.id : first.result.id) as string;
+    expect(runs(text)).toBe(1);
+    // The very same send again is a replay: the same task, no second run.
+    const replay = await tb.rpc(c.method, c.first(messageId, text), opts);
+    expect(c.version === '1.0' ? replay.result.task.id : replay.result.id).toBe(firstId);
+    const conflict = await tb.rpc(c.method, c.second(messageId, text), opts);
+    expect(conflict.error?.code, JSON.stringify(conflict.result ?? conflict.error)).toBe(-32061);
+    expect(conflict.error?.message).toContain(firstId);
+    expect(runs(text)).toBe(1);
+  });
+});
+
 describe('loop guards', () => {
   it('rejects a task whose target is already in visitedAgents, and runs nothing', async () => {
     const text = uniquePrompt('loop');

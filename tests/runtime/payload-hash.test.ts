@@ -97,6 +97,29 @@ describe('payloadHash', () => {
     ]);
   });
 
+  // What runtime/send-intake.ts hashes for a send: the whole of every part, files included. A send that
+  // reuses a messageId with the same text and another file is a conflict, never a replay of the first.
+  it("hashes a file part whole: payloads that differ only in a file's bytes or uri, or in having one", () => {
+    const text = { kind: 'text', text: 'summarize the attachment' };
+    const send = (parts: unknown[]) => ({ agent: 'claude', parts, contextId: 'ctx-1', cwd: '/home/ana/project' });
+    const file = (f: Record<string, string>) => ({ kind: 'file', file: { name: 'notes.txt', ...f } });
+    const payloads = [
+      send([text]),
+      send([text, file({ mimeType: 'text/plain', bytes: 'Zmlyc3Q=' })]),
+      send([text, file({ mimeType: 'text/plain', bytes: 'c2Vjb25k' })]),
+      send([text, file({ uri: 'https://files.example/first.txt' })]),
+      send([text, file({ uri: 'https://files.example/second.txt' })]),
+    ];
+    expect(payloads.map(payloadHash)).toEqual([
+      'xkegblvuaf',
+      '1d8zqbjnbm6',
+      '1d5g6tala0m',
+      '1q8kxr1zu98',
+      'p1kiucgz6q',
+    ]);
+    for (const value of payloads) expect(payloadHash(value)).toBe(cyrb53(canonicalJson(value)).toString(36));
+  });
+
   it('does not depend on the order of keys, past the few an in-place sort takes', () => {
     const keys = Array.from({ length: 40 }, (_, i) => `k${(i * 17) % 40}`);
     const forward = Object.fromEntries(keys.map((k) => [k, k.length]));

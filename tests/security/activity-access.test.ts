@@ -62,6 +62,32 @@ describe('the activity view against an agent token', () => {
   );
 
   it(
+    "refuses one task's detail to the agent that created the task and to the agent running it",
+    async () => {
+      tb = await startTestBridge({ agents: { boss: echoAgent(), worker: echoAgent() } });
+      const boss = deriveAgentToken(tb.token, 'boss');
+      const worker = deriveAgentToken(tb.token, 'worker');
+      const sent = await rpcAs(tb, boss, 'message/send', { agent: 'worker', text: 'delegated work' });
+      expect(sent.result.metadata).toMatchObject({ createdBy: 'agent:boss', agent: 'worker' });
+      const taskId = sent.result.id as string;
+      for (const [name, token] of [
+        ['boss', boss],
+        ['worker', worker],
+      ] as const) {
+        const reply = await rpcAs(tb, token, 'activity/task', { taskId });
+        expect(reply.result, name).toBeUndefined();
+        expect(reply.error?.code, name).toBe(-32066);
+        expect(reply.error?.message).toContain(`agent ${name} may not follow every task: only the person may`);
+      }
+      // Both may still read the task itself ("read tasks"); the person follows it in the activity view.
+      for (const token of [boss, worker])
+        expect((await rpcAs(tb, token, 'tasks/get', { id: taskId })).result.id).toBe(taskId);
+      expect((await tb.rpc('activity/task', { taskId })).result.task.id).toBe(taskId);
+    },
+    TEST_MS,
+  );
+
+  it(
     "does not record a parentTaskId naming another agent's task; the agent running it may",
     async () => {
       tb = await startTestBridge({ agents: { echo: echoAgent(), spy: echoAgent(), helper: echoAgent() } });

@@ -2,13 +2,14 @@
  * Who may do what (main/domain/authority.ts, SECURITY.md "Who may do what"), performed the way an
  * attacker would: over real HTTP, with the real tokens an agent gets in CONTACTOR_TOKEN (derived from the
  * install token and its name). Every cell of the table is tried for the person, the agent that created
- * the task, the agent running it and another agent; an ACP agent then tries to approve its own
- * permission request "as a person" by every route, with its own token.
+ * the task, the agent running it and another agent, against the verdicts SECURITY.md gives, written out
+ * by hand below (never computed by allows(), which is what is under test); an ACP agent then tries to
+ * approve its own permission request "as a person" by every route, with its own token.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AUTHORITY, allows, type Action, type Identity } from '../../main/domain/authority.js';
+import { AUTHORITY, allows, type Action, type Identity, type TaskParty } from '../../main/domain/authority.js';
 import { deriveAgentToken } from '../../main/transport/caller-tokens.js';
 import { createBridge, type Bridge } from '../../main/wiring/wiring.js';
 import { eventually } from '../helpers/wait.js';
@@ -89,6 +90,102 @@ async function post(r: Running, who: Who, method: string, params: unknown, v1 = 
 }
 
 type Verdict = 'allowed' | 'refused';
+
+/**
+ * SECURITY.md "Who may do what", cell by cell, for a task `boss` (creator) made and `worker` (runner)
+ * runs; `other` is `stranger`, any other agent. Literal: a wrong rule in the table must not move this side.
+ */
+const TABLE: Record<Action, Record<Who, Verdict>> = {
+  'answer a question': { person: 'allowed', creator: 'allowed', runner: 'refused', other: 'refused' },
+  'cancel a task': { person: 'allowed', creator: 'allowed', runner: 'refused', other: 'refused' },
+  // "those of its tasks": the tasks an agent created, never those it runs.
+  'list open questions': { person: 'allowed', creator: 'allowed', runner: 'refused', other: 'refused' },
+  'stop the bridge': { person: 'allowed', creator: 'refused', runner: 'refused', other: 'refused' },
+  'reload the config': { person: 'allowed', creator: 'refused', runner: 'refused', other: 'refused' },
+  'read the config': { person: 'allowed', creator: 'refused', runner: 'refused', other: 'refused' },
+  'follow every task': { person: 'allowed', creator: 'refused', runner: 'refused', other: 'refused' },
+  'send a task': { person: 'allowed', creator: 'allowed', runner: 'allowed', other: 'allowed' },
+  'read tasks': { person: 'allowed', creator: 'allowed', runner: 'allowed', other: 'allowed' },
+  'discover agents': { person: 'allowed', creator: 'allowed', runner: 'allowed', other: 'allowed' },
+};
+
+/** allows() beyond the common task: the cells where a task's record is missing or unusual. */
+const EDGE_CASES: { why: string; action: Action; who: Identity; task?: TaskParty; allowed: boolean }[] = [
+  {
+    why: 'the agent running a task never answers it, even when it created the task itself',
+    action: 'answer a question',
+    who: { kind: 'agent', agent: 'worker' },
+    task: { agent: 'worker', createdBy: 'agent:worker' },
+    allowed: false,
+  },
+  {
+    why: 'nor cancels it',
+    action: 'cancel a task',
+    who: { kind: 'agent', agent: 'worker' },
+    task: { agent: 'worker', createdBy: 'agent:worker' },
+    allowed: false,
+  },
+  {
+    why: 'nor lists its questions',
+    action: 'list open questions',
+    who: { kind: 'agent', agent: 'worker' },
+    task: { agent: 'worker', createdBy: 'agent:worker' },
+    allowed: false,
+  },
+  {
+    why: "a task stored before creators were recorded is the person's alone",
+    action: 'cancel a task',
+    who: { kind: 'agent', agent: 'boss' },
+    task: { agent: 'worker' },
+    allowed: false,
+  },
+  {
+    why: 'a task stored before creators were recorded: the person may',
+    action: 'cancel a task',
+    who: { kind: 'person', via: 'token' },
+    task: { agent: 'worker' },
+    allowed: true,
+  },
+  {
+    why: "a task the person created is not an agent's, whatever its name",
+    action: 'answer a question',
+    who: { kind: 'agent', agent: 'person' },
+    task: { agent: 'worker', createdBy: 'person' },
+    allowed: false,
+  },
+  {
+    why: 'a creator is matched by its stored form, not by a name inside another',
+    action: 'answer a question',
+    who: { kind: 'agent', agent: 'boss' },
+    task: { agent: 'worker', createdBy: 'agent:bossy' },
+    allowed: false,
+  },
+  {
+    why: 'no task at all: an agent may not act on it',
+    action: 'answer a question',
+    who: { kind: 'agent', agent: 'boss' },
+    allowed: false,
+  },
+  {
+    why: 'the person through the approval window answers',
+    action: 'answer a question',
+    who: { kind: 'person', via: 'approval window' },
+    task: { agent: 'worker', createdBy: 'agent:boss' },
+    allowed: true,
+  },
+  {
+    why: 'the person through a notification stops the bridge',
+    action: 'stop the bridge',
+    who: { kind: 'person', via: 'notification' },
+    allowed: true,
+  },
+  {
+    why: 'an agent with no task in question may still send and read',
+    action: 'send a task',
+    who: { kind: 'agent', agent: 'stranger' },
+    allowed: true,
+  },
+];
 
 /** A streaming method: allowed when it answers with an event stream (read to its end), else its error. */
 async function streamed(r: Running, who: Who, method: string, params: unknown, v1 = false): Promise<Verdict> {
@@ -218,10 +315,8 @@ const PERFORM: Record<Action, ((r: Running, who: Who) => Promise<Verdict>)[]> = 
     },
     // The activity view shows every task too: the same rule, through JSON-RPC.
     async (r, who) => verdictOf(await post(r, who, 'activity/snapshot', {})),
-    async (r, who) => {
-      const mine = await post(r, 'person', 'message/send', { agent: 'helper', text: 'the person asks' });
-      return verdictOf(await post(r, who, 'activity/task', { taskId: mine.body.result.id }));
-    },
+    // One task's detail, of the task `boss` created and `worker` runs: neither may follow it here.
+    async (r, who) => verdictOf(await post(r, who, 'activity/task', { taskId: await parkedTask(r) })),
   ],
   'send a task': [
     async (r, who) => {
@@ -253,17 +348,21 @@ function auditLines(dataDir: string): Record<string, unknown>[] {
 }
 
 describe('the authority table', () => {
-  it('pins the rules that keep a person in charge', () => {
-    expect(AUTHORITY['answer a question']).toBe('person or creator');
-    expect(AUTHORITY['cancel a task']).toBe('person or creator');
-    expect(AUTHORITY['list open questions']).toBe('person or creator');
-    for (const action of ['stop the bridge', 'reload the config', 'read the config', 'follow every task'] as const)
-      expect(AUTHORITY[action]).toBe('person');
-    // The agent running a task never answers its questions; a task from before creators were recorded
-    // (no createdBy) is the person's alone.
-    expect(allows('answer a question', IDENTITY.runner, { agent: 'worker', createdBy: 'agent:worker' })).toBe(false);
-    expect(allows('answer a question', IDENTITY.creator, {})).toBe(false);
+  it('allows() gives the verdict SECURITY.md writes in every cell, for a task boss created and worker runs', () => {
+    const task: TaskParty = { id: 't-1', agent: 'worker', createdBy: 'agent:boss' };
+    expect(Object.keys(TABLE).sort()).toEqual(Object.keys(AUTHORITY).sort());
+    const got = Object.fromEntries(
+      (Object.keys(TABLE) as Action[]).map((action) => [
+        action,
+        Object.fromEntries(WHO.map((who) => [who, allows(action, IDENTITY[who], task) ? 'allowed' : 'refused'])),
+      ]),
+    );
+    expect(got).toEqual(TABLE);
     expect(Object.keys(PERFORM).sort()).toEqual(Object.keys(AUTHORITY).sort());
+  });
+
+  it.each(EDGE_CASES)('allows(): $why', ({ action, who, task, allowed }) => {
+    expect(allows(action, who, task)).toBe(allowed);
   });
 
   it(
@@ -278,9 +377,7 @@ describe('the authority table', () => {
       ];
       for (const action of actions) {
         for (const who of WHO) {
-          const expected: Verdict = allows(action, IDENTITY[who], { agent: 'worker', createdBy: 'agent:boss' })
-            ? 'allowed'
-            : 'refused';
+          const expected = TABLE[action][who];
           for (const [route, perform] of PERFORM[action].entries()) {
             seen.push(`${action} #${route} by ${who}: ${await perform(r, who)} (table: ${expected})`);
           }
@@ -327,6 +424,74 @@ describe('the authority table', () => {
     const plain = await post(r, 'creator', 'tasks/answer', { taskId: theirs, answer: 'allow' });
     expect(plain.body.result.metadata.answeredBy).toBe('agent boss');
   });
+});
+
+describe('pending/list with its history, from an agent token', () => {
+  it(
+    "lists only the questions of the tasks that agent created: never those it runs, another agent's or the person's",
+    async () => {
+      const r = await start();
+      // Each creator's task on worker asks a question the person answers (the history), and another stays open.
+      const answered = { creator: await parkedTask(r, 'creator'), other: await parkedTask(r, 'other') };
+      const persons = await parkedTask(r, 'person');
+      for (const taskId of [answered.creator, answered.other, persons]) {
+        expect((await post(r, 'person', 'tasks/answer', { taskId, answer: 'allow' })).body.error).toBeUndefined();
+      }
+      const open = { creator: await parkedTask(r, 'creator'), other: await parkedTask(r, 'other') };
+      const listed = async (who: Who) => {
+        const reply = await post(r, who, 'pending/list', { history: 50 });
+        expect(reply.body.error).toBeUndefined();
+        return {
+          tasks: (reply.body.result.tasks as { id: string }[]).map((t) => t.id).sort(),
+          history: [...new Set((reply.body.result.history as { taskId: string }[]).map((q) => q.taskId))].sort(),
+        };
+      };
+      await eventually(
+        async () => (await listed('person')).history.length === 3,
+        'the three answered questions in the history',
+      );
+      expect(await listed('creator')).toEqual({ tasks: [open.creator], history: [answered.creator] });
+      expect(await listed('other')).toEqual({ tasks: [open.other], history: [answered.other] });
+      // worker runs every one of these tasks and created none.
+      expect(await listed('runner')).toEqual({ tasks: [], history: [] });
+      expect(await listed('person')).toEqual({
+        tasks: [open.creator, open.other].sort(),
+        history: [answered.creator, answered.other, persons].sort(),
+      });
+    },
+    TEST_MS,
+  );
+});
+
+describe("pending/list's history limit, from an agent token", () => {
+  it(
+    "counts that agent's own questions: newer questions of other callers' tasks never crowd them out",
+    async () => {
+      const r = await start();
+      // boss's two questions are answered first; then a newer one on a task of stranger's and one of the person's.
+      const order = ['creator', 'creator', 'other', 'person'] as const;
+      const answered: string[] = [];
+      for (const creator of order) {
+        const taskId = await parkedTask(r, creator);
+        expect((await post(r, 'person', 'tasks/answer', { taskId, answer: 'allow' })).body.error).toBeUndefined();
+        answered.push(taskId);
+      }
+      const [boss1, boss2, strangers, persons] = answered as [string, string, string, string];
+      const history = async (who: Who, n: number) => {
+        const reply = await post(r, who, 'pending/list', { history: n });
+        expect(reply.body.error).toBeUndefined();
+        return (reply.body.result.history as { taskId: string }[]).map((q) => q.taskId);
+      };
+      await eventually(async () => (await history('person', 50)).length === 4, 'the four answered questions');
+      // Newest first, literal: the two latest bridge-wide are not boss's, yet boss gets two of its own.
+      expect(await history('person', 2)).toEqual([persons, strangers]);
+      expect(await history('creator', 2)).toEqual([boss2, boss1]);
+      expect(await history('creator', 1)).toEqual([boss2]);
+      expect(await history('other', 1)).toEqual([strangers]);
+      expect(await history('runner', 2)).toEqual([]);
+    },
+    TEST_MS,
+  );
 });
 
 describe('an ACP agent approving its own permission request', () => {

@@ -78,6 +78,7 @@ describe('task database migrations', () => {
     expect(indexOrders(file)).toEqual({
       tasks_by_agent: 'agent, updated_at, id',
       tasks_by_context: 'context_id, updated_at, id',
+      tasks_by_creator: 'created_by_agent, updated_at, id',
       tasks_by_state: 'state, updated_at, id',
       tasks_by_update: 'updated_at, id',
     });
@@ -100,6 +101,7 @@ describe('task database migrations', () => {
       expect(indexOrders(file)).toEqual({
         tasks_by_agent: 'agent, updated_at, id',
         tasks_by_context: 'context_id, updated_at, id',
+        tasks_by_creator: 'created_by_agent, updated_at, id',
         tasks_by_state: 'state, updated_at, id',
         tasks_by_update: 'updated_at, id',
       });
@@ -149,5 +151,47 @@ describe('task database migrations', () => {
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     db.close();
+  });
+  it("fills in the creating agent of tasks stored before it was a column, so an agent's questions are found by it", () => {
+    const created = (createdBy: string | undefined) => {
+      const task = makeTask({ agent: 'worker' });
+      if (createdBy !== undefined) task.metadata.createdBy = createdBy;
+      return task;
+    };
+    const boss = created('agent:boss');
+    const rows = [boss, created('person'), created(undefined), created('agent:bossy'), created('agent:')];
+    firstSchemaDatabase(
+      file,
+      rows.map((task) => ({ task })),
+    );
+    const store = new SqliteTaskStore({ file });
+    try {
+      expect(
+        store.list({ includeArtifacts: false, pageSize: 10, createdByAgent: 'boss' }).tasks.map((t) => t.id),
+      ).toEqual([boss.id]);
+    } finally {
+      store.close();
+    }
+    const db = new Database(file, { readonly: true });
+    try {
+      expect(db.prepare('SELECT id, created_by_agent FROM tasks ORDER BY id').all()).toEqual(
+        rows.map((t, i) => ({ id: t.id, created_by_agent: ['boss', null, null, 'bossy', ''][i] })),
+      );
+      // The page and its count are read through the partial index, newest first, never by a scan.
+      const plan = (sql: string) =>
+        (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ a: 'boss', limit: 3 }) as { detail: string }[])
+          .map((row) => row.detail)
+          .join('; ');
+      expect(
+        plan(
+          'SELECT id, task_json FROM tasks WHERE created_by_agent = @a ORDER BY updated_at DESC, id DESC LIMIT @limit',
+        ),
+      ).toBe('SEARCH tasks USING INDEX tasks_by_creator (created_by_agent=?)');
+      expect(plan('SELECT count(*) AS n FROM tasks WHERE created_by_agent = @a')).toBe(
+        'SEARCH tasks USING COVERING INDEX tasks_by_creator (created_by_agent=?)',
+      );
+    } finally {
+      db.close();
+    }
   });
 });

@@ -253,6 +253,29 @@ export function describeTaskStoreContract(
         expect(pick({ contextId: 'ctx-c' })).toEqual([]);
       });
 
+      it('filters by the creating agent before the page is cut: a creator stored as agent:<name> only', () => {
+        const made = (createdBy: string | undefined, agent = 'worker') => {
+          const task = makeTask({ agent });
+          if (createdBy !== undefined) task.metadata.createdBy = createdBy;
+          add(task);
+          return task.id;
+        };
+        const boss1 = made('agent:boss');
+        const boss2 = made('agent:boss', 'codex');
+        // Newer than boss's: a filter applied after the page would see none of boss's on a page of 2.
+        made('person');
+        made('agent:bossy');
+        made('boss');
+        made(undefined);
+        made('agent:stranger');
+        const page = store.list(query({ createdByAgent: 'boss', pageSize: 2 }));
+        expect(ids(page.tasks)).toEqual([boss2, boss1]);
+        expect(page.totalSize).toBe(2);
+        expect(page.nextPageToken).toBe('');
+        expect(ids(store.list(query({ createdByAgent: 'person' })).tasks)).toEqual([]);
+        expect(ids(store.list(query({ createdByAgent: 'boss', agent: 'codex' })).tasks)).toEqual([boss2]);
+      });
+
       it('counts all matches while returning one page', () => {
         Array.from({ length: 5 }, () => makeTask({ agent: 'codex' })).forEach(add);
         add(makeTask({ agent: 'claude' }));
