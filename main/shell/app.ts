@@ -11,6 +11,7 @@ import { Notification, app, clipboard, dialog, shell, type ActivationArguments }
 import { createActivityIpc } from './activity-ipc.js';
 import { ActivityWindow } from './activity-window.js';
 import { createBridge, defaultDataDir, resolveConfigPath, type BridgeOptions } from '../wiring/wiring.js';
+import { bridgeOwnPaths } from '../wiring/agents.js';
 import { createApprovalIpc } from './approval-ipc.js';
 import { ApprovalWindow } from './approval-window.js';
 import { HIDDEN_FLAG, loginItemTarget, readStartAtLogin, writeStartAtLogin } from './autostart.js';
@@ -174,8 +175,10 @@ export async function launch(opts: LaunchOptions): Promise<DesktopShell | undefi
     protectedDirs: () => {
       const dataDir = host.config?.dataDir ?? opts.bridge?.dataDir ?? defaultDataDir(opts.env);
       const configFile = host.config?.path;
+      // The bridge's own files (the list its agents are kept out of), the whole folder config.yaml is in,
+      // and the home's credential and browser-profile folders: never read with one click.
       return [
-        ...(dataDir ? [dataDir] : []),
+        ...(dataDir && configFile ? bridgeOwnPaths(dataDir, configFile) : dataDir ? [dataDir] : []),
         ...(configFile ? [path.dirname(configFile)] : []),
         ...protectedHomeDirs(os.homedir()),
       ];
