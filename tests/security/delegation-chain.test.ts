@@ -160,6 +160,35 @@ describe('an agent cannot choose its chain with a parentTaskId', () => {
     }
   }
 
+  it.each([
+    ['message/stream', { agent: 'beta', text: 'x' }, {}],
+    [
+      'SendStreamingMessage',
+      { message: { role: 'ROLE_USER', messageId: 'stream-v1', parts: [{ text: 'x' }] }, metadata: { agent: 'beta' } },
+      { 'a2a-version': '1.0' },
+    ],
+  ] as const)(
+    '%s naming an unrelated finished task: the first event is the refused loop',
+    async (method, base, headers) => {
+      const params =
+        'metadata' in base
+          ? { ...base, metadata: { ...base.metadata, parentTaskId: ids.t0, ...CLAIM } }
+          : { ...base, parentTaskId: ids.t0, ...CLAIM };
+      const res = await fetch(tb.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...as('gamma').headers, ...headers },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      });
+      const first = (await res.text()).split('\n').find((line) => line.startsWith('data:'))!;
+      const result = JSON.parse(first.slice('data:'.length)).result;
+      const task = result.task ?? result;
+      expect(task.status.message.parts[0].text).toContain(LOOP);
+      const stored = (await tb.rpc('tasks/get', { id: task.id })).result;
+      expect(stored.status.state).toBe('rejected');
+      expect(stored.metadata.visitedAgents).toEqual(['alpha', 'beta', 'gamma']);
+    },
+  );
+
   it('the CLI inside gamma (its delegation env naming an unrelated finished task) is refused as the loop', async () => {
     const run = await runCli(['send', 'beta', 'x'], {
       env: bridgeEnv(tb, {
