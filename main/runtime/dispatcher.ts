@@ -118,7 +118,7 @@ export class Dispatcher {
     const req = request.cwd !== undefined && confineCwd ? { ...request, cwd: confineCwd(request.cwd) } : request;
     if (req.message.taskId) return { task: await this.continueTask(req) };
 
-    const chain = resolveChain(req.delegation, {
+    const chain = resolveChain(req.delegation, req.by, {
       task: (id) => this.live.get(id)?.task ?? this.opts.store.get(id)?.task,
       inFlightOf: (agent) =>
         this.live

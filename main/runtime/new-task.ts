@@ -37,15 +37,11 @@ export function newTask(req: SendRequest, chain: DelegationChain, rejection: str
       // Who may answer its questions and cancel it besides the person (domain/authority.ts).
       createdBy: creatorOf(req.by ?? PERSON_BY_TOKEN),
       // The task this one was delegated from, so the activity view can list a task's children; from an
-      // agent's token only a task that agent runs, so no agent files its work under another's task.
-      ...(parentOf(req, chain) ? { parentTaskId: chain.parent!.id } : {}),
+      // agent's token only a task that agent runs (resolveChain decides), so no agent files its work
+      // under another's task.
+      ...(chain.parent ? { parentTaskId: chain.parent.id } : {}),
       // A fan-out child says which fan-out it belongs to, so tasks/list can group them.
       ...(req.message.metadata?.orchestration ? { orchestration: req.message.metadata.orchestration } : {}),
     },
   };
-}
-
-function parentOf(req: SendRequest, chain: DelegationChain): boolean {
-  if (!chain.parent) return false;
-  return req.by?.kind !== 'agent' || req.by.agent === chain.parent.agent;
 }

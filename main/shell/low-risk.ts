@@ -3,21 +3,22 @@
  * "Review…" and the approval window, where the full command is shown.
  *
  * The model is an allow-list twice over: a program must be listed, and every flag it is given must be
- * listed for that program (an unknown flag is never low-risk), and every path it reads must lie inside the
- * task's workspace and outside the protected folders (~/.ssh, ~/.aws, …, the bridge's data dir). Programs
+ * listed for that program (an unknown flag is never low-risk, so no flag that takes a path is ever one-click),
+ * and every path it reads, resolved against the folder the tool call says it runs in, must lie inside the
+ * task's workspace and outside the protected folders (low-risk-paths.ts). Programs
  * that can write or run something through an option or an environment hook are not listed at all: `less`
  * (LESSOPEN, `-o`/`--log-file`), `date` (`-s`), `tree` (`-o`, `-R` writes 00Tree.html), `git` (repo config an
  * agent can write runs programs: core.fsmonitor, diff.external, core.pager, filters), `find -exec/-delete`,
- * `file -C` (writes a .mgc), `rg --pre`/`-z` (runs programs). Paths are checked lexically; a symlink inside
- * the workspace that points out is a known gap, which is why recursive reads of a folder holding a protected
- * one are refused too.
+ * `file -C` (writes a .mgc), `rg --pre`/`-z` (runs programs). Recursive reads of a folder holding a
+ * protected one are refused too.
  *
  * Flag lists follow GNU coreutils 9.5, GNU grep 3.11, GNU findutils 4.10, ripgrep 14.1.1 and file 5.45
  * (their manuals), restricted to options that only select, format or limit what is read.
  */
-import path from 'node:path';
 import { commandOf, type ToolCallSummary } from '../domain/pending.js';
-import { isWindowsStyle, pathContains } from '../platform/path-containment.js';
+import { pathsAreSafe, workdirOf } from './low-risk-paths.js';
+
+export { protectedHomeDirs } from './low-risk-paths.js';
 
 export interface RiskContext {
   /** The task's workspace; without one, nothing that reads a path is one-click. */
@@ -26,13 +27,11 @@ export interface RiskContext {
   protectedDirs?: readonly string[];
 }
 
-/** Home-relative folders that hold credentials; `protectedHomeDirs` turns them into absolute paths. */
-const CREDENTIAL_DIRS = ['.ssh', '.aws', '.gnupg', '.kube', '.docker', '.azure', '.config/gcloud', '.password-store'];
-const CREDENTIAL_FILES = ['.netrc', '.npmrc', '.pypirc', '.git-credentials', '.pgpass'];
-
-export function protectedHomeDirs(home: string): string[] {
-  const p = styleOf(home);
-  return [...CREDENTIAL_DIRS, ...CREDENTIAL_FILES].map((d) => p.join(home, d));
+/** Where a command's paths are judged: the workspace, the folder it runs in, the protected folders. */
+interface Where {
+  workspace: string | undefined;
+  cwd: string | undefined;
+  protectedDirs: readonly string[];
 }
 
 interface ProgramSpec {
@@ -272,22 +271,30 @@ const SHELL_SYNTAX = /[;&|<>`$(){}\\\n\r*?[\]!'"~%^=]/;
 export function isLowRisk(toolCall: ToolCallSummary, context: RiskContext = {}): boolean {
   const command = commandOf(toolCall).trim();
   const kind = toolCall.kind;
+  // A working directory that cannot be known here (relative, `~`, `%VAR%`) is never one-click.
+  const workdir = workdirOf(toolCall.rawInput);
+  if (!workdir) return false;
+  const where: Where = {
+    workspace: context.workspace,
+    cwd: workdir.cwd,
+    protectedDirs: context.protectedDirs ?? [],
+  };
   if (!command) {
     // A read or search without a command: one-click only when it names what it reads, all inside.
     const paths = (toolCall.locations ?? []).map((l) => l.path);
-    return kind !== undefined && READ_ONLY_KINDS.has(kind) && paths.length > 0 && pathsAreSafe(paths, false, context);
+    return kind !== undefined && READ_ONLY_KINDS.has(kind) && paths.length > 0 && safe(paths, false, where);
   }
   if (kind !== undefined && !READ_ONLY_KINDS.has(kind) && kind !== 'execute') return false;
-  return isReadOnlyCommand(command, context);
+  return isReadOnlyCommand(command, where);
 }
 
-function isReadOnlyCommand(command: string, context: RiskContext): boolean {
+function isReadOnlyCommand(command: string, where: Where): boolean {
   // `=` is allowed only inside a `--flag=value`; the shell check runs on the rest.
   if (/[^\x20-\x7e\u00a0-\uffff]/.test(command)) return false; // line breaks, tabs, control characters
   const words = command.split(/ +/);
   if (words.some((w) => SHELL_SYNTAX.test(w.replace(/^(--[a-z][a-z-]*)=/, '$1 ')))) return false;
   const [program = '', ...args] = words;
-  if (program === 'find') return findIsSafe(args, context);
+  if (program === 'find') return findIsSafe(args, where);
   const spec = Object.hasOwn(PROGRAMS, program) ? PROGRAMS[program] : undefined;
   if (!spec) return false;
   const parsed = parseArgs(args, spec);
@@ -300,8 +307,8 @@ function isReadOnlyCommand(command: string, context: RiskContext): boolean {
     positional = positional.slice(1);
   }
   const recursive = spec.recursive === true || parsed.flags.some((f) => spec.recursiveFlags?.includes(f));
-  // No path: the program reads its working directory, the workspace.
-  return pathsAreSafe(positional.length ? positional : ['.'], recursive, context);
+  // No path: the program reads the folder it runs in.
+  return safe(positional.length ? positional : ['.'], recursive, where);
 }
 
 interface ParsedArgs {
@@ -347,7 +354,7 @@ function parseArgs(args: readonly string[], spec: ProgramSpec): ParsedArgs | und
   return { flags, positional, patternGiven };
 }
 
-function findIsSafe(args: readonly string[], context: RiskContext): boolean {
+function findIsSafe(args: readonly string[], where: Where): boolean {
   const paths: string[] = [];
   let i = 0;
   while (i < args.length && !args[i]!.startsWith('-') && args[i] !== '!' && args[i] !== '(') paths.push(args[i++]!);
@@ -360,29 +367,15 @@ function findIsSafe(args: readonly string[], context: RiskContext): boolean {
     }
     return false;
   }
-  return pathsAreSafe(paths.length ? paths : ['.'], true, context);
+  return safe(paths.length ? paths : ['.'], true, where);
 }
 
-function pathsAreSafe(paths: readonly string[], recursive: boolean, context: RiskContext): boolean {
-  const workspace = context.workspace;
-  if (!workspace) return false;
-  const p = styleOf(workspace);
-  const root = p.resolve(workspace);
-  const protectedDirs = (context.protectedDirs ?? []).map((d) => p.resolve(d));
-  return paths.every((arg) => {
-    if (arg.startsWith('-')) return false;
-    const target = p.resolve(root, arg);
-    if (!pathContains(root, target)) return false;
-    if (protectedDirs.some((d) => pathContains(d, target))) return false;
-    // A recursive read of a folder that holds a protected one would read it too.
-    if (recursive && protectedDirs.some((d) => pathContains(target, d))) return false;
-    // Credential folders by name, wherever the workspace is.
-    const segments = p.relative(root, target).split(/[\\/]+/);
-    return !segments.some((s) => CREDENTIAL_DIRS.includes(s) || CREDENTIAL_FILES.includes(s));
+function safe(paths: readonly string[], recursive: boolean, where: Where): boolean {
+  if (!where.workspace) return false;
+  return pathsAreSafe(paths, {
+    workspace: where.workspace,
+    cwd: where.cwd,
+    protectedDirs: where.protectedDirs,
+    recursive,
   });
-}
-
-/** Windows paths (`C:\…`, `\\server\…`) are resolved as Windows does; everything else as POSIX. */
-function styleOf(anyPath: string): typeof path.posix {
-  return isWindowsStyle(anyPath) ? path.win32 : path.posix;
 }

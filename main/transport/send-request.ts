@@ -137,9 +137,10 @@ export function cancelAs(dispatcher: Dispatcher, taskId: string, call: RpcCall):
 }
 
 /**
- * The calling agent for the loop guards: the one whose token authenticated the call. A `callerAgent`
- * parameter counts only on a call made with the install token (a contactor peer names its agent so a
- * loop across bridges is seen); it can only add to the chain, never hide the caller proven by its token.
+ * The calling agent as a hint: the one whose token authenticated the call, else the declared one. The
+ * chain itself is decided in runtime/delegation.ts (resolveChain), which takes an agent token's chain from
+ * the tasks that agent runs and reads hints only from the install token (a contactor peer names its agent
+ * so a loop across bridges is seen).
  */
 export function callerOf(call: RpcCall, declared: string | undefined): string | undefined {
   return call.callerAgent ?? declared;

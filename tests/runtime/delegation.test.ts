@@ -1,4 +1,10 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Identity } from '../../main/domain/authority.js';
+import type { Task } from '../../main/domain/task.js';
+import { resolveChain, type ChainRecords, type DelegationHints } from '../../main/runtime/delegation.js';
+import { REPO_ROOT } from '../helpers/bridge.js';
 import { GatedBackend, scripted } from '../fixtures/fake-backends.js';
 import { Core } from './core.js';
 
@@ -80,3 +86,70 @@ describe('delegation loop guards', () => {
     expect(task.metadata).toMatchObject({ delegationDepth: 0, visitedAgents: ['hermes', 'coder'] });
   });
 });
+
+describe('resolveChain: what an agent token may say about its chain', () => {
+  const task = (id: string, agent: string, depth: number, visited: string[]): Task =>
+    ({ id, metadata: { agent, delegationDepth: depth, visitedAgents: visited } }) as unknown as Task;
+  const tasks = [
+    task('t-beta', 'beta', 1, ['alpha', 'beta']),
+    task('t-gamma', 'gamma', 2, ['alpha', 'beta', 'gamma']),
+    task('t-gamma-2', 'gamma', 0, ['gamma']),
+    task('t-done', 'echo', 0, ['echo']),
+  ];
+  const running = new Set(['t-beta', 't-gamma', 't-gamma-2']);
+  const records: ChainRecords = {
+    task: (id) => tasks.find((t) => t.id === id),
+    inFlightOf: (agent) => tasks.filter((t) => running.has(t.id) && t.metadata.agent === agent),
+  };
+  const gamma: Identity = { kind: 'agent', agent: 'gamma' };
+
+  it.each([
+    ['no hints', {}, { depth: 3, visited: ['alpha', 'beta', 'gamma'] }],
+    ['a finished task', { parentTaskId: 't-done' }, { depth: 3, visited: ['alpha', 'beta', 'gamma'] }],
+    ["another agent's task", { parentTaskId: 't-beta' }, { depth: 3, visited: ['alpha', 'beta', 'gamma'] }],
+    ['no such task', { parentTaskId: 'nope' }, { depth: 3, visited: ['alpha', 'beta', 'gamma'] }],
+    [
+      'its own task in another chain',
+      { parentTaskId: 't-gamma-2' },
+      { depth: 3, visited: ['alpha', 'beta', 'gamma'], parent: { id: 't-gamma-2', agent: 'gamma' } },
+    ],
+    [
+      'its own task, a short chain and another caller',
+      { parentTaskId: 't-gamma', depth: 0, visited: ['echo'], callerAgent: 'echo' },
+      { depth: 3, visited: ['alpha', 'beta', 'gamma'], parent: { id: 't-gamma', agent: 'gamma' } },
+    ],
+  ] as const)('gamma naming %s gets the chain it runs in', (_name, hints, expected) => {
+    expect(resolveChain({ ...hints } as DelegationHints, gamma, records)).toEqual(expected);
+  });
+
+  it('an agent running nothing is a chain of its own', () => {
+    const idle: Identity = { kind: 'agent', agent: 'delta' };
+    expect(resolveChain({ parentTaskId: 't-gamma', visited: ['x'], depth: 2 }, idle, records)).toEqual({
+      depth: 0,
+      visited: ['delta'],
+    });
+  });
+
+  it('the person: a named parent adds to the declared caller chain, never replaces it', () => {
+    expect(resolveChain({ parentTaskId: 't-done', callerAgent: 'gamma' }, undefined, records)).toEqual({
+      depth: 3,
+      visited: ['gamma', 'echo', 'alpha', 'beta'],
+      parent: { id: 't-done', agent: 'echo' },
+    });
+  });
+
+  it('is called by the dispatcher alone: no other surface decides a chain', () => {
+    const callers = filesUnder(path.join(REPO_ROOT, 'main')).filter(
+      (f) => !f.endsWith(path.join('runtime', 'delegation.ts')) && /\bresolveChain\(/.test(readFileSync(f, 'utf8')),
+    );
+    expect(callers.map((f) => path.relative(REPO_ROOT, f).split(path.sep).join('/'))).toEqual([
+      'main/runtime/dispatcher.ts',
+    ]);
+  });
+});
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
+  );
+}

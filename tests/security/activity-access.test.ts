@@ -3,11 +3,11 @@
  * may do what": follow every task). Performed as an agent would, with the token it gets in
  * CONTACTOR_TOKEN: the snapshot, one task's detail and the resumable feed are all refused with -32066.
  * And an agent cannot file its work under a task it does not run: a parentTaskId naming another
- * agent's task is not recorded, so that task's children stay its own.
+ * agent's task, or one that has finished, is not recorded, so that task's children stay its own.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { deriveAgentToken } from '../../main/transport/caller-tokens.js';
-import { echoAgent, startTestBridge, type TestBridge } from '../helpers/bridge.js';
+import { echoAgent, fakeAcpAgent, startTestBridge, type TestBridge } from '../helpers/bridge.js';
 
 const TEST_MS = 120_000;
 
@@ -88,10 +88,13 @@ describe('the activity view against an agent token', () => {
   );
 
   it(
-    "does not record a parentTaskId naming another agent's task; the agent running it may",
+    "does not record a parentTaskId naming another agent's task, nor a finished one; the agent running it may",
     async () => {
-      tb = await startTestBridge({ agents: { echo: echoAgent(), spy: echoAgent(), helper: echoAgent() } });
-      const echoTask = (await tb.rpc('message/send', { agent: 'echo', text: 'echo works' })).result.id as string;
+      tb = await startTestBridge({ agents: { echo: fakeAcpAgent(), spy: echoAgent(), helper: echoAgent() } });
+      const finished = (await tb.rpc('message/send', { agent: 'echo', text: 'echo done' })).result.id as string;
+      // echo keeps running this task (the fake agent streams until canceled).
+      const running = { agent: 'echo', text: 'stream', configuration: { blocking: false } };
+      const echoTask = (await tb.rpc('message/send', running)).result.id as string;
       const spy = deriveAgentToken(tb.token, 'spy');
       const forged = await rpcAs(tb, spy, 'message/send', {
         agent: 'helper',
@@ -103,8 +106,11 @@ describe('the activity view against an agent token', () => {
       const echoToken = deriveAgentToken(tb.token, 'echo');
       const own = await rpcAs(tb, echoToken, 'message/send', { agent: 'helper', text: 'mine', parentTaskId: echoTask });
       expect(own.result.metadata.parentTaskId).toBe(echoTask);
+      const done = await rpcAs(tb, echoToken, 'message/send', { agent: 'helper', text: 'old', parentTaskId: finished });
+      expect(done.result.metadata.parentTaskId).toBeUndefined();
       const detail = await tb.rpc('activity/task', { taskId: echoTask });
       expect(detail.result.children.map((c: { taskId: string }) => c.taskId)).toEqual([own.result.id]);
+      await tb.rpc('tasks/cancel', { id: echoTask });
     },
     TEST_MS,
   );

@@ -4,7 +4,12 @@ import type { Task } from '../../main/domain/task.js';
 import { isLowRisk, protectedHomeDirs, type RiskContext } from '../../main/shell/low-risk.js';
 import { toastPlanFor } from '../../main/shell/toast-plan.js';
 
-const run = (command: string): ToolCallSummary => ({ title: command, kind: 'execute', rawInput: { command } });
+/** A command as agents send it, with the folder it runs in (the workspace unless a test says otherwise). */
+const run = (command: string, cwd = '/home/me/app'): ToolCallSummary => ({
+  title: command,
+  kind: 'execute',
+  rawInput: { command, cwd },
+});
 const HOME = '/home/me';
 const ctx: RiskContext = {
   workspace: '/home/me/app',
@@ -42,13 +47,13 @@ describe('isLowRisk (flags per program, paths inside the workspace)', () => {
 
   it('a home folder as workspace: listing is fine, recursive reads and credential folders are not', () => {
     const home: RiskContext = { ...ctx, workspace: HOME };
-    expect(isLowRisk(run('ls'), home)).toBe(true);
-    expect(isLowRisk(run('cat notes.txt'), home)).toBe(true);
-    expect(isLowRisk(run('ls .ssh'), home)).toBe(false);
-    expect(isLowRisk(run('rg password'), home)).toBe(false);
-    expect(isLowRisk(run('grep -r password .'), home)).toBe(false);
-    expect(isLowRisk(run('find . -name id_rsa'), home)).toBe(false);
-    expect(isLowRisk(run('du -sh .'), home)).toBe(false);
+    expect(isLowRisk(run('ls', HOME), home)).toBe(true);
+    expect(isLowRisk(run('cat notes.txt', HOME), home)).toBe(true);
+    expect(isLowRisk(run('ls .ssh', HOME), home)).toBe(false);
+    expect(isLowRisk(run('rg password', HOME), home)).toBe(false);
+    expect(isLowRisk(run('grep -r password .', HOME), home)).toBe(false);
+    expect(isLowRisk(run('find . -name id_rsa', HOME), home)).toBe(false);
+    expect(isLowRisk(run('du -sh .', HOME), home)).toBe(false);
   });
 
   it('without a workspace only commands that read no path are one-click', () => {
@@ -60,12 +65,13 @@ describe('isLowRisk (flags per program, paths inside the workspace)', () => {
 
   it('a Windows workspace compares paths as Windows does', () => {
     const win: RiskContext = { workspace: 'C:\\Users\\Me\\app', protectedDirs: protectedHomeDirs('C:\\Users\\Me') };
-    expect(isLowRisk(run('cat src/a.ts'), win)).toBe(true);
-    expect(isLowRisk(run('cat c:/users/me/APP/a.ts'), win)).toBe(true);
-    expect(isLowRisk(run('cat C:/Users/Me/.ssh/id_rsa'), win)).toBe(false);
-    expect(isLowRisk(run('cat D:/app/a.ts'), win)).toBe(false);
-    expect(isLowRisk(run('type a.txt'), win)).toBe(false);
-    expect(isLowRisk(run('dir'), win)).toBe(false);
+    const there = (command: string) => run(command, 'C:\\Users\\Me\\app');
+    expect(isLowRisk(there('cat src/a.ts'), win)).toBe(true);
+    expect(isLowRisk(there('cat c:/users/me/APP/a.ts'), win)).toBe(true);
+    expect(isLowRisk(there('cat C:/Users/Me/.ssh/id_rsa'), win)).toBe(false);
+    expect(isLowRisk(there('cat D:/app/a.ts'), win)).toBe(false);
+    expect(isLowRisk(there('type a.txt'), win)).toBe(false);
+    expect(isLowRisk(there('dir'), win)).toBe(false);
   });
 
   it('classifies by kind and locations when there is no command', () => {
@@ -87,8 +93,11 @@ describe('isLowRisk (flags per program, paths inside the workspace)', () => {
   });
 
   it('reads commands in every shape agents send', () => {
-    expect(isLowRisk({ title: 't', kind: 'execute', rawInput: 'ls -la' }, ctx)).toBe(true);
-    expect(isLowRisk({ title: 't', kind: 'execute', rawInput: { command: ['wc', '-l', 'a.txt'] } }, ctx)).toBe(true);
+    // A bare string says nothing of where it runs: only what reads no path, or an absolute path inside.
+    expect(isLowRisk({ title: 't', kind: 'execute', rawInput: 'ls -la' }, ctx)).toBe(false);
+    expect(isLowRisk({ title: 't', kind: 'execute', rawInput: 'ls -la /home/me/app' }, ctx)).toBe(true);
+    const wc = { command: ['wc', '-l', 'a.txt'], workdir: '/home/me/app' };
+    expect(isLowRisk({ title: 't', kind: 'execute', rawInput: wc }, ctx)).toBe(true);
     expect(isLowRisk({ title: 't', kind: 'execute', rawInput: { command: ['git', 'status'] } }, ctx)).toBe(false);
     expect(isLowRisk({ title: 't', kind: 'execute', rawInput: { cmd: 'rm', args: ['-rf', '/'] } }, ctx)).toBe(false);
   });
