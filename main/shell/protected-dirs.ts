@@ -8,7 +8,6 @@
  * SECURITY.md "What the desktop app saves and answers with one click".
  */
 import path from 'node:path';
-import { bridgeOwnPaths } from '../wiring/agents.js';
 import { defaultConfigPath, legacyConfigPath } from '../wiring/wiring.js';
 import { protectedHomeDirs } from './low-risk.js';
 
@@ -27,8 +26,6 @@ export function protectedDirsFor(input: ProtectedDirsInput): string[] {
   const p = input.platform === 'win32' ? path.win32 : path.posix;
   const legacy = legacyConfigPath(input.env, input.platform);
   const dirs = [
-    // The list the bridge keeps its agents out of (ProtectedFiles is built from it), then every config place.
-    ...(input.dataDir && input.configPath ? bridgeOwnPaths(input.dataDir, input.configPath) : []),
     input.dataDir,
     input.configPath && p.dirname(input.configPath),
     p.dirname(defaultConfigPath(input.env, input.platform)),

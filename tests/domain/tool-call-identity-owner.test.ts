@@ -15,7 +15,9 @@ const NOT_IDENTITY: Record<string, string> = {
   // An approval rule's regular expression is tested against this text; no second call is involved.
   'main/runtime/approval-rules.ts': `return commandOf(toolCall) || (toolCall.rawInput === undefined ? '' : JSON.stringify(toolCall.rawInput));`,
   // The approval card shows the title too when it says more than the command.
-  'renderer/card.ts': `if (command !== p.toolCall.title) element.append(el('p', 'title', p.toolCall.title));`,
+  'renderer/card.ts': `if (command !== p.toolCall.title) element.append(el('p', 'title', p.toolCall.title, 'one-line'));`,
+  // Where a one-click command runs: a type check of the raw input, not a comparison of two calls.
+  'main/shell/low-risk-paths.ts': `if (!rawInput || typeof rawInput !== 'object') return {};`,
 };
 
 const SHAPES = [
