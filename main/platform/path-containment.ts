@@ -23,6 +23,20 @@ export function pathContains(root: string, target: string): boolean {
   return rel !== '..' && !rel.startsWith(`..${style.sep}`);
 }
 
+/**
+ * A standing approval rule's folder test (runtime/approval-rules.ts `PathJudge`): an allow needs the location
+ * inside both as written and by real path; a deny or an ask is satisfied by either, or by a location that
+ * cannot be placed (relative), so a path written around a deny is still caught.
+ */
+export const approvalRulePaths = {
+  surelyInside: (folder: string, location: string): boolean =>
+    pathContains(folder, location) && pathContains(realPathOf(folder), realPathOf(location)),
+  maybeInside: (folder: string, location: string): boolean =>
+    !isAbsolutePath(location) ||
+    pathContains(folder, location) ||
+    pathContains(realPathOf(folder), realPathOf(location)),
+};
+
 /** Whether a path is absolute in either style (a WSL agent's Linux path on a Windows host counts). */
 export function isAbsolutePath(p: string): boolean {
   return path.posix.isAbsolute(p) || path.win32.isAbsolute(p);

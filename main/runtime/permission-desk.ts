@@ -38,7 +38,7 @@ export class PermissionDesk {
     hooks: ParkHooks,
   ): Promise<PermissionOutcome> {
     if (live.abort.aborted) return Promise.resolve({ outcome: 'cancelled' });
-    const verdict = matchRule(settings.approvalRules, request.toolCall);
+    const verdict = matchRule(settings.approvalRules, request.toolCall, settings.pathJudge);
     if (verdict && verdict.action !== 'ask') {
       const option = verdict.action === 'allow' ? allowOption(request.options) : rejectOption(request.options);
       if (option) {

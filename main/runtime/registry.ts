@@ -1,6 +1,6 @@
 import { unknownAgent } from '../domain/errors.js';
 import type { AgentBackend } from '../ports.js';
-import type { ApprovalRule } from './approval-rules.js';
+import type { ApprovalRule, PathJudge } from './approval-rules.js';
 import { Shard } from './shards.js';
 import { SlottedShard, type TurnSlots } from './turn-slots.js';
 
@@ -10,6 +10,8 @@ export interface AgentSettings {
   timeoutMs: number;
   approvalTimeoutMs: number;
   approvalRules: ApprovalRule[];
+  /** Whether a location lies in a rule's folder (main/platform/path-containment.ts, from the wiring). */
+  pathJudge?: PathJudge;
   /** Raw-input fields the agent changes between two issues of one call (domain/tool-call-identity.ts). */
   volatileInputFields?: readonly string[];
   appendDecisionContract: boolean;

@@ -24,6 +24,7 @@ import type { AgentConfig, BridgeConfig } from '../schema/config.js';
 import { deriveAgentToken } from '../transport/caller-tokens.js';
 import type { ProtectedFiles } from '../platform/protected-files.js';
 import type { AgentWrites } from '../platform/agent-writes.js';
+import { approvalRulePaths } from '../platform/path-containment.js';
 
 type WarnLog = { warn(details: Record<string, unknown>, message: string): void };
 
@@ -217,6 +218,7 @@ function settingsOf(agent: AgentConfig, config: BridgeConfig): AgentSettings {
     timeoutMs: agent.timeout_s * 1000,
     approvalTimeoutMs: agent.approval_timeout_s * 1000,
     approvalRules: agent.approval_rules,
+    pathJudge: approvalRulePaths,
     volatileInputFields: volatileInputFieldsOf(agent),
     appendDecisionContract: decisionContractOf(agent),
     maxQueue: agent.max_queue,
