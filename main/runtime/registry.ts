@@ -53,6 +53,9 @@ export class AgentRegistry {
   /** `callerNames`, made once per change of the agents: it is asked on every request (the token check). */
   private callers: readonly string[] | undefined;
 
+  /** config.yaml's `default_agent` (validated there to name a configured agent); a reload sets it anew. */
+  private configuredDefault: string | undefined;
+
   /** With `slots`, every agent's turns also count against the bridge-wide cap. */
   constructor(private readonly slots?: TurnSlots) {}
 
@@ -88,6 +91,22 @@ export class AgentRegistry {
   closed(entry: AgentEntry): void {
     this.leaving.delete(entry);
     this.callers = undefined;
+  }
+
+  setDefault(name: string | undefined): void {
+    this.configuredDefault = name;
+  }
+
+  /**
+   * The agent a send to the root endpoint goes to when it names none (docs/contract.md#the-default-agent):
+   * `default_agent`, else the only configured agent; undefined when several are configured and none is chosen.
+   */
+  defaultAgent(): { name: string; why: 'default_agent' | 'the only agent' } | undefined {
+    if (this.configuredDefault !== undefined && this.entries.has(this.configuredDefault)) {
+      return { name: this.configuredDefault, why: 'default_agent' };
+    }
+    if (this.entries.size !== 1) return undefined;
+    return { name: this.entries.keys().next().value!, why: 'the only agent' };
   }
 
   names(): string[] {

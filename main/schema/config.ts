@@ -210,6 +210,22 @@ export const BridgeConfigSchema = z
     agents: z
       .record(z.string().regex(AGENT_NAME, 'agent names use letters, digits, "_", "-" and "."'), AgentConfigSchema)
       .default({}),
+    /**
+     * The agent a send to the root endpoint (`/`) goes to when it names none, so a client that knows only
+     * the bridge's address reaches an agent (docs/contract.md#the-default-agent). Without it, the only
+     * configured agent is the default; with several, such a send is refused naming them.
+     */
+    default_agent: z.string().optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((config, ctx) => {
+    const name = config.default_agent;
+    if (name === undefined || Object.hasOwn(config.agents, name)) return;
+    const agents = Object.keys(config.agents);
+    ctx.addIssue({
+      code: 'custom',
+      path: ['default_agent'],
+      message: `"${name}" is not a configured agent; name one of: ${agents.join(', ') || '(none configured under agents:)'}`,
+    });
+  });
 export type BridgeConfig = z.infer<typeof BridgeConfigSchema>;

@@ -49,7 +49,14 @@ export function bridgeInfo(opts: BridgeInfoOptions): BridgeDirectory {
       agents: dispatcher.registry.names().length,
       pid: process.pid,
     }),
-    bridgeCard: () => buildBridgeCard({ agents: profiles(), ...cardOptions(`${opts.url()}/`) }),
+    bridgeCard: () => {
+      const chosen = dispatcher.registry.defaultAgent();
+      return buildBridgeCard({
+        agents: profiles(),
+        ...(chosen ? { defaultAgent: chosen } : {}),
+        ...cardOptions(`${opts.url()}/`),
+      });
+    },
     agentCard: (name) => {
       const profile = profiles().find((p) => p.name === name);
       return profile && buildAgentCard({ ...profile, ...cardOptions(`${opts.url()}/agents/${name}`) });

@@ -194,28 +194,50 @@ export function buildAgentCard(input: AgentProfile & CardOptions): AgentCardV1 {
   };
 }
 
-/** The bridge's own card at /.well-known/agent-card.json: one skill per configured agent. */
-export function buildBridgeCard(input: { agents: readonly AgentProfile[] } & CardOptions): AgentCardV1 {
+/** The agent a send to the root goes to when it names none, and why (runtime/registry.ts `defaultAgent`). */
+export interface RootDefault {
+  name: string;
+  why: 'default_agent' | 'the only agent';
+}
+
+/**
+ * The bridge's own card at /.well-known/agent-card.json: one skill per configured agent. With a default
+ * agent (docs/contract.md#the-default-agent) the card names it first, in its description and as its first
+ * skill, so a client that reads only this card knows who answers a send to its `url`.
+ */
+export function buildBridgeCard(
+  input: { agents: readonly AgentProfile[]; defaultAgent?: RootDefault } & CardOptions,
+): AgentCardV1 {
   const names = input.agents.map((a) => a.name);
   const endpoint = (name: string) => new URL(`agents/${encodeURIComponent(name)}`, withSlash(input.url)).href;
+  const chosen = input.defaultAgent && input.agents.find((a) => a.name === input.defaultAgent!.name);
+  const address = chosen
+    ? ` A message sent here goes to the agent "${chosen.name}" (${input.defaultAgent!.why === 'default_agent' ? 'default_agent in config.yaml' : 'the only agent configured'}) unless metadata.agent names another;` +
+      ' tasks/get, tasks/cancel and the streams work here for any task.'
+    : ' Address one agent at its own endpoint, /agents/<name> (its card is at /agents/<name>/.well-known/agent-card.json),' +
+      ' or send here with metadata.agent set.';
+  const ordered = chosen ? [chosen, ...input.agents.filter((a) => a !== chosen)] : input.agents;
   return {
     name: 'contactor',
     description:
       'A local A2A bridge to the coding agents on this machine' +
       (names.length ? ` (${names.join(', ')})` : ' (none configured yet)') +
-      '. Address one agent at its own endpoint, /agents/<name> (its card is at /agents/<name>/.well-known/agent-card.json),' +
-      ' or send here with metadata.agent set. Results are not verified: every task carries metadata.requiresReview = true.',
+      `.${address}` +
+      (chosen ? ' Each agent also has its own endpoint, /agents/<name>.' : '') +
+      ' Results are not verified: every task carries metadata.requiresReview = true.',
     supportedInterfaces: interfaces(input.url),
     version: input.version,
     capabilities: { streaming: true, pushNotifications: false, extendedAgentCard: false },
     ...security(input),
     defaultInputModes: MODES,
     defaultOutputModes: MODES,
-    skills: input.agents.map((agent) => ({
+    skills: ordered.map((agent) => ({
       id: agent.name,
       name: agent.name,
-      description: `${agentDescription(agent)} Endpoint: ${endpoint(agent.name)}`,
-      tags: tagsOf(agent),
+      description:
+        `${agentDescription(agent)} Endpoint: ${endpoint(agent.name)}` +
+        (agent === chosen ? ` (and this root endpoint, as its default agent)` : ''),
+      tags: tagsOf(agent, agent === chosen ? ['default'] : []),
     })),
   };
 }

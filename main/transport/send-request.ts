@@ -12,12 +12,19 @@ import type { RpcCall } from './rpc-types.js';
 export interface AgentLookup {
   agents(): string[];
   agentOfTask(taskId: string): string | undefined;
+  /** The root endpoint's agent when a send names none (runtime/registry.ts `defaultAgent`). */
+  defaultAgent(): string | undefined;
 }
 
-/** How a send without an endpoint agent finds its agent: from the task it continues, if any. */
+/**
+ * How a send without an endpoint agent finds its agent: from the task it continues, if any, else the
+ * default agent (docs/contract.md#the-default-agent). Only where the agent comes from differs: the send
+ * itself is the one every endpoint makes (dispatcher.send / answerSend).
+ */
 export function agentLookup(dispatcher: Dispatcher): AgentLookup {
   return {
     agents: () => dispatcher.registry.names(),
+    defaultAgent: () => dispatcher.registry.defaultAgent()?.name,
     agentOfTask: (id) => {
       try {
         return dispatcher.get(id).metadata.agent;
@@ -38,11 +45,10 @@ export function parseSend(params: unknown, call: RpcCall, lookup: AgentLookup): 
   if (isObject(params) && 'message' in params) {
     return fromStandard(parseParams(MessageSendParamsSchema, params), call, lookup);
   }
-  // At /agents/<name> the endpoint names the agent, so the shorthand may leave `agent` out.
-  const withAgent =
-    call.agentFromPath && isObject(params) && params.agent === undefined
-      ? { ...params, agent: call.agentFromPath }
-      : params;
+  // At /agents/<name> the endpoint names the agent, so the shorthand may leave `agent` out; at `/`, the
+  // default agent stands in for it.
+  const implied = call.agentFromPath ?? lookup.defaultAgent();
+  const withAgent = implied && isObject(params) && params.agent === undefined ? { ...params, agent: implied } : params;
   return fromShorthand(parseParams(BridgeSendParamsSchema, withAgent), call);
 }
 
@@ -56,14 +62,10 @@ export function fromStandard(params: MessageSendParams, call: RpcCall, lookup: A
     call.agentFromPath ??
     meta.agent ??
     messageMeta.agent ??
-    (params.message.taskId ? lookup.agentOfTask(params.message.taskId) : undefined);
+    (params.message.taskId ? lookup.agentOfTask(params.message.taskId) : lookup.defaultAgent());
   if (!agent) {
     if (params.message.taskId) throw taskNotFound(params.message.taskId);
-    throw new BridgeError(
-      'invalid-params',
-      `no agent chosen: post to /agents/<name> or set params.metadata.agent; agents: ${lookup.agents().join(', ') || '(none configured)'}`,
-      { agents: lookup.agents() },
-    );
+    throw noAgentChosen(lookup.agents());
   }
   const message: Message = { ...params.message, kind: 'message' } as Message;
   const depth = meta.delegationDepth ?? messageMeta.delegationDepth;
@@ -85,6 +87,15 @@ export function fromStandard(params: MessageSendParams, call: RpcCall, lookup: A
     },
     ...(params.configuration?.historyLength !== undefined ? { historyLength: params.configuration.historyLength } : {}),
   };
+}
+
+/** A send to `/` that names no agent, with several configured and no `default_agent`: what each fix is. */
+function noAgentChosen(agents: string[]): BridgeError {
+  return new BridgeError(
+    'invalid-params',
+    `no agent chosen: post to /agents/<name>, set params.metadata.agent, or set default_agent in config.yaml; agents: ${agents.join(', ') || '(none configured)'}`,
+    { agents },
+  );
 }
 
 function fromShorthand(params: BridgeSendParams, call: RpcCall): ParsedSend {

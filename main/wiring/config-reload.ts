@@ -180,6 +180,8 @@ export class ConfigReloader {
       if (previous) this.retire(previous);
       removed.push(name);
     }
+    // After the agents: the new default names an agent of the new config (the schema checked it).
+    registry.setDefault(next.default_agent);
     this.opts.applyLive(next);
     this.current = next;
     const restartNeeded = RESTART_KEYS.filter(

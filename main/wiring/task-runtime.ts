@@ -50,6 +50,7 @@ export function createTaskRuntime({ config, dataDir, secrets, log, timers }: Tas
   const store = new AuditedTaskStore(sqlite, audit);
   const slots = new TurnSlots(config.max_concurrent_tasks);
   const registry = new AgentRegistry(slots);
+  registry.setDefault(config.default_agent);
   // The dispatcher reads these per call: LiveLimits rewrites them in this object on a reload.
   const dispatcherOptions = {
     store,

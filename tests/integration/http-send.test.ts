@@ -50,13 +50,12 @@ describe('message/send', () => {
     expect(artifactText(res.result)).toContain('echo: standard form');
   });
 
-  it('refuses a standard send at the root without an agent, listing the agents (-32602)', async () => {
+  it('sends a standard message at the root without an agent to the only agent (docs/contract.md#the-default-agent)', async () => {
     const res = await tb.rpc('message/send', {
       message: { role: 'user', messageId: crypto.randomUUID(), parts: [{ kind: 'text', text: 'to whom?' }] },
     });
-    expect(res.error?.code).toBe(-32602);
-    expect(res.error?.message).toMatch(/agent/);
-    expect(res.error?.message).toContain('echo');
+    expect(res.result.metadata.agent).toBe('echo');
+    expect(artifactText(res.result)).toContain('echo: to whom?');
   });
 
   it.each(['/agents/echo', '/agents/echo/'])('takes the agent from the path at %s', async (path) => {

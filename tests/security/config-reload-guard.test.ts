@@ -110,6 +110,26 @@ describe('a config edit an agent wrote through the bridge', () => {
     reloader.close();
   });
 
+  it('never makes an agent the default agent: root sends that name no agent would go to it (docs/contract.md#the-default-agent)', async () => {
+    const { configPath, text, registry, agentWrites, reloader } = setUp();
+    // The person adds a second agent: a send to `/` naming none is now refused, no agent is the default.
+    const two = text({ helper: agent(['helper']), other: agent(['other']) });
+    writeFileSync(`${configPath}.tmp`, two);
+    renameSync(`${configPath}.tmp`, configPath);
+    expect(reloader.reload().added).toEqual(['other']);
+    expect(registry.defaultAgent()).toBeUndefined();
+
+    const workspace = await Workspace.open(dir, 'native', undefined, new ProtectedFiles([]), {
+      log: agentWrites,
+      agent: 'helper',
+    });
+    await workspace.writeText(configPath, `${two}default_agent: helper\n`);
+    const held = reloader.reload();
+    expect(held.error).toContain('written by agent "helper" through the bridge changes default_agent');
+    expect(registry.defaultAgent()).toBeUndefined();
+    reloader.close();
+  });
+
   it('applies an agent-written edit that widens nothing (a description, a removed agent)', async () => {
     const { configPath, text, registry, agentWrites, reloader } = setUp();
     const workspace = await Workspace.open(dir, 'native', undefined, new ProtectedFiles([]), {
