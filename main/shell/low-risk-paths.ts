@@ -63,7 +63,7 @@ const PROTECTED_HOME_FILES = [
   '.vault-token',
   '.config/git/credentials',
 ];
-/** Names protected wherever they appear, in or out of a home folder (compared case-insensitively on Windows). */
+/** Names protected wherever they appear, in or out of a home folder (compared case-insensitively). */
 const PROTECTED_NAMES = new Set([
   '.ssh',
   '.aws',
@@ -127,18 +127,30 @@ export function pathsAreSafe(paths: readonly string[], check: PathCheck): boolea
     if (arg.startsWith('-')) return false;
     if (check.cwd === undefined && !p.isAbsolute(arg)) return false;
     const written = check.cwd === undefined ? p.resolve(arg) : p.resolve(check.cwd, arg);
+    // Windows drops a name's trailing dots and spaces when it opens it (`.ssh.` is `.ssh`, `...` is `.`):
+    // such a name is never proven anything here.
+    if (p === path.win32 && [arg, check.cwd ?? ''].some(hasTrimmedName)) return false;
     const target = real(written);
     if (!pathContains(root, target)) return false;
     if (protectedDirs.some((d) => pathContains(d, target))) return false;
     // A recursive read of a folder that holds a protected one would read it too.
     if (check.recursive && protectedDirs.some((d) => pathContains(target, d))) return false;
     // Credential folders by name, wherever the workspace is (as written and as resolved).
-    return ![written, target].some((t) => hasProtectedName(p.relative(root, t), p === path.win32));
+    return ![written, target].some((t) => hasProtectedName(p.relative(root, t)));
   });
 }
 
-function hasProtectedName(relative: string, windows: boolean): boolean {
-  return relative.split(/[\\/]+/).some((s) => PROTECTED_NAMES.has(windows ? s.toLowerCase() : s));
+/** A name Windows would open under another one: ending in a dot or a space (`.` and `..` aside). */
+function hasTrimmedName(written: string): boolean {
+  return written.split(/[\\/]+/).some((s) => s !== '.' && s !== '..' && /[. ]$/.test(s));
+}
+
+/**
+ * Compared case-insensitively everywhere: Windows and macOS volumes ignore case, and so does a Windows drive
+ * seen from WSL (`/mnt/c/Users/x/.SSH` is `.ssh`), which is compared as POSIX here.
+ */
+function hasProtectedName(relative: string): boolean {
+  return relative.split(/[\\/]+/).some((s) => PROTECTED_NAMES.has(s.toLowerCase()));
 }
 
 /** The real path of a path of this machine's own kind; a path of the other kind is taken as written. */

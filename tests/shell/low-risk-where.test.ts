@@ -86,6 +86,17 @@ const POSIX_ROWS: Row[] = [
   ['head -n 5 README.md', { cwd: '/home/x/app' }, '/home/x/app', true],
   // A Windows folder for a POSIX workspace is never inside it.
   ['cat README.md', { cwd: 'C:\\home\\x\\app' }, '/home/x/app', false],
+  // grep's --color takes a value only as --color=WHEN: `--color x` leaves x as the pattern, the key a path.
+  ['grep --color x /home/x/.ssh/id_rsa', { cwd: '/home/x/app' }, '/home/x/app', false],
+  ['grep --colour x /home/x/.ssh/id_rsa', { cwd: '/home/x/app' }, '/home/x/app', false],
+  ['grep --color=never x README.md', { cwd: '/home/x/app' }, '/home/x/app', true],
+  ['grep --color x README.md', { cwd: '/home/x/app' }, '/home/x/app', true],
+  // `-d recurse` is -r under another name: a recursive read of a home that holds .ssh.
+  ['grep -d recurse PRIVATE .', { cwd: '/home/x' }, '/home/x', false],
+  ['grep -drecurse PRIVATE .', { cwd: '/home/x' }, '/home/x', false],
+  // A credential folder's name in another case: one folder on macOS and on a Windows drive seen from WSL.
+  ['cat .SSH/id_rsa', { cwd: '/mnt/c/Users/x' }, '/mnt/c/Users/x', false],
+  ['cat .Aws/credentials', { cwd: '/Users/x' }, '/Users/x', false],
 ];
 
 const WINDOWS_ROWS: Row[] = [
@@ -109,6 +120,10 @@ const WINDOWS_ROWS: Row[] = [
   ['cat README.md', { cwd: '/home/x/app' }, 'C:\\Users\\x\\app', false],
   ['cat C:/Users/x/app/a.ts', {}, 'C:\\Users\\x\\app', true],
   ['cat a.ts', {}, 'C:\\Users\\x\\app', false],
+  // Windows drops a name's trailing dots when it opens it: `.ssh.` is .ssh, `contactor.` the data dir.
+  ['cat C:/Users/x/.ssh./id_rsa', { cwd: 'C:\\Users\\x' }, 'C:\\Users\\x', false],
+  ['cat token', { cwd: 'C:\\Users\\x\\AppData\\Local\\contactor.' }, 'C:\\Users\\x', false],
+  ['cat ../secret.txt', { cwd: 'C:\\Users\\x\\app\\...' }, 'C:\\Users\\x\\app', false],
 ];
 
 describe('isLowRisk judges a command where it runs', () => {
@@ -151,6 +166,11 @@ describe('a symlink in the workspace that leads out', () => {
     ['cat notes-link.txt', '.', false],
     ['cat id_rsa', 'keys', false],
     ['ls', 'keys', false],
+    // Recursive reads that follow the links they meet inside the workspace: out to .ssh.
+    ['grep -R PRIVATE .', '.', false],
+    ['grep --dereference-recursive PRIVATE .', '.', false],
+    ['du -aL .', '.', false],
+    ['grep -r PRIVATE .', '.', true],
   ] as const)('%s in <workspace>/%s → %s', (command, cwd, expected) => {
     expect(isLowRisk(run(command, path.join(workspace, cwd)), context)).toBe(expected);
   });
