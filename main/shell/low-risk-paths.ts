@@ -122,7 +122,9 @@ export function pathsAreSafe(paths: readonly string[], check: PathCheck): boolea
   if (!p.isAbsolute(check.workspace)) return false;
   if (check.cwd !== undefined && styleOf(check.cwd) !== p) return false;
   const root = real(p.resolve(check.workspace));
-  const protectedDirs = check.protectedDirs.filter((d) => styleOf(d) === p).map((d) => real(p.resolve(d)));
+  const protectedDirs = check.protectedDirs
+    .flatMap((d) => (styleOf(d) === p ? [d] : p === path.posix ? wslFormOf(d) : []))
+    .map((d) => foldDrvfs(real(p.resolve(d))));
   return paths.every((arg) => {
     if (arg.startsWith('-')) return false;
     if (check.cwd === undefined && !p.isAbsolute(arg)) return false;
@@ -132,12 +134,27 @@ export function pathsAreSafe(paths: readonly string[], check: PathCheck): boolea
     if (p === path.win32 && [arg, check.cwd ?? ''].some(hasTrimmedName)) return false;
     const target = real(written);
     if (!pathContains(root, target)) return false;
-    if (protectedDirs.some((d) => pathContains(d, target))) return false;
+    const folded = foldDrvfs(target);
+    if (protectedDirs.some((d) => pathContains(d, folded))) return false;
     // A recursive read of a folder that holds a protected one would read it too.
-    if (check.recursive && protectedDirs.some((d) => pathContains(target, d))) return false;
+    if (check.recursive && protectedDirs.some((d) => pathContains(folded, d))) return false;
     // Credential folders by name, wherever the workspace is (as written and as resolved).
     return ![written, target].some((t) => hasProtectedName(p.relative(root, t)));
   });
+}
+
+/**
+ * A Windows folder as a WSL agent reads it (`C:\\Users\\x\\.ssh` at `/mnt/c/Users/x/.ssh`, WSL's default
+ * automount root): the tray's protected folders are the Windows host's, and a WSL agent's paths are POSIX.
+ */
+function wslFormOf(windowsPath: string): string[] {
+  const drive = /^([A-Za-z]):[\\/]*(.*)$/.exec(windowsPath);
+  return drive ? [path.posix.join('/mnt', drive[1]!.toLowerCase(), drive[2]!.replace(/\\/g, '/'))] : [];
+}
+
+/** A path on a Windows drive seen from WSL, in one case: that drive ignores case (`/mnt/c/USERS/x` is `/mnt/c/Users/x`). */
+function foldDrvfs(posixPath: string): string {
+  return /^\/mnt\/[a-z]\//i.test(posixPath) ? posixPath.toLowerCase() : posixPath;
 }
 
 /** A name Windows would open under another one: ending in a dot or a space (`.` and `..` aside). */

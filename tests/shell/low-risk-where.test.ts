@@ -126,6 +126,17 @@ const WINDOWS_ROWS: Row[] = [
   ['cat ../secret.txt', { cwd: 'C:\\Users\\x\\app\\...' }, 'C:\\Users\\x\\app', false],
 ];
 
+/** A WSL agent's POSIX paths against the protected folders the tray on the Windows host passes. */
+const WSL_ROWS: Row[] = [
+  ['cat token', { cwd: '/mnt/c/Users/x/AppData/Local/contactor' }, '/mnt/c/Users/x', false],
+  ['cat config.yaml', { cwd: '/mnt/c/Users/x/AppData/Roaming/contactor' }, '/mnt/c/Users/x', false],
+  ['cat token', { cwd: '/mnt/c/users/X/appdata/local/Contactor' }, '/mnt/c/users/X', false],
+  ['ls', { cwd: '/mnt/c/Users/x/AppData/Local/Google/Chrome/User Data/Default' }, '/mnt/c/Users/x', false],
+  ['du -s .', { cwd: '/mnt/c/Users/x' }, '/mnt/c/Users/x', false],
+  ['cat README.md', { cwd: '/mnt/c/Users/x/app' }, '/mnt/c/Users/x/app', true],
+  ['cat README.md', { cwd: '/home/x/app' }, '/home/x/app', true],
+];
+
 describe('isLowRisk judges a command where it runs', () => {
   const toolCall = (command: string | string[], where: Record<string, unknown>): ToolCallSummary => ({
     title: 'Run',
@@ -138,6 +149,10 @@ describe('isLowRisk judges a command where it runs', () => {
   });
 
   it.each(WINDOWS_ROWS)('Windows: %j in %j, workspace %s → %s', (command, where, workspace, expected) => {
+    expect(isLowRisk(toolCall(command, where), { workspace, protectedDirs: WIN_PROTECTED })).toBe(expected);
+  });
+
+  it.each(WSL_ROWS)('WSL agent, Windows host: %j in %j, workspace %s → %s', (command, where, workspace, expected) => {
     expect(isLowRisk(toolCall(command, where), { workspace, protectedDirs: WIN_PROTECTED })).toBe(expected);
   });
 });
