@@ -15,6 +15,7 @@ import {
   lstatSync,
   mkdirSync,
   openSync,
+  readFileSync,
   realpathSync,
   type BigIntStats,
   type Stats,
@@ -136,5 +137,20 @@ function lstatOrUndefined(p: string): Stats | undefined {
     return lstatSync(p);
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Reads one of the bridge's small files in its data dir (the token, the discovery file, a lock's pid) without
+ * ever waiting: an agent can put a FIFO in its place, whose read would wait for a writer and stop a
+ * synchronous start or CLI for good. Undefined when the path is not a plain file; a missing file throws
+ * as readFileSync does.
+ */
+export function readOwnFile(file: string): string | undefined {
+  const fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    return fstatSync(fd).isFile() ? readFileSync(fd, 'utf8') : undefined;
+  } finally {
+    closeSync(fd);
   }
 }
