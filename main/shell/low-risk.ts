@@ -281,6 +281,9 @@ export function isLowRisk(toolCall: ToolCallSummary, context: RiskContext = {}):
   // A working directory that cannot be known here (relative, `~`, `%VAR%`) is never one-click.
   const workdir = workdirOf(toolCall.rawInput);
   if (!workdir) return false;
+  // An environment of its own makes any listed program run something else: LD_PRELOAD loads a library
+  // into `cat`, RIPGREP_CONFIG_PATH gives `rg` a --pre program.
+  if (carriesEnvironment(toolCall.rawInput)) return false;
   const where: Where = {
     workspace: context.workspace,
     cwd: workdir.cwd,
@@ -293,6 +296,19 @@ export function isLowRisk(toolCall: ToolCallSummary, context: RiskContext = {}):
   }
   if (kind !== undefined && !READ_ONLY_KINDS.has(kind) && kind !== 'execute') return false;
   return isReadOnlyCommand(command, where);
+}
+
+/** The raw input names environment variables for the command (`env`, `environment`, `env_vars`, …), not none. */
+function carriesEnvironment(rawInput: unknown): boolean {
+  if (!rawInput || typeof rawInput !== 'object') return false;
+  return Object.entries(rawInput).some(
+    ([key, value]) =>
+      /^env(s|ironment)?(_?vars)?$/i.test(key) &&
+      value !== undefined &&
+      value !== null &&
+      !(typeof value === 'object' && Object.keys(value).length === 0) &&
+      value !== '',
+  );
 }
 
 function isReadOnlyCommand(command: string, where: Where): boolean {

@@ -97,6 +97,11 @@ const POSIX_ROWS: Row[] = [
   // A credential folder's name in another case: one folder on macOS and on a Windows drive seen from WSL.
   ['cat .SSH/id_rsa', { cwd: '/mnt/c/Users/x' }, '/mnt/c/Users/x', false],
   ['cat .Aws/credentials', { cwd: '/Users/x' }, '/Users/x', false],
+  // An environment of its own: LD_PRELOAD runs a library inside cat, RIPGREP_CONFIG_PATH gives rg a --pre.
+  ['cat README.md', { cwd: '/home/x/app', env: { LD_PRELOAD: '/tmp/evil.so' } }, '/home/x/app', false],
+  ['rg x', { cwd: '/home/x/app', environment: { RIPGREP_CONFIG_PATH: '/tmp/rc' } }, '/home/x/app', false],
+  ['cat README.md', { cwd: '/home/x/app', envVars: ['LD_PRELOAD=/tmp/evil.so'] }, '/home/x/app', false],
+  ['cat README.md', { cwd: '/home/x/app', env: {} }, '/home/x/app', true],
 ];
 
 const WINDOWS_ROWS: Row[] = [
