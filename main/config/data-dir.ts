@@ -15,6 +15,7 @@ import {
   chmodSync,
 } from 'node:fs';
 import path from 'node:path';
+import { readOwnFile } from '../platform/protected-files.js';
 import type { Discovery } from '../schema/discovery.js';
 
 export function ensureDataDir(dir: string): void {
@@ -55,7 +56,8 @@ export function acquireInstanceLock(dir: string): () => void {
 export function loadOrCreateToken(dir: string): string {
   const file = path.join(dir, 'token');
   if (existsSync(file)) {
-    const token = readFileSync(file, 'utf8').trim();
+    // Not a plain file (a FIFO an agent put there): a new token replaces it.
+    const token = readOwnFile(file)?.trim() ?? '';
     if (token.length >= 32) return token;
   }
   return rotateToken(dir);
@@ -74,7 +76,7 @@ export function writeDiscovery(dir: string, discovery: Discovery): void {
 export function removeDiscovery(dir: string, pid: number): void {
   const file = path.join(dir, 'bridge.json');
   try {
-    const current = JSON.parse(readFileSync(file, 'utf8')) as { pid?: number };
+    const current = JSON.parse(readOwnFile(file) ?? '{}') as { pid?: number };
     if (current.pid === pid) rmSync(file, { force: true });
   } catch {
     // Already gone or unreadable: nothing of ours to remove.
@@ -90,7 +92,7 @@ function writeAtomic(file: string, content: string): void {
 
 function readPid(file: string): number | undefined {
   try {
-    const pid = Number(readFileSync(file, 'utf8').trim());
+    const pid = Number(readOwnFile(file)?.trim());
     return Number.isInteger(pid) && pid > 0 ? pid : undefined;
   } catch {
     return undefined;

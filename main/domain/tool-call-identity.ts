@@ -13,6 +13,11 @@
  * The only fields left out are the ones an agent itself changes between two issues of one call (an id it
  * numbers each call with), named per agent with the evidence (config/known-agents.ts `volatileInputFields`):
  * top-level fields of the raw input only, and never one that changes what runs.
+ *
+ * Where the call runs is part of it too: most agents' raw input names no folder (Claude Code's
+ * `{command, description}`), so `rm -rf build` approved for one task's folder would otherwise answer the
+ * same words in another task's folder. A caller that compares calls from different tasks passes each
+ * task's workspace (`where`).
  */
 import type { ToolCallSummary } from './pending.js';
 
@@ -34,16 +39,19 @@ export function canonicalJson(value: unknown): string {
 export function toolCallIdentity(
   call: ToolCallSummary,
   volatileInputFields: readonly string[] = [],
+  where?: string,
 ): string | undefined {
   const locations = call.locations ?? [];
+  const place = where === undefined ? {} : { where };
   if (call.rawInput === undefined) {
     if (call.kind === undefined || call.kind === 'edit') return undefined;
-    return canonicalJson({ kind: call.kind, locations, title: call.title });
+    return canonicalJson({ kind: call.kind, locations, title: call.title, ...place });
   }
   return canonicalJson({
     kind: call.kind ?? null,
     locations,
     rawInput: withoutFields(call.rawInput, volatileInputFields),
+    ...place,
   });
 }
 

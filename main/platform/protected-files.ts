@@ -15,6 +15,7 @@ import {
   lstatSync,
   mkdirSync,
   openSync,
+  readFileSync,
   realpathSync,
   type BigIntStats,
   type Stats,
@@ -79,7 +80,7 @@ export class ProtectedFiles {
  *   `constants.O_NOFOLLOW` is undefined and opening follows links), by lstat of the path after the open, which
  *   must name the very file the handle holds (device + file number), so a link there before or during the
  *   open is caught;
- * - the opened file is not a plain file, or has another name (a hard link to a file outside: `nlink` > 1;
+ * - the opened file is not a plain file (a FIFO is refused without waiting for a reader), or has another name (a hard link to a file outside: `nlink` > 1;
  *   Windows reports the NTFS link count there too).
  * A folder swapped for a link between the folder check and the open is not caught (SECURITY.md#what-each-platform-covers-paths-and-files).
  */
@@ -98,12 +99,21 @@ export function openOwnFileForAppend(folder: string, file: string): number {
   };
   if (!inside()) throw refuse(`its folder leads out of ${folder} (a link)`);
   if (!lstatOrUndefined(parent)) mkdirSync(parent, { recursive: true, mode: 0o700 });
-  const flags = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
+  // O_NONBLOCK: opening a FIFO an agent put in the log's place would otherwise wait for a reader, and this
+  // open is synchronous (the whole bridge would wait); with it, no reader fails ENXIO. A plain file ignores it.
+  const flags =
+    constants.O_WRONLY |
+    constants.O_APPEND |
+    constants.O_CREAT |
+    (constants.O_NOFOLLOW ?? 0) |
+    (constants.O_NONBLOCK ?? 0);
   let fd: number;
   try {
     fd = openSync(file, flags, 0o600);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw refuse('it is a link');
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') throw refuse('it is a link');
+    if (code === 'ENXIO') throw refuse('it is not a plain file');
     throw err;
   }
   try {
@@ -127,5 +137,20 @@ function lstatOrUndefined(p: string): Stats | undefined {
     return lstatSync(p);
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Reads one of the bridge's small files in its data dir (the token, the discovery file, a lock's pid) without
+ * ever waiting: an agent can put a FIFO in its place, whose read would wait for a writer and stop a
+ * synchronous start or CLI for good. Undefined when the path is not a plain file; a missing file throws
+ * as readFileSync does.
+ */
+export function readOwnFile(file: string): string | undefined {
+  const fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    return fstatSync(fd).isFile() ? readFileSync(fd, 'utf8') : undefined;
+  } finally {
+    closeSync(fd);
   }
 }

@@ -54,7 +54,11 @@ export class PermissionDesk {
       }
     }
     const always = request.options.find((o) => o.kind === 'allow_always');
-    const identity = toolCallIdentity(request.toolCall, settings.volatileInputFields);
+    const identity = toolCallIdentity(
+      request.toolCall,
+      settings.volatileInputFields,
+      workspaceOf(live, settings).workspace,
+    );
     if (always && identity !== undefined && this.remembered.get(live.task.metadata.agent)?.has(identity)) {
       recordQuestion(live, {
         kind: 'permission',
@@ -114,7 +118,7 @@ export class PermissionDesk {
         at: new Date().toISOString(),
       },
     });
-    if (option.kind === 'allow_always') this.remember(live.task.metadata.agent, current.pending.toolCall, settings);
+    if (option.kind === 'allow_always') this.remember(live, current.pending.toolCall, settings);
     const announce = recordQuestion(live, {
       kind: 'permission',
       about: current.pending.toolCall.title,
@@ -234,8 +238,9 @@ export class PermissionDesk {
   }
 
   /** Only a call that can be told apart from others is remembered (domain/tool-call-identity.ts). */
-  private remember(agent: string, toolCall: PermissionRequest['toolCall'], settings: AgentSettings): void {
-    const identity = toolCallIdentity(toolCall, settings.volatileInputFields);
+  private remember(live: LiveTask, toolCall: PermissionRequest['toolCall'], settings: AgentSettings): void {
+    const agent = live.task.metadata.agent;
+    const identity = toolCallIdentity(toolCall, settings.volatileInputFields, workspaceOf(live, settings).workspace);
     if (identity === undefined) return;
     const set = this.remembered.get(agent) ?? new Set<string>();
     set.add(identity);

@@ -63,7 +63,7 @@ const PROTECTED_HOME_FILES = [
   '.vault-token',
   '.config/git/credentials',
 ];
-/** Names protected wherever they appear, in or out of a home folder (compared case-insensitively on Windows). */
+/** Names protected wherever they appear, in or out of a home folder (compared case-insensitively). */
 const PROTECTED_NAMES = new Set([
   '.ssh',
   '.aws',
@@ -122,23 +122,52 @@ export function pathsAreSafe(paths: readonly string[], check: PathCheck): boolea
   if (!p.isAbsolute(check.workspace)) return false;
   if (check.cwd !== undefined && styleOf(check.cwd) !== p) return false;
   const root = real(p.resolve(check.workspace));
-  const protectedDirs = check.protectedDirs.filter((d) => styleOf(d) === p).map((d) => real(p.resolve(d)));
+  const protectedDirs = check.protectedDirs
+    .flatMap((d) => (styleOf(d) === p ? [d] : p === path.posix ? wslFormOf(d) : []))
+    .map((d) => foldDrvfs(real(p.resolve(d))));
   return paths.every((arg) => {
     if (arg.startsWith('-')) return false;
     if (check.cwd === undefined && !p.isAbsolute(arg)) return false;
     const written = check.cwd === undefined ? p.resolve(arg) : p.resolve(check.cwd, arg);
+    // Windows drops a name's trailing dots and spaces when it opens it (`.ssh.` is `.ssh`, `...` is `.`):
+    // such a name is never proven anything here.
+    if (p === path.win32 && [arg, check.cwd ?? ''].some(hasTrimmedName)) return false;
     const target = real(written);
     if (!pathContains(root, target)) return false;
-    if (protectedDirs.some((d) => pathContains(d, target))) return false;
+    const folded = foldDrvfs(target);
+    if (protectedDirs.some((d) => pathContains(d, folded))) return false;
     // A recursive read of a folder that holds a protected one would read it too.
-    if (check.recursive && protectedDirs.some((d) => pathContains(target, d))) return false;
+    if (check.recursive && protectedDirs.some((d) => pathContains(folded, d))) return false;
     // Credential folders by name, wherever the workspace is (as written and as resolved).
-    return ![written, target].some((t) => hasProtectedName(p.relative(root, t), p === path.win32));
+    return ![written, target].some((t) => hasProtectedName(p.relative(root, t)));
   });
 }
 
-function hasProtectedName(relative: string, windows: boolean): boolean {
-  return relative.split(/[\\/]+/).some((s) => PROTECTED_NAMES.has(windows ? s.toLowerCase() : s));
+/**
+ * A Windows folder as a WSL agent reads it (`C:\\Users\\x\\.ssh` at `/mnt/c/Users/x/.ssh`, WSL's default
+ * automount root): the tray's protected folders are the Windows host's, and a WSL agent's paths are POSIX.
+ */
+function wslFormOf(windowsPath: string): string[] {
+  const drive = /^([A-Za-z]):[\\/]*(.*)$/.exec(windowsPath);
+  return drive ? [path.posix.join('/mnt', drive[1]!.toLowerCase(), drive[2]!.replace(/\\/g, '/'))] : [];
+}
+
+/** A path on a Windows drive seen from WSL, in one case: that drive ignores case (`/mnt/c/USERS/x` is `/mnt/c/Users/x`). */
+function foldDrvfs(posixPath: string): string {
+  return /^\/mnt\/[a-z]\//i.test(posixPath) ? posixPath.toLowerCase() : posixPath;
+}
+
+/** A name Windows would open under another one: ending in a dot or a space (`.` and `..` aside). */
+function hasTrimmedName(written: string): boolean {
+  return written.split(/[\\/]+/).some((s) => s !== '.' && s !== '..' && /[. ]$/.test(s));
+}
+
+/**
+ * Compared case-insensitively everywhere: Windows and macOS volumes ignore case, and so does a Windows drive
+ * seen from WSL (`/mnt/c/Users/x/.SSH` is `.ssh`), which is compared as POSIX here.
+ */
+function hasProtectedName(relative: string): boolean {
+  return relative.split(/[\\/]+/).some((s) => PROTECTED_NAMES.has(s.toLowerCase()));
 }
 
 /** The real path of a path of this machine's own kind; a path of the other kind is taken as written. */

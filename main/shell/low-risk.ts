@@ -42,6 +42,11 @@ interface ProgramSpec {
   long?: readonly string[];
   /** Long flags that take a value that is not a path (`--max-count=5`, `--max-count 5`). */
   longValue?: readonly string[];
+  /**
+   * Long flags whose value is optional (getopt_long `optional_argument`): only `--flag=value` gives one,
+   * so `--flag` alone never takes the next word.
+   */
+  optionalValue?: readonly string[];
   /** `-5` as a line count (head/tail). */
   numericFlag?: boolean;
   /** What the positional arguments are: paths, a pattern then paths, program names (`which`), or nothing. */
@@ -97,8 +102,9 @@ const PROGRAMS: Record<string, ProgramSpec> = {
     long: ['--dereference', '--terse'],
     positional: 'paths',
   },
+  // `du`: not -L/--dereference (follows links in the workspace out of it; with -a it names what it finds there).
   du: {
-    short: 'shacbkmLxd0',
+    short: 'shacbkmxd0',
     shortValue: 'd',
     longValue: ['--max-depth'],
     long: ['--summarize', '--human-readable', '--all', '--total'],
@@ -116,10 +122,13 @@ const PROGRAMS: Record<string, ProgramSpec> = {
     long: ['--brief', '--mime', '--mime-type', '--mime-encoding', '--dereference', '--no-dereference', '--no-pad'],
     positional: 'paths',
   },
-  // GNU grep 3.11: not -f/--file (patterns from a path), not --exclude-from.
+  // GNU grep 3.11: not -f/--file (patterns from a path), not --exclude-from; not -R/--dereference-recursive
+  // (follows every link it meets, so a link in the workspace leads out) nor -d ACTION (`-d recurse` is -r).
+  // --color/--colour take their value only as `--color=WHEN` (an optional argument: `--color x` leaves x
+  // as the pattern), so they are listed as plain flags and their `=` form is allowed by `OPTIONAL_VALUE`.
   grep: {
-    short: 'iyvwxcLlnHhoqsrREFGPIaUzZ',
-    shortValue: 'emABCdD',
+    short: 'iyvwxcLlnHhoqsrEFGPIaUzZ',
+    shortValue: 'emABCD',
     long: [
       '--ignore-case',
       '--invert-match',
@@ -136,7 +145,6 @@ const PROGRAMS: Record<string, ProgramSpec> = {
       '--silent',
       '--no-messages',
       '--recursive',
-      '--dereference-recursive',
       '--extended-regexp',
       '--fixed-strings',
       '--basic-regexp',
@@ -152,11 +160,10 @@ const PROGRAMS: Record<string, ProgramSpec> = {
       '--include',
       '--exclude',
       '--exclude-dir',
-      '--color',
-      '--colour',
     ],
+    optionalValue: ['--color', '--colour'],
     positional: 'pattern-then-paths',
-    recursiveFlags: ['-r', '-R', '--recursive', '--dereference-recursive'],
+    recursiveFlags: ['-r', '--recursive'],
   },
   // ripgrep 14.1.1: not --pre/--pre-glob (runs a program per file), -z/--search-zip (runs decompressors),
   // --ignore-file/--config-path style options (read other files), -L/--follow (leaves the tree by symlinks).
@@ -274,6 +281,9 @@ export function isLowRisk(toolCall: ToolCallSummary, context: RiskContext = {}):
   // A working directory that cannot be known here (relative, `~`, `%VAR%`) is never one-click.
   const workdir = workdirOf(toolCall.rawInput);
   if (!workdir) return false;
+  // An environment of its own makes any listed program run something else: LD_PRELOAD loads a library
+  // into `cat`, RIPGREP_CONFIG_PATH gives `rg` a --pre program.
+  if (carriesEnvironment(toolCall.rawInput)) return false;
   const where: Where = {
     workspace: context.workspace,
     cwd: workdir.cwd,
@@ -286,6 +296,19 @@ export function isLowRisk(toolCall: ToolCallSummary, context: RiskContext = {}):
   }
   if (kind !== undefined && !READ_ONLY_KINDS.has(kind) && kind !== 'execute') return false;
   return isReadOnlyCommand(command, where);
+}
+
+/** The raw input names environment variables for the command (`env`, `environment`, `env_vars`, …), not none. */
+function carriesEnvironment(rawInput: unknown): boolean {
+  if (!rawInput || typeof rawInput !== 'object') return false;
+  return Object.entries(rawInput).some(
+    ([key, value]) =>
+      /^env(s|ironment)?(_?vars)?$/i.test(key) &&
+      value !== undefined &&
+      value !== null &&
+      !(typeof value === 'object' && Object.keys(value).length === 0) &&
+      value !== '',
+  );
 }
 
 function isReadOnlyCommand(command: string, where: Where): boolean {
@@ -331,6 +354,7 @@ function parseArgs(args: readonly string[], spec: ProgramSpec): ParsedArgs | und
     if (arg.startsWith('--')) {
       const [name, value] = arg.split('=', 2) as [string, string | undefined];
       if (spec.long?.includes(name) && value === undefined) flags.push(name);
+      else if (spec.optionalValue?.includes(name)) flags.push(name);
       else if (spec.longValue?.includes(name)) {
         flags.push(name);
         if (value === undefined) i += 1;

@@ -161,9 +161,11 @@ describe('at run time', () => {
 
   it('a --json document escapes what a terminal would act on, and parses back to the same value', () => {
     const { out, stdout } = capture(true);
-    const value = { text: `a\u0085b\u202Ec\u2028d\u{E0041}e\u001b` };
+    const value = { text: `a\u0085b\u202Ec\u2028d\u{E0041}e\u001bf\u3164g\u{E0100}h\u2764\uFE0F` };
     out.doc(value);
-    expect(stdout()).toBe('{\n  "text": "a\\u0085b\\u202ec\\u2028d\\udb40\\udc41e\\u001b"\n}\n');
+    expect(stdout()).toBe(
+      '{\n  "text": "a\\u0085b\\u202ec\\u2028d\\udb40\\udc41e\\u001bf\\u3164g\\udb40\\udd00h\u2764\uFE0F"\n}\n',
+    );
     expect(JSON.parse(stdout())).toEqual(value);
   });
 });

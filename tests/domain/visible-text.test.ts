@@ -52,6 +52,25 @@ const NOTATION: [string, string, string, string][] = [
   ['half a surrogate pair', 'a\uDB40|\uDC41b', 'a<U+DB40>|<U+DC41>b', 'a<U+DB40>|<U+DC41>b'],
   ['tag characters', 'ok\u{E0001}\u{E0041}\u{E007F}', 'ok<U+E0001><U+E0041><U+E007F>', 'ok<U+E0001><U+E0041><U+E007F>'],
   [
+    'Hangul fillers drawn as nothing or as blanks',
+    'rm\u3164x\u115F\u1160\uFFA0',
+    'rm<U+3164>x<U+115F><U+1160><U+FFA0>',
+    'rm<U+3164>x<U+115F><U+1160><U+FFA0>',
+  ],
+  [
+    'combining grapheme joiner, Mongolian and ideographic variation selectors',
+    'a\u034Fb\u180Bc\u{E0100}\u{E01EF}',
+    'a<U+034F>b<U+180B>c<U+E0100><U+E01EF>',
+    'a<U+034F>b<U+180B>c<U+E0100><U+E01EF>',
+  ],
+  ['unassigned, to be drawn as nothing', 'a\u2065b\u{E0080}', 'a<U+2065>b<U+E0080>', 'a<U+2065>b<U+E0080>'],
+  [
+    "an emoji's picture and text forms stay",
+    '\u2764\uFE0F \u2764\uFE0E',
+    '\u2764\uFE0F \u2764\uFE0E',
+    '\u2764\uFE0F \u2764\uFE0E',
+  ],
+  [
     'ordinary text',
     'héllo — 日本語 😀 ␛ <U+202E> C:\\new',
     'héllo — 日本語 😀 ␛ <U+202E> C:\\new',

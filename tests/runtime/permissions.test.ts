@@ -254,6 +254,47 @@ describe('allow always', () => {
     ]);
   });
 
+  it("answers the same words in another task's folder by asking: a raw input without a folder is not the whole call", async () => {
+    core = new Core();
+    // Claude Code's Bash input names no folder: the folder is the task's.
+    const backend = core.add(
+      'agent',
+      new AskingBackend([permissionRequest('rm -rf build', { rawInput: { command: 'rm -rf build' } })]),
+      { workspace: '/work/repo' },
+    );
+    const inFolder = (cwd: string) =>
+      core.dispatcher.send({
+        agent: 'agent',
+        message: {
+          kind: 'message',
+          messageId: crypto.randomUUID(),
+          role: 'user',
+          parts: [{ kind: 'text', text: 'clean' }],
+        },
+        idempotent: false,
+        blocking: true,
+        delegation: {},
+        cwd,
+      });
+    const first = await inFolder('/work/repo/app');
+    core.dispatcher.answer(first.id, 'allow-always', { kind: 'person', via: 'tester' });
+    await core.untilTerminal(first.id);
+    // Another task of the same agent, sent (by anyone) with another folder: asked, not auto-allowed.
+    const second = await inFolder('/home/x');
+    expect(second.status.state).toBe('input-required');
+    expect((second.metadata.pending as PermissionPending).workspace).toBe('/home/x');
+    core.dispatcher.answer(second.id, 'no', { kind: 'person', via: 'tester' });
+    await core.untilTerminal(second.id);
+    // The same folder again: the "allow always" still answers.
+    const third = await inFolder('/work/repo/app');
+    await core.untilTerminal(third.id);
+    expect(backend.outcomes).toEqual([
+      { outcome: 'selected', optionId: 'allow-always' },
+      { outcome: 'selected', optionId: 'reject-once' },
+      { outcome: 'selected', optionId: 'allow-always' },
+    ]);
+  });
+
   it('never remembers an edit without raw input: the next one is asked', async () => {
     core = new Core();
     const edit = permissionRequest('Edit a.txt', { kind: 'edit', locations: [{ path: '/work/repo/a.txt' }] });

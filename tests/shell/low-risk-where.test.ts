@@ -86,6 +86,22 @@ const POSIX_ROWS: Row[] = [
   ['head -n 5 README.md', { cwd: '/home/x/app' }, '/home/x/app', true],
   // A Windows folder for a POSIX workspace is never inside it.
   ['cat README.md', { cwd: 'C:\\home\\x\\app' }, '/home/x/app', false],
+  // grep's --color takes a value only as --color=WHEN: `--color x` leaves x as the pattern, the key a path.
+  ['grep --color x /home/x/.ssh/id_rsa', { cwd: '/home/x/app' }, '/home/x/app', false],
+  ['grep --colour x /home/x/.ssh/id_rsa', { cwd: '/home/x/app' }, '/home/x/app', false],
+  ['grep --color=never x README.md', { cwd: '/home/x/app' }, '/home/x/app', true],
+  ['grep --color x README.md', { cwd: '/home/x/app' }, '/home/x/app', true],
+  // `-d recurse` is -r under another name: a recursive read of a home that holds .ssh.
+  ['grep -d recurse PRIVATE .', { cwd: '/home/x' }, '/home/x', false],
+  ['grep -drecurse PRIVATE .', { cwd: '/home/x' }, '/home/x', false],
+  // A credential folder's name in another case: one folder on macOS and on a Windows drive seen from WSL.
+  ['cat .SSH/id_rsa', { cwd: '/mnt/c/Users/x' }, '/mnt/c/Users/x', false],
+  ['cat .Aws/credentials', { cwd: '/Users/x' }, '/Users/x', false],
+  // An environment of its own: LD_PRELOAD runs a library inside cat, RIPGREP_CONFIG_PATH gives rg a --pre.
+  ['cat README.md', { cwd: '/home/x/app', env: { LD_PRELOAD: '/tmp/evil.so' } }, '/home/x/app', false],
+  ['rg x', { cwd: '/home/x/app', environment: { RIPGREP_CONFIG_PATH: '/tmp/rc' } }, '/home/x/app', false],
+  ['cat README.md', { cwd: '/home/x/app', envVars: ['LD_PRELOAD=/tmp/evil.so'] }, '/home/x/app', false],
+  ['cat README.md', { cwd: '/home/x/app', env: {} }, '/home/x/app', true],
 ];
 
 const WINDOWS_ROWS: Row[] = [
@@ -109,6 +125,21 @@ const WINDOWS_ROWS: Row[] = [
   ['cat README.md', { cwd: '/home/x/app' }, 'C:\\Users\\x\\app', false],
   ['cat C:/Users/x/app/a.ts', {}, 'C:\\Users\\x\\app', true],
   ['cat a.ts', {}, 'C:\\Users\\x\\app', false],
+  // Windows drops a name's trailing dots when it opens it: `.ssh.` is .ssh, `contactor.` the data dir.
+  ['cat C:/Users/x/.ssh./id_rsa', { cwd: 'C:\\Users\\x' }, 'C:\\Users\\x', false],
+  ['cat token', { cwd: 'C:\\Users\\x\\AppData\\Local\\contactor.' }, 'C:\\Users\\x', false],
+  ['cat ../secret.txt', { cwd: 'C:\\Users\\x\\app\\...' }, 'C:\\Users\\x\\app', false],
+];
+
+/** A WSL agent's POSIX paths against the protected folders the tray on the Windows host passes. */
+const WSL_ROWS: Row[] = [
+  ['cat token', { cwd: '/mnt/c/Users/x/AppData/Local/contactor' }, '/mnt/c/Users/x', false],
+  ['cat config.yaml', { cwd: '/mnt/c/Users/x/AppData/Roaming/contactor' }, '/mnt/c/Users/x', false],
+  ['cat token', { cwd: '/mnt/c/users/X/appdata/local/Contactor' }, '/mnt/c/users/X', false],
+  ['ls', { cwd: '/mnt/c/Users/x/AppData/Local/Google/Chrome/User Data/Default' }, '/mnt/c/Users/x', false],
+  ['du -s .', { cwd: '/mnt/c/Users/x' }, '/mnt/c/Users/x', false],
+  ['cat README.md', { cwd: '/mnt/c/Users/x/app' }, '/mnt/c/Users/x/app', true],
+  ['cat README.md', { cwd: '/home/x/app' }, '/home/x/app', true],
 ];
 
 describe('isLowRisk judges a command where it runs', () => {
@@ -123,6 +154,10 @@ describe('isLowRisk judges a command where it runs', () => {
   });
 
   it.each(WINDOWS_ROWS)('Windows: %j in %j, workspace %s → %s', (command, where, workspace, expected) => {
+    expect(isLowRisk(toolCall(command, where), { workspace, protectedDirs: WIN_PROTECTED })).toBe(expected);
+  });
+
+  it.each(WSL_ROWS)('WSL agent, Windows host: %j in %j, workspace %s → %s', (command, where, workspace, expected) => {
     expect(isLowRisk(toolCall(command, where), { workspace, protectedDirs: WIN_PROTECTED })).toBe(expected);
   });
 });
@@ -151,6 +186,11 @@ describe('a symlink in the workspace that leads out', () => {
     ['cat notes-link.txt', '.', false],
     ['cat id_rsa', 'keys', false],
     ['ls', 'keys', false],
+    // Recursive reads that follow the links they meet inside the workspace: out to .ssh.
+    ['grep -R PRIVATE .', '.', false],
+    ['grep --dereference-recursive PRIVATE .', '.', false],
+    ['du -aL .', '.', false],
+    ['grep -r PRIVATE .', '.', true],
   ] as const)('%s in <workspace>/%s → %s', (command, cwd, expected) => {
     expect(isLowRisk(run(command, path.join(workspace, cwd)), context)).toBe(expected);
   });

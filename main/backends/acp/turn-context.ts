@@ -144,14 +144,16 @@ export class TurnContext {
 
   /**
    * The verdict given before a restart, for the same call re-issued (the whole call: domain/tool-call-identity.ts):
-   * the option of this request with the chosen id, or else of the chosen kind (a new request may number its
-   * options anew). Used once: a second issue of the call in this turn is asked.
+   * the option of this request with the chosen id and kind, or else of the chosen kind (a new request may
+   * number its options anew). Used once: a second issue of the call in this turn is asked.
    */
   private carriedAnswer(toolCall: ToolCallSummary, options: PermissionOption[]): RequestPermissionResponse | undefined {
     const carried = this.carried;
     if (!carried || !sameToolCall(carried.toolCall, toolCall, this.volatileInputFields)) return undefined;
+    // The same id only as the same kind: an agent that numbers options by position may give the id of the
+    // person's "reject" to an "allow always" in the new set.
     const option =
-      options.find((o) => o.optionId === carried.option.optionId) ??
+      options.find((o) => o.optionId === carried.option.optionId && o.kind === carried.option.kind) ??
       options.find((o) => o.kind === carried.option.kind);
     if (!option) return undefined;
     this.carried = undefined;

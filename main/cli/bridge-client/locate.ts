@@ -4,7 +4,7 @@
  * address, where nothing answers unless a bridge runs without a discovery file. A config too broken to
  * name an address is an error (exit 2): guessing the default address would talk to some other bridge.
  */
-import { readFileSync } from 'node:fs';
+import { readOwnFile } from '../../platform/protected-files.js';
 import path from 'node:path';
 import { DiscoverySchema, type Discovery } from '../../schema/discovery.js';
 import { configLocation, dataDirOf, readConfig, type GlobalOptions } from '../settings.js';
@@ -36,7 +36,7 @@ export function locateBridge(opts: GlobalOptions, env: NodeJS.ProcessEnv): Bridg
 
 export function readDiscovery(dataDir: string): Discovery | undefined {
   try {
-    const parsed = DiscoverySchema.safeParse(JSON.parse(readFileSync(path.join(dataDir, 'bridge.json'), 'utf8')));
+    const parsed = DiscoverySchema.safeParse(JSON.parse(readOwnFile(path.join(dataDir, 'bridge.json')) ?? 'null'));
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
@@ -45,7 +45,7 @@ export function readDiscovery(dataDir: string): Discovery | undefined {
 
 export function readTokenFile(dataDir: string): string | undefined {
   try {
-    const token = readFileSync(path.join(dataDir, 'token'), 'utf8').trim();
+    const token = readOwnFile(path.join(dataDir, 'token'))?.trim();
     return token || undefined;
   } catch {
     return undefined;

@@ -16,10 +16,11 @@ export interface OutputStreams {
 }
 
 /**
- * What JSON.stringify leaves raw but a terminal acts on or hides (C1 controls, format characters, U+2028/9),
+ * What JSON.stringify leaves raw but a terminal acts on or hides (C1 controls, format characters, U+2028/9,
+ * the other characters drawn as nothing: domain/visible-text.ts),
  * as `\uXXXX` escapes: the same JSON document, safe to print.
  */
-const JSON_HIDDEN = /[\u007f-\u009f\u2028\u2029\p{Cf}]/gu;
+const JSON_HIDDEN = /[\u007f-\u009f\u2028\u2029\p{Cf}]|(?![\uFE0E\uFE0F])\p{Default_Ignorable_Code_Point}/gu;
 
 export class Output {
   /** Colours for stdout and for stderr; each follows its own stream's TTY-ness. */

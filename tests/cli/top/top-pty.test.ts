@@ -151,6 +151,31 @@ describe('contactor top in a terminal', () => {
     await s.exited;
   });
 
+  it("an agent's escape sequences inside the bridge's refusal of an answer show as text", async () => {
+    // The refusal of "5." (a number no option has) lists the options, which are the agent's words.
+    const id = await send('echo', 'pick one. decide: \u001b]2;PWNED\u0007 \u001b]52;c;cHduZWQ=\u0007 YAML|TOML');
+    await waitForState(bridge, id, 'input-required');
+    const s = top();
+    await s.shows((screen) => /asks you .*person → echo/.test(screen), 'the question in the table');
+    s.type(KEY.enter);
+    await s.shows('2. TOML');
+    s.type('a');
+    await s.shows('answer ›');
+    for (const key of ['5', '.']) s.type(key);
+    await s.shows('answer › 5.');
+    s.type(KEY.enter);
+    await s.shows(
+      (screen) => /there is no option 5\.: choose 1-2 \(1\. ␛\]2;PWNED␇/.test(screen),
+      'the refusal, marked',
+    );
+    expect(s.titles).not.toContain('PWNED');
+    for (const sequence of ['\u001b]2;PWNED', '\u001b]52;']) expect(s.raw()).not.toContain(sequence);
+    s.type(KEY.esc);
+    s.type(KEY.ctrlC);
+    await s.exited;
+    await bridge.rpc('tasks/cancel', { id });
+  });
+
   it('fits a narrow terminal and redraws on resize', async () => {
     await send('echo', 'narrow please');
     const s = top([], { cols: 50, rows: 20 });

@@ -13,11 +13,12 @@ export function PromptLine({ state, palette }: { state: TopState; palette: Palet
           <Text bold color={palette.tone('question')}>
             answer ›{' '}
           </Text>
-          {prompt.input}
+          {plain(prompt.input)}
           <Text inverse> </Text>
           <Text dimColor={palette.dim}> Enter: send · Esc: back</Text>
         </Text>
-        {prompt.error ? <Text color={palette.tone('failed')}>{prompt.error}</Text> : null}
+        {/* The bridge's refusal can quote the agent's words (a question's options): marked like every cell. */}
+        {prompt.error ? <Text color={palette.tone('failed')}>{plain(prompt.error)}</Text> : null}
       </Box>
     );
   }
