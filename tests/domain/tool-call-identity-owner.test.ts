@@ -16,8 +16,6 @@ const NOT_IDENTITY: Record<string, string> = {
   'main/runtime/approval-rules.ts': `return commandOf(toolCall) || (toolCall.rawInput === undefined ? '' : JSON.stringify(toolCall.rawInput));`,
   // The approval card shows the title too when it says more than the command.
   'renderer/card.ts': `if (command !== p.toolCall.title) element.append(el('p', 'title', p.toolCall.title, 'one-line'));`,
-  // Where a one-click command runs: a type check of the raw input, not a comparison of two calls.
-  'main/shell/low-risk-paths.ts': `if (!rawInput || typeof rawInput !== 'object') return {};`,
 };
 
 const SHAPES = [
@@ -43,7 +41,9 @@ function comparisons(files: Record<string, string>): string[] {
       : text.split('\n').flatMap((line, i) => {
           const code = line.trim();
           if (code.startsWith('//') || code.startsWith('*') || NOT_IDENTITY[file] === code) return [];
-          return SHAPES.some((s) => s.test(code)) ? [`${file}:${i + 1}: ${code}`] : [];
+          // A type check (`typeof rawInput !== 'object'`) reads one call's shape; it compares no two calls.
+          const compared = code.replace(/typeof\s+[\w.]+\s*[!=]==?\s*'\w+'/g, '');
+          return SHAPES.some((s) => s.test(compared)) ? [`${file}:${i + 1}: ${code}`] : [];
         }),
   );
 }
@@ -63,6 +63,10 @@ describe(`tool-call identity has one owner (${OWNER})`, () => {
     ['a title compared', `  if (carried.toolCall.title === toolCall.title) return carried.option;`],
     ['a key of kind and command', "  return `${toolCall.kind ?? ''}\\u0000${commandOf(toolCall)}`;"],
     ['a key of the raw input', `  seen.add(canonicalJson(toolCall.rawInput));`],
+    [
+      'a comparison beside a type check',
+      `  if (typeof a.rawInput === 'object' && a.rawInput === b.rawInput) return true;`,
+    ],
   ])('finds a planted one: %s', (_shape, line) => {
     expect(comparisons({ 'main/runtime/planted.ts': `const x = 1;\n${line}\n` })).toEqual([
       `main/runtime/planted.ts:2: ${line.trim()}`,
