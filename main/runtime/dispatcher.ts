@@ -16,7 +16,7 @@ import { latestQuestions, type AnsweredQuestion } from './question-log.js';
 import type { AgentRegistry } from './registry.js';
 import { recoverAfterRestart } from './restart-recovery.js';
 import { storeNewTask } from './send-intake.js';
-import type { Timers } from './timers.js';
+import { ownRealClock, type Timers } from './timers.js';
 import { TurnScheduler } from './turn-scheduler.js';
 
 export type { SendAnswer } from './live-tasks.js';
@@ -72,7 +72,8 @@ export class Dispatcher {
   private readonly turns: TurnScheduler;
 
   constructor(private readonly opts: DispatcherOptions) {
-    this.clock = new PendingClock(opts.timers);
+    const timers = opts.timers ?? ownRealClock();
+    this.clock = new PendingClock(timers);
     this.live = new LiveTasks({
       store: opts.store,
       sinks: [opts.feed, ...(opts.sinks ?? [])],
@@ -88,7 +89,7 @@ export class Dispatcher {
       desk: this.desk,
       onDecision: (parked) => this.clock.schedule(parked, parked.task.metadata.pending!),
       ...(opts.secrets ? { secrets: opts.secrets } : {}),
-      ...(opts.timers ? { timers: opts.timers } : {}),
+      timers,
       redact: (text) => redact(text, opts.secrets?.() ?? []),
     });
   }

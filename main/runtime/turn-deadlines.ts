@@ -30,9 +30,12 @@ export class TurnDeadlines {
 
   /** `fire` runs once `ms` from now, unless `remove` comes first. */
   add(ms: number, fire: () => void): Deadline {
-    const deadline = { at: this.clock.now() + ms, fire };
+    const now = this.clock.now();
+    const deadline = { at: now + ms, fire };
     this.pending.add(deadline);
-    if (deadline.at < this.armedFor) this.arm(deadline.at);
+    // An armed time already past is a timer that is late or lost (a clock that dropped it): arm again, or every
+    // later deadline would wait behind one that never fires.
+    if (deadline.at < this.armedFor || this.armedFor < now) this.arm(Math.min(deadline.at, this.armedFor));
     return deadline;
   }
 

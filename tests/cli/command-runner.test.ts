@@ -1,9 +1,27 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runCommand } from '../../main/cli/command-runner.js';
 import { eventually } from '../helpers/wait.js';
+
+/**
+ * The real spawn, with the child it made kept: the test reads the same stdout stream runCommand reads, so it
+ * knows when the helper's line has been delivered instead of guessing how many loop turns that takes.
+ */
+const spawned: ChildProcess[] = [];
+vi.mock('node:child_process', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:child_process')>();
+  return {
+    ...real,
+    spawn: (...args: Parameters<typeof real.spawn>) => {
+      const child = real.spawn(...args);
+      spawned.push(child);
+      return child;
+    },
+  };
+});
 
 const dirs: string[] = [];
 const pids: number[] = [];
@@ -32,9 +50,11 @@ describe.skipIf(process.platform === 'win32')('runCommand', () => {
       const pending = runCommand('sh', ['-c', `/bin/echo started; sleep 60 & echo $! > ${pidFile}; exec sleep 60`], {
         timeoutMs: 5_000,
       });
+      let seen = '';
+      spawned.at(-1)!.stdout!.on('data', (chunk: Buffer) => (seen += chunk.toString()));
       await eventually(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), 'the daemon');
-      // One turn of the event loop's I/O phase: the line printed before the pid file is read by now.
-      await new Promise((resolve) => setImmediate(resolve));
+      // The line reaches runCommand's listener in the same 'data' event as this one.
+      await eventually(() => seen.includes('started'), "the helper's line on stdout");
       vi.advanceTimersByTime(5_000);
       const result = await pending;
       pids.push(Number(readFileSync(pidFile, 'utf8')));

@@ -3,8 +3,9 @@
  * abort (runtime/lazy-abort.ts): every budget still ends when it should, turns running together share
  * one timer, and a turn that ended leaves no timer behind.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LazyAbort } from '../../main/runtime/lazy-abort.js';
+import { ownRealClock } from '../../main/runtime/timers.js';
 import { TurnTimer } from '../../main/runtime/turn-timer.js';
 import { ManualTimers } from '../helpers/manual-timers.js';
 
@@ -39,6 +40,43 @@ describe('turn deadlines', () => {
     for (const t of timers) t.start();
     for (const t of timers) t.stop();
     expect(clock.due()).toEqual([]);
+  });
+
+  it('a lost timer does not hold back the deadlines after it', () => {
+    // A clock that drops the first timer it is given, as a test's fake timers do when they are restored.
+    const clock = new ManualTimers();
+    let lost = false;
+    const losing = {
+      now: () => clock.now(),
+      setTimeout: (run: () => void, ms: number) => (lost ? clock.setTimeout(run, ms) : ((lost = true), -1)),
+      clearTimeout: (handle: unknown) => clock.clearTimeout(handle),
+    };
+    const fired: string[] = [];
+    new TurnTimer(1_000, () => fired.push('first'), losing).start();
+    clock.advanceBy(2_000);
+    expect(fired).toEqual([]);
+    new TurnTimer(300, () => fired.push('second'), losing).start();
+    clock.advanceBy(0);
+    expect(fired).toEqual(['first']);
+    clock.advanceBy(300);
+    expect(fired).toEqual(['first', 'second']);
+  });
+
+  it("each dispatcher's real clock has its own deadlines: a timer lost in one never holds back another", () => {
+    // A bridge whose turn was timed while a test had faked the global timers: restoring them loses its timer.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    new TurnTimer(1_000, () => undefined, ownRealClock()).start();
+    vi.useRealTimers();
+    // A later bridge's turn, with a longer budget, on its own clock.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      let fired = false;
+      new TurnTimer(5_000, () => (fired = true), ownRealClock()).start();
+      vi.advanceTimersByTime(5_000);
+      expect(fired).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('does not count the time a turn is paused on a person', () => {
