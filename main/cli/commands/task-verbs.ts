@@ -65,7 +65,7 @@ async function answer(
       cli,
       client,
       { method: 'tasks/resubscribe', params: { id: taskId } },
-      { timeoutSeconds: opts.timeout, signal: interrupts.signal },
+      { timeoutSeconds: opts.timeout, signal: interrupts.signal, before: answered },
     );
   } catch (err) {
     if (!(err instanceof Interrupted)) throw err;
