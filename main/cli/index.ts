@@ -8,6 +8,7 @@ import { Output } from './render/output.js';
 import { buildProgram } from './program.js';
 import { reportFailure } from './render/report-failure.js';
 import { listenForConsoleEvents } from './console-events.js';
+import { listenForLauncherSignals } from './launcher-signals.js';
 
 export async function main(argv: string[] = process.argv): Promise<number> {
   const state: RunState = { exitCode: 0, json: argv.includes('--json') };
@@ -38,5 +39,7 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
 
 // Ctrl-C through the Windows launcher; first, so the bridge and agents this run starts never see the pipe.
 listenForConsoleEvents();
+// Signals bin/contactor.js passes on when it relaunched the CLI on the pinned Node: before any verb listens.
+listenForLauncherSignals();
 // Not top-level await: the same source is bundled as CommonJS for the desktop app.
 void main().then(exit);

@@ -4,7 +4,9 @@ import { CliTaskSchema } from '../../schema/cli.js';
 import type { CliContext, Runner } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { followAndPrint, printTask } from '../render/follow-and-print.js';
-import { stopsAt } from '../bridge-client/follow.js';
+import { Interrupted, stopsAt } from '../bridge-client/follow.js';
+import { Interrupts } from '../interrupts.js';
+import { stoppedWatching } from './watch.js';
 import { parseSeconds } from './arguments.js';
 
 export function registerTaskVerbs(program: Command, run: Runner): void {
@@ -56,12 +58,21 @@ async function answer(
     return EXIT.completed;
   }
   if (stopsAt(answered.status.state)) return printTask(cli, answered);
-  return followAndPrint(
-    cli,
-    client,
-    { method: 'tasks/resubscribe', params: { id: taskId } },
-    { timeoutSeconds: opts.timeout },
-  );
+  // Ctrl-C stops the following, never the task: the answer is given and the agent works on, as with `watch`.
+  const interrupts = Interrupts.listen();
+  try {
+    return await followAndPrint(
+      cli,
+      client,
+      { method: 'tasks/resubscribe', params: { id: taskId } },
+      { timeoutSeconds: opts.timeout, signal: interrupts.signal, before: answered },
+    );
+  } catch (err) {
+    if (!(err instanceof Interrupted)) throw err;
+    return await stoppedWatching(cli, taskId, interrupts.exitCode);
+  } finally {
+    interrupts.dispose();
+  }
 }
 
 async function cancel(cli: CliContext, taskId: string): Promise<number> {

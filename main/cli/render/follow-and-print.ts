@@ -5,12 +5,14 @@ import type { CliContext } from '../context.js';
 import { exitForState } from '../exit-codes.js';
 import { followTask, type FollowStart } from '../bridge-client/follow.js';
 import { ProgressLine } from './progress-line.js';
-import { printOutcome } from './render-task.js';
+import { printOutcome, resultText } from './render-task.js';
 
 export interface FollowAndPrintOptions {
   timeoutSeconds?: number | undefined;
   /** Print the task's id as soon as it exists (a command that created the task). */
   showTaskId?: boolean;
+  /** The task as it was before the follow (an answered question), so its earlier reply is not shown as new. */
+  before?: CliTask;
   /** Ctrl-C: the follow ends with `Interrupted` (bridge-client/follow.ts). */
   signal?: AbortSignal;
 }
@@ -21,13 +23,31 @@ export async function followAndPrint(
   start: FollowStart,
   opts: FollowAndPrintOptions = {},
 ): Promise<number> {
-  const progress = new ProgressLine(cli.out, { showTaskId: opts.showTaskId === true });
+  const progress = new ProgressLine(cli.out, {
+    showTaskId: opts.showTaskId === true,
+    ...(opts.before ? { before: opts.before } : {}),
+  });
   const task = await followTask(client, start, {
     onEvent: progress.onEvent,
     ...(opts.timeoutSeconds !== undefined ? { timeoutMs: opts.timeoutSeconds * 1000 } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
   }).finally(() => progress.end());
-  return printTask(cli, task);
+  const streamed = progress.streamed;
+  if (cli.json || streamed === undefined) return printTask(cli, task);
+  return printOutcome(cli.out, afterStreaming(task, streamed));
+}
+
+/**
+ * The task with only the part of its reply that was not streamed already: usually nothing; the whole reply
+ * when what streamed is not how it begins (the agent replaced it), so the person always reads all of it.
+ */
+function afterStreaming(task: CliTask, streamed: { artifactId: string; text: string }): CliTask {
+  if (task.status.state !== 'completed') return { ...task, artifacts: [] };
+  const last = task.artifacts.at(-1);
+  const reply = resultText(task);
+  if (last?.artifactId !== streamed.artifactId || !reply.startsWith(streamed.text)) return task;
+  const rest = reply.slice(streamed.text.length);
+  return { ...task, artifacts: rest === '' ? [] : [{ ...last, parts: [{ kind: 'text', text: rest }] }] };
 }
 
 /** A task at a stop: the whole task with --json, else as a person reads it; the exit code follows its state. */

@@ -42,6 +42,11 @@ export class Output {
     return this.io.stderr.isTTY === true;
   }
 
+  /** Both streams are a terminal (and no --json): a reply can stream in as it comes, beside live progress. */
+  get live(): boolean {
+    return !this.json && this.io.stdout.isTTY === true && this.io.stderr.isTTY === true;
+  }
+
   /** A line of the human-readable result. */
   line(text: Shown = ''): void {
     this.write(this.resultStream, text, '\n');
