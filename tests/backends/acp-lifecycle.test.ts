@@ -253,6 +253,25 @@ describe('AcpBackend when the agent cannot be reached', () => {
     });
   });
 
+  it('an agent that dies at start: its first error line, where its stderr is kept, and not retryable', async () => {
+    const outcome = await h.backend(['--crash-like-node']).run(makeTurn('echo x'), new RecordingReporter());
+    expect(outcome).toMatchObject({ kind: 'undelivered', retryable: false });
+    const reason = (outcome as { reason: string }).reason;
+    expect(reason).toMatch(/^agent fake \(.*\) exited during initialize \(exit code 1\): /);
+    expect(
+      reason.endsWith(": Error: Cannot find module '/opt/agent/dist/index.js'; its stderr: `contactor logs fake`"),
+    ).toBe(true);
+    expect(reason).not.toContain('Node.js v24');
+  });
+
+  it('a missing program of a known agent: the npm package that installs it, or its full path', async () => {
+    const backend = h.backend([], { command: ['/nonexistent/codex-acp'] }, { npmPackage: '@zed-industries/codex-acp' });
+    const outcome = await backend.run(makeTurn('echo x'), new RecordingReporter());
+    expect((outcome as { reason: string }).reason).toBe(
+      'could not start agent fake (/nonexistent/codex-acp): spawn /nonexistent/codex-acp ENOENT; install it (`npm install -g @zed-industries/codex-acp`), or put its full path in config.yaml (agents.fake.command)',
+    );
+  });
+
   it('is undelivered when the agent speaks another protocol version', async () => {
     const outcome = await h.backend(['--protocol=7']).run(makeTurn('echo x'), new RecordingReporter());
     expect(outcome).toMatchObject({
