@@ -71,6 +71,8 @@ describe('AcpBackend process lifecycle', () => {
 
   it('fails a turn whose agent crashes as retryable, with stderr, and starts afresh', async () => {
     const backend = h.backend();
+    // An earlier turn of the same process wrote to stderr too: the crash reports its own turn's lines only.
+    await backend.run(makeTurn('warn-stderr', { contextId: 'earlier' }), new RecordingReporter());
     const report = new RecordingReporter();
     const outcome = await backend.run(makeTurn('crash', { contextId: 'c' }), report);
     expect(outcome).toMatchObject({
@@ -78,7 +80,7 @@ describe('AcpBackend process lifecycle', () => {
       retryable: true,
       reason: 'agent fake process exited (exit code 3)',
     });
-    expect(outcome.kind === 'failed' && outcome.stderrTail).toMatch(/boom: fake agent crashed/);
+    expect(outcome.kind === 'failed' && outcome.stderrTail).toBe('boom: fake agent crashed');
 
     const next = new RecordingReporter();
     expect(await backend.run(makeTurn('count', { contextId: 'c', followUp: true }), next)).toEqual({

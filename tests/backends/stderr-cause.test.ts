@@ -1,5 +1,10 @@
-/** The line of an agent's stderr that says why it stopped (main/backends/process/stderr-cause.ts). */
+/**
+ * The line of an agent's stderr that says why it stopped (main/backends/process/stderr-cause.ts), and one
+ * turn's stderr out of a process's (child-process.ts StderrTail.since).
+ */
 import { describe, expect, it } from 'vitest';
+import { PassThrough } from 'node:stream';
+import { StderrTail } from '../../main/backends/process/child-process.js';
 import { stderrCause } from '../../main/backends/process/stderr-cause.js';
 
 const NODE_CRASH = [
@@ -46,5 +51,27 @@ describe('stderrCause', () => {
   ];
   it.each(cases)('%s', (_, stderr, expected) => {
     expect(stderrCause(stderr)).toBe(expected);
+  });
+});
+
+describe('StderrTail.since', () => {
+  it("a turn's own lines, not an earlier turn's", () => {
+    const stream = new PassThrough();
+    const tail = new StderrTail(stream);
+    stream.write('turn one: warning\n');
+    const mark = tail.mark();
+    stream.write('turn two: ');
+    stream.write('boom\n');
+    expect(tail.since(mark, 20)).toBe('turn two: boom');
+    expect(tail.since(0, 20)).toBe('turn one: warning\nturn two: boom');
+  });
+
+  it('a line cut by the kept size is dropped, not shown from its middle', () => {
+    const stream = new PassThrough();
+    const tail = new StderrTail(stream, 16);
+    stream.write('first line is long\n');
+    stream.write('second\n');
+    stream.write('third\n');
+    expect(tail.since(0, 20)).toBe('second\nthird');
   });
 });

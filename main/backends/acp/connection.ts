@@ -217,10 +217,18 @@ export class AcpConnection {
     return !this.fatal && !this.exit && !this.connection.signal.aborted;
   }
 
-  /** Why the connection is gone, once it is (waits briefly for the exit status). */
-  async failure(): Promise<ConnectionFailure> {
+  /** Where the agent's stderr is now: a turn passes it to `failure` to report its own stderr only. */
+  stderrMark(): number {
+    return this.stderr.mark();
+  }
+
+  /**
+   * Why the connection is gone, once it is (waits briefly for the exit status). With `sinceMark`, the
+   * stderr is what the agent wrote during that turn, not earlier turns' (`contactor logs` has it all).
+   */
+  async failure(sinceMark = 0): Promise<ConnectionFailure> {
     if (!this.fatal && !this.exit) await within(exited(this.child), EXIT_NOTICE_MS);
-    const stderrTail = this.stderr.lastLines(STDERR_TAIL_LINES);
+    const stderrTail = this.stderr.since(sinceMark, STDERR_TAIL_LINES);
     if (this.fatal) return { ...this.fatal, stderrTail };
     const reason = this.exit
       ? `agent ${this.spec.agent} process exited (${describeExit(this.exit)})`
