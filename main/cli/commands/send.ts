@@ -111,7 +111,12 @@ async function sendAndFollow(
       cli,
       client,
       { method: 'message/stream', params },
-      { timeoutSeconds: opts.timeout, showTaskId: true, signal: interrupts.signal },
+      {
+        timeoutSeconds: opts.timeout,
+        showTaskId: true,
+        signal: interrupts.signal,
+        ownMessageId: opts.messageId !== undefined,
+      },
     );
   } catch (err) {
     if (!(err instanceof Interrupted)) throw err;

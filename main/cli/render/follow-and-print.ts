@@ -5,7 +5,7 @@ import type { CliContext } from '../context.js';
 import { exitForState } from '../exit-codes.js';
 import { followTask, type FollowStart } from '../bridge-client/follow.js';
 import { ProgressLine } from './progress-line.js';
-import { printOutcome } from './render-task.js';
+import { printOutcome, type OutcomeOptions } from './render-task.js';
 
 export interface FollowAndPrintOptions {
   timeoutSeconds?: number | undefined;
@@ -13,6 +13,8 @@ export interface FollowAndPrintOptions {
   showTaskId?: boolean;
   /** Ctrl-C: the follow ends with `Interrupted` (bridge-client/follow.ts). */
   signal?: AbortSignal;
+  /** The send named its own --message-id (render-task.ts OutcomeOptions). */
+  ownMessageId?: boolean;
 }
 
 export async function followAndPrint(
@@ -27,14 +29,14 @@ export async function followAndPrint(
     ...(opts.timeoutSeconds !== undefined ? { timeoutMs: opts.timeoutSeconds * 1000 } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
   }).finally(() => progress.end());
-  return printTask(cli, task);
+  return printTask(cli, task, { ownMessageId: opts.ownMessageId === true });
 }
 
 /** A task at a stop: the whole task with --json, else as a person reads it; the exit code follows its state. */
-export function printTask(cli: CliContext, task: CliTask): number {
+export function printTask(cli: CliContext, task: CliTask, opts: OutcomeOptions = {}): number {
   if (cli.json) {
     cli.out.doc(task);
     return exitForState(task.status.state);
   }
-  return printOutcome(cli.out, task);
+  return printOutcome(cli.out, task, opts);
 }
