@@ -3,7 +3,6 @@
  * what an unknown key is compared with to suggest the key it most likely meant. An agent's keys are those
  * of its `kind`; with an unknown kind, those of every kind.
  */
-import type { z } from 'zod';
 import { BridgeConfigSchema } from '../schema/config.js';
 
 type Def = {
@@ -32,7 +31,8 @@ function objectsAt(schema: Schema, path: readonly (string | number)[], value: un
   if (def.type === 'union' && def.options) {
     const kind = (value as { kind?: unknown } | undefined)?.kind;
     const chosen = def.options.filter((o) => {
-      const literal = bare(o)._zod.def.shape?.kind as unknown as z.ZodType | undefined;
+      const literal = bare(o)._zod.def.shape?.kind as unknown as
+        { safeParse(v: unknown): { success: boolean } } | undefined;
       return literal?.safeParse(kind).success === true;
     });
     return (chosen.length > 0 ? chosen : def.options).flatMap((o) => objectsAt(o, path, value));
