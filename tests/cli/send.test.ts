@@ -60,6 +60,14 @@ describe('contactor send', () => {
     expect(run.stderr).toContain('nothing to send');
   });
 
+  it('the agent name forgotten: the brief was taken as an agent name, and the agents are listed', async () => {
+    const run = await cli(['send', 'hello world'], '');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      'contactor: no brief: "hello world" was taken as the agent name; give the agent first: contactor send <agent> "<brief>" (agents: echo, broken, sleepy, slowpoke, plain, asking, files)\n',
+    );
+  });
+
   it('--message-id is idempotent: the same id returns the same task; other text under it is a conflict', async () => {
     const first = (await cli(['send', 'echo', 'once', '--message-id', 'idem-1', '--json'])).json<Task>();
     const again = await cli(['send', 'echo', 'once', '--message-id', 'idem-1', '--json']);

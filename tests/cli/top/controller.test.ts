@@ -79,7 +79,7 @@ describe('top controller', () => {
     t.press(['enter']);
     expect(t.controller.state.prompt).toMatchObject({ error: 'type an answer first (Esc: back)' });
     t.press(['3', 'enter']);
-    expect(t.controller.state.prompt).toMatchObject({ error: 'there is no option 3: choose 1-2' });
+    expect(t.controller.state.prompt).toMatchObject({ error: 'there is no option 3: choose 1-2 (1. A; 2. B)' });
     expect(t.calls).toEqual([]);
     t.controller.key('', { backspace: true });
     t.press(['2', 'enter']);

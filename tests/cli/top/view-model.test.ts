@@ -86,8 +86,8 @@ describe('top view model', () => {
       expiresAt: '',
     };
     expect(checkAnswer(pending, '   ')).toEqual({ ok: false, error: 'type an answer first (Esc: back)' });
-    expect(checkAnswer(pending, '3')).toEqual({ ok: false, error: 'there is no option 3: choose 1-2' });
-    expect(checkAnswer(pending, '0')).toEqual({ ok: false, error: 'there is no option 0: choose 1-2' });
+    expect(checkAnswer(pending, '3')).toEqual({ ok: false, error: 'there is no option 3: choose 1-2 (1. A; 2. B)' });
+    expect(checkAnswer(pending, '0')).toEqual({ ok: false, error: 'there is no option 0: choose 1-2 (1. A; 2. B)' });
     expect(checkAnswer(pending, ' 2 ')).toEqual({ ok: true, answer: '2' });
     expect(checkAnswer(pending, 'B please')).toEqual({ ok: true, answer: 'B please' });
   });
