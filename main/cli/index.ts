@@ -14,6 +14,11 @@ export async function main(argv: string[] = process.argv): Promise<number> {
   const state: RunState = { exitCode: 0, json: argv.includes('--json') };
   const program = buildProgram(createRunner(state, process.env), cliVersion());
   try {
+    // Bare `contactor` is asking what it can do: the help, on stdout, exit 0 (not a usage error).
+    if (argv.length <= 2) {
+      program.outputHelp();
+      return 0;
+    }
     await program.parseAsync(argv);
     return state.exitCode;
   } catch (err) {

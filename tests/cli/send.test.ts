@@ -247,8 +247,16 @@ describe('one task by id', () => {
     const watched = await cli(['watch', id]);
     expect(watched.code).toBe(4);
     const twice = await cli(['cancel', id]);
-    expect(twice.code).toBe(2);
-    expect(twice.stderr).toContain('cannot be canceled');
+    expect(twice.code).toBe(0);
+    expect(twice.stdout).toBe(`task ${id} was already canceled\n`);
+  });
+
+  it('cancel of a task that had already completed says so and exits 2: nothing was canceled', async () => {
+    const id = (await cli(['send', 'echo', 'quick', '--json'])).json<Task>().id;
+    const late = await cli(['cancel', id]);
+    expect(late.stderr).toBe(`contactor: task ${id} had already completed; nothing to cancel\n`);
+    expect(late.stdout).toBe('');
+    expect(late.code).toBe(2);
   });
 
   it('get of an unknown task is exit 2', async () => {

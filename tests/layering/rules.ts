@@ -228,7 +228,8 @@ export const RULES: Record<Layer, Rule> = {
   },
   'data-dir': { imports: ['platform'], typeImports: ['schema'], node: true },
   platform: { imports: ['platform'], node: true },
-  logging: { imports: ['domain'], packages: ['pino'], node: true },
+  // platform: bridge.log rotates the one way every log does (platform/log-rotation.ts).
+  logging: { imports: ['domain', 'platform'], packages: ['pino'], node: true },
   // stores/delegating-store.ts: the audited store is a delegating store that adds the creation witness.
   audit: {
     imports: ['audit', 'logging', 'ports', 'domain', 'schema', 'platform', 'main/stores/delegating-store.ts'],

@@ -15,9 +15,13 @@ import { headlessNodeFlags } from './node-flags.js';
 import { foreignBridge, isOwnBridge } from './foreign-bridge.js';
 import { locateBridge, readDiscovery, type BridgeAddress } from './locate.js';
 import { isAlive } from './pid.js';
+import { rotateIfOver } from '../../platform/log-rotation.js';
 import { reportConfigMove, type GlobalOptions } from '../settings.js';
 
 export const SERVE_LOG = 'serve.log';
+/** serve.log rotates at a start that finds it past this size (platform/log-rotation.ts); two older files kept. */
+export const SERVE_LOG_MAX_BYTES = 1024 * 1024;
+export const SERVE_LOG_KEEP = 2;
 const START_TIMEOUT_MS = 15_000;
 /** Electron's first start (and Windows Defender's first scan of a fresh install) is slow. */
 const DESKTOP_START_TIMEOUT_MS = 45_000;
@@ -117,6 +121,9 @@ export async function startBridge(choice: LaunchChoice, opts: GlobalOptions, dat
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const desktop = choice.mode === 'desktop';
   const log = desktop ? path.join(dataDir, 'logs') : path.join(dataDir, SERVE_LOG);
+  // The detached bridge writes serve.log for its whole life (its stdout and stderr), so it is bounded at each
+  // start, rotated as the other logs are; `--quiet` keeps what a running bridge writes there to warnings.
+  if (!desktop) rotateIfOver(log, SERVE_LOG_MAX_BYTES, SERVE_LOG_KEEP);
   // Never through a link an agent planted in the data dir (SECURITY.md#what-the-bridge-guarantees).
   const fd = desktop ? 'ignore' : openOwnFileForAppend(dataDir, log);
   // serve.log is appended to across starts: a failure quotes only what this start wrote.

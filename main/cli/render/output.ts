@@ -47,6 +47,12 @@ export class Output {
     return !this.json && this.io.stdout.isTTY === true && this.io.stderr.isTTY === true;
   }
 
+  /** How wide the terminal showing the result is; none when the result goes to a file or a pipe. */
+  get columns(): number | undefined {
+    const stream = this.resultStream;
+    return stream.isTTY === true && stream.columns > 0 ? stream.columns : undefined;
+  }
+
   /** A line of the human-readable result. */
   line(text: Shown = ''): void {
     this.write(this.resultStream, text, '\n');
