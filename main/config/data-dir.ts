@@ -51,6 +51,12 @@ export function acquireInstanceLock(dir: string): () => void {
   throw new Error(`could not take the lock ${file}; remove it if no bridge is running`);
 }
 
+/** The live process holding this data dir's instance lock, if any: the bridge that is starting or running there. */
+export function instanceLockHolder(dir: string): number | undefined {
+  const owner = readPid(path.join(dir, 'bridge.lock'));
+  return owner !== undefined && isProcessAlive(owner) ? owner : undefined;
+}
+
 /** The per-install bearer token: created on first run, kept in the data dir. */
 export function loadOrCreateToken(dir: string): string {
   const file = path.join(dir, 'token');
