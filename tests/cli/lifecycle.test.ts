@@ -240,6 +240,8 @@ describe('serve', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`port ${port}`);
     expect(run.stderr).toContain('already in use');
+    if (process.platform === 'linux')
+      expect(run.stderr).toContain(`already in use (held by pid ${blocker.json<{ pid: number }>().pid}: `);
     await runCli(['down', '-c', config], { env });
   });
 
