@@ -21,7 +21,7 @@ export async function bridgeOfLockHolder(
   while (Date.now() < deadline) {
     const holder = instanceLockHolder(dataDir);
     if (holder === undefined) return undefined;
-    if (readDiscovery(dataDir)?.pid === holder) {
+    if (holder !== 'starting' && readDiscovery(dataDir)?.pid === holder) {
       const address = locateBridge({ ...opts, dataDir }, { CONTACTOR_URL: '' });
       if ((await new BridgeClient(address).health())?.pid === holder) return { address, pid: holder };
     }
