@@ -1,18 +1,27 @@
 /**
- * Test runs only, never shipped: loaded with `--import` in NODE_OPTIONS into every vitest worker and every
- * Node process the tests start (they inherit NODE_OPTIONS; tests/cli/run-cli.ts `cleanEnv` keeps it). Every
- * TCP connect goes through net.Socket.prototype.connect (net.connect, node:http, fetch's undici): one aimed at
- * the default address, 127.0.0.1:8791 (where the user's own bridge listens), is refused as if nothing
- * listened and recorded to the file named by this module's `?log=` query, which the global teardown reads
- * (tests/helpers/default-port-guard.ts). Nothing listens on the port, so the user's bridge can run alongside.
+ * Test runs only, never shipped: preloaded with `--require` in NODE_OPTIONS into every vitest worker and every
+ * Node process the tests start (they inherit NODE_OPTIONS; tests/cli/run-cli.ts `cleanEnv` keeps it), through
+ * the one-line preload tests/helpers/default-port-guard.ts writes beside the run's log. Every TCP connect goes
+ * through net.Socket.prototype.connect (net.connect, node:http, fetch's undici): one aimed at the default
+ * address, 127.0.0.1:8791 (where the user's own bridge listens), is refused as if nothing listened and
+ * recorded to that log, which the global teardown reads. Nothing listens on the port, so the user's bridge can
+ * run alongside.
+ *
+ * CommonJS and `--require`, not `--import`: any `--import` makes Node load the main script through the ES
+ * module loader (lib/internal/modules/run_main.js `shouldUseESMLoader`), which refuses a script whose name has
+ * no .js extension (ERR_UNKNOWN_FILE_EXTENSION), and the stand-ins for wsl.exe or Contactor.exe are exactly
+ * that. A `--require` preload leaves how the main script loads as it is for users.
  */
-import { appendFileSync } from 'node:fs';
-import net from 'node:net';
-import { setImmediate } from 'node:timers';
+'use strict';
+/* global require, module */
+/* eslint-disable @typescript-eslint/no-require-imports -- a CommonJS preload: `--require` loads it with require */
+const { appendFileSync } = require('node:fs');
+const net = require('node:net');
+const { setImmediate } = require('node:timers');
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 const DEFAULT_PORT = 8791;
 const MARK = Symbol.for('contactor.default-port-hook');
-const log = new URL(import.meta.url).searchParams.get('log');
 
 /** Hosts that reach this machine: a connect without a host goes to localhost. */
 function isLocal(host) {
@@ -37,7 +46,9 @@ function target(args) {
   return { port: first, host: typeof args[1] === 'string' ? args[1] : undefined };
 }
 
-if (log && !net.Socket.prototype[MARK]) {
+/** Refuses and records to `log` every connect of this process to the default address (once per process). */
+function guardConnects(log) {
+  if (net.Socket.prototype[MARK]) return;
   const connect = net.Socket.prototype.connect;
   net.Socket.prototype.connect = function connectUnlessDefault(...args) {
     const { port, host, path } = target(args);
@@ -72,3 +83,5 @@ if (log && !net.Socket.prototype[MARK]) {
   };
   Object.defineProperty(net.Socket.prototype, MARK, { value: true });
 }
+
+module.exports = { guardConnects };
