@@ -78,6 +78,20 @@ describe('the reply as it streams, on a terminal', () => {
   });
 });
 
+describe('a reply cut by a failure, on a terminal', () => {
+  // The words streamed before the agent crashed are the partial reply the failed task keeps: shown once (not
+  // printed again after the failure) and still said to be partial.
+  it('send: the words once, then the failure saying the reply above is partial, exit 1', async () => {
+    const s = onPty(['send', 'talker', 'crash']);
+    const exit = await s.exited;
+    const end = await s.shows('the reply above is what the agent wrote before it failed');
+    expect(occurrences(end, 'about to crash')).toBe(1);
+    expect(end).toMatch(/about to crash\n\[failed\] \d+\.\ds\ntask \S+ failed: /);
+    expect(end.indexOf('the reply above')).toBeGreaterThan(end.indexOf(' failed: '));
+    expect(exit.exitCode).toBe(1);
+  });
+});
+
 describe('piped', () => {
   it('send prints the whole reply at the end, as before: stdout the reply, stderr the task id', async () => {
     const release = path.join(dir, 'piped-done');
