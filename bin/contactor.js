@@ -28,12 +28,28 @@ function pinnedNode() {
   return undefined;
 }
 
+/** What a shell reports for a process a signal ended: 128 + the signal's number. */
+var SIGNAL_EXIT = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
+
+/**
+ * The CLI runs as a child in this process's group, so a Ctrl-C on the terminal reaches both; a `kill` to this
+ * pid (a script stopping it) reaches this process alone. Node cannot say who sent a signal, so each one is
+ * passed on as a message, not as a second signal, and the CLI counts the copies of each signal that reach it
+ * (main/cli/launcher-signals.ts): one Ctrl-C is one either way. On Windows the console delivers Ctrl-C and its
+ * closing to every process attached to it, and a signal "sent" to a process ends it outright: nothing to pass on.
+ */
 function relaunch(node) {
   var env = Object.assign({}, process.env, { CONTACTOR_RELAUNCHED: '1' });
-  var child = spawn(node, [self].concat(process.argv.slice(2)), { stdio: 'inherit', env: env });
-  ['SIGINT', 'SIGTERM', 'SIGHUP'].forEach(function (signal) {
+  var child = spawn(node, [self].concat(process.argv.slice(2)), {
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+    env: env,
+  });
+  Object.keys(SIGNAL_EXIT).forEach(function (signal) {
     process.on(signal, function () {
-      child.kill(signal);
+      if (process.platform === 'win32' || !child.connected) return;
+      child.send({ contactorSignal: signal }, function () {
+        // The CLI has ended or is ending: its exit decides ours.
+      });
     });
   });
   child.on('error', function (err) {
@@ -41,7 +57,7 @@ function relaunch(node) {
     process.exit(2);
   });
   child.on('exit', function (code, signal) {
-    process.exit(code === null ? 128 + (signal === 'SIGINT' ? 2 : 15) : code);
+    process.exit(code === null ? SIGNAL_EXIT[signal] || 128 : code);
   });
 }
 

@@ -5,6 +5,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { removeDiscovery, writeDiscovery } from './config/data-dir.js';
+import { describePortHolder } from './platform/port-holder.js';
 import type { AgentBackend, TaskStore } from './ports.js';
 import type { Dispatcher } from './runtime/dispatcher.js';
 
@@ -121,7 +122,7 @@ export class BridgeServer {
         reject(
           err.code === 'EADDRINUSE'
             ? new Error(
-                `port ${this.opts.port} on ${this.opts.host} is already in use; is another bridge running (\`contactor status\`)? Or set another port in config.yaml`,
+                `port ${this.opts.port} on ${this.opts.host} is already in use (${describePortHolder(this.opts.port)}); is another bridge running (\`contactor status\`)? Or set another port in config.yaml`,
               )
             : err,
         );

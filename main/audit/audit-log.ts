@@ -14,13 +14,14 @@
  * per minute with one "suppressed K" entry for the rest, so a flood of bad requests cannot fill the disk
  * or push the task entries out of the kept files.
  */
-import { closeSync, mkdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { createdEntry, eventEntry, type AuditRecord, type Cleaner } from './audit-entries.js';
 import type { TaskEvent } from '../domain/events.js';
 import type { Task } from '../domain/task.js';
 import { redact, redactDeep } from './logging.js';
 import type { EventSink } from '../ports.js';
+import { rotateGenerations } from '../platform/log-rotation.js';
 import { openOwnFileForAppend } from '../platform/protected-files.js';
 
 export const AUDIT_FILE = 'audit.jsonl';
@@ -210,9 +211,7 @@ export class AuditLog implements EventSink {
   private rotate(): void {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
-    rmSync(`${this.file}.${this.keepFiles}`, { force: true });
-    for (let i = this.keepFiles - 1; i >= 1; i -= 1) renameQuiet(`${this.file}.${i}`, `${this.file}.${i + 1}`);
-    renameQuiet(this.file, `${this.file}.1`);
+    rotateGenerations(this.file, this.keepFiles);
     this.size = 0;
   }
 }
@@ -239,13 +238,5 @@ function sizeOf(file: string): number {
     return statSync(file).size;
   } catch {
     return -1;
-  }
-}
-
-function renameQuiet(from: string, to: string): void {
-  try {
-    renameSync(from, to);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
 }

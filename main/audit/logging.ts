@@ -2,10 +2,15 @@
  * The bridge log: JSON lines in `<data_dir>/logs/bridge.log`. Credential-shaped strings and the
  * bridge's own token are redacted from every entry before it is written, wherever they appear.
  */
-import { closeSync } from 'node:fs';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { redact } from '../domain/redaction.js';
+import { RotatingFile } from '../platform/log-rotation.js';
+
+/** bridge.log rotates past this size, as the audit log and the agents' logs do (platform/log-rotation.ts). */
+export const BRIDGE_LOG_MAX_BYTES = 5 * 1024 * 1024;
+/** Rotated bridge logs kept besides the current one. */
+export const BRIDGE_LOG_KEEP = 2;
 
 /** The patterns live in domain/redaction.ts, shared with the task texts the runtime writes. */
 export { redact };
@@ -28,15 +33,16 @@ export function bridgeLogFile(dataDir: string): string {
 
 /**
  * `open` opens `bridgeLogFile` for appending: the caller's, so that the bridge's own files are opened the one
- * way that never follows a link (wiring/bridge-files.ts). Opened here, not by pino, so that closing it is
- * synchronous: a stopped bridge holds no handle.
+ * way that never follows a link (wiring/bridge-files.ts), also when the log is reopened after it rotated.
+ * Opened here, not by pino, so that closing it is synchronous: a stopped bridge holds no handle.
  */
 export function createLogger(
   dataDir: string,
   secrets: () => readonly string[],
   open: (file: string) => number,
+  limits: { maxBytes: number; keep: number } = { maxBytes: BRIDGE_LOG_MAX_BYTES, keep: BRIDGE_LOG_KEEP },
 ): BridgeLogger {
-  const fd = open(bridgeLogFile(dataDir));
+  const file = new RotatingFile({ file: bridgeLogFile(dataDir), open, ...limits });
   const logger = pino(
     {
       level: process.env.CONTACTOR_LOG_LEVEL ?? 'info',
@@ -48,7 +54,7 @@ export function createLogger(
       },
     },
     // Synchronous: the log is low-volume, and a line written just before exit must not be lost.
-    pino.destination({ fd, sync: true }),
+    file,
   );
   let closed = false;
   return Object.assign(logger, {
@@ -56,7 +62,7 @@ export function createLogger(
       if (closed) return;
       closed = true;
       logger.level = 'silent'; // a late line is dropped rather than written to a closed (or reused) fd
-      closeSync(fd);
+      file.close();
     },
   });
 }

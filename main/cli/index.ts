@@ -8,11 +8,17 @@ import { Output } from './render/output.js';
 import { buildProgram } from './program.js';
 import { reportFailure } from './render/report-failure.js';
 import { listenForConsoleEvents } from './console-events.js';
+import { listenForLauncherSignals } from './launcher-signals.js';
 
 export async function main(argv: string[] = process.argv): Promise<number> {
   const state: RunState = { exitCode: 0, json: argv.includes('--json') };
   const program = buildProgram(createRunner(state, process.env), cliVersion());
   try {
+    // Bare `contactor` is asking what it can do: the help, on stdout, exit 0 (not a usage error).
+    if (argv.length <= 2) {
+      program.outputHelp();
+      return 0;
+    }
     await program.parseAsync(argv);
     return state.exitCode;
   } catch (err) {
@@ -38,5 +44,7 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
 
 // Ctrl-C through the Windows launcher; first, so the bridge and agents this run starts never see the pipe.
 listenForConsoleEvents();
+// Signals bin/contactor.js passes on when it relaunched the CLI on the pinned Node: before any verb listens.
+listenForLauncherSignals();
 // Not top-level await: the same source is bundled as CommonJS for the desktop app.
 void main().then(exit);

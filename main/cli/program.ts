@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { auditCommand } from './commands/audit.js';
 import { logsCommand } from './commands/logs.js';
 import { registerAgents } from './commands/agents.js';
+import { registerCompletion } from './commands/completion.js';
 import { registerConfig } from './commands/config.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerHelp } from './commands/help.js';
@@ -59,6 +60,7 @@ export function buildProgram(run: Runner, version: string): Command {
     .option('-n, --lines <n>', 'how many lines', '50')
     .option('-f, --follow', 'keep printing what the agent writes')
     .action(run(logsCommand));
+  registerCompletion(program, run);
   registerHelp(program, run);
   return program;
 }

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { LineCounter, parseDocument, isMap, isSeq, type Document, type Node } from 'yaml';
 import { BridgeConfigSchema, type BridgeConfig } from '../schema/config.js';
 import { moveLegacyConfig, type ConfigMove } from './config-move.js';
+import { allowedKeysAt } from './config-keys.js';
 import { likelyTypo } from './key-suggestion.js';
 
 export class ConfigError extends Error {
@@ -167,6 +168,15 @@ export function parseConfigText(text: string, file: string, vars: Env, unset?: (
       return `${file}${line ? `:${line}` : ''}`;
     });
     if (typo) throw new ConfigError(`${typo.where}: ${typo.key}: ${typo.message}`);
+    if (issue.code === 'unrecognized_keys') {
+      const found = unknownKeyLines(parsed.error.issues, expanded, (at) => keyLine(doc, lines, at));
+      throw new ConfigError(
+        found
+          .sort((a, b) => (a.line ?? 0) - (b.line ?? 0))
+          .map((k) => `${file}${k.line ? `:${k.line}` : ''}: ${k.text}`)
+          .join('\n'),
+      );
+    }
     throw new ConfigError(`${where(issue.path as (string | number)[])}: ${key}: ${messageOf(issue)}`);
   }
   return parsed.data;
@@ -204,6 +214,34 @@ function misspelledKey(
     key,
     message: `missing${expected}; the unknown key${unknown.length === 1 ? '' : 's'} next to it: ${listed}`,
   };
+}
+
+/**
+ * Every unknown key in the file, one line each in file order: where the key itself is written (not the first key of its
+ * agent), and the key it most likely meant. A secret's own key (`api_key:`, `token:`) gets the `_env` key
+ * that names its variable, since the value itself never goes in config.yaml.
+ */
+function unknownKeyLines(
+  issues: readonly ConfigIssue[],
+  value: unknown,
+  lineOfKey: (at: (string | number)[]) => number | undefined,
+): { line: number | undefined; text: string }[] {
+  return issues.flatMap((issue) => {
+    if (issue.code !== 'unrecognized_keys') return [];
+    const parent = issue.path as (string | number)[];
+    const allowed = allowedKeysAt(parent, value);
+    return issue.keys.map((key) => {
+      const at = [...parent, key];
+      const secret = allowed.includes(`${key}_env`) ? `${key}_env` : undefined;
+      const guess = secret ? undefined : likelyTypo(key, allowed);
+      const advice = secret
+        ? `; the ${key} itself never goes in config.yaml: put it in an environment variable and name that variable in \`${secret}\``
+        : guess
+          ? `; did you mean \`${guess}\`?`
+          : '';
+      return { line: lineOfKey(at), text: `${at.join('.')}: unknown key${advice}` };
+    });
+  });
 }
 
 /** The line of a key itself (not its value, which may start on the next line). */

@@ -11,6 +11,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   writeFileSync,
   chmodSync,
 } from 'node:fs';
@@ -39,6 +40,13 @@ export function acquireInstanceLock(dir: string): () => void {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const owner = readPid(file);
+      // Created a moment ago by a bridge starting at the same time, its pid not written yet: that one holds it.
+      if (owner === undefined && justCreated(file)) {
+        throw new Error(
+          `another contactor bridge is starting on ${dir}; stop it with \`contactor down\` or give this one another data_dir`,
+          { cause: err },
+        );
+      }
       // Our own pid counts too: two bridges in one process would share the data dir just as badly.
       if (owner !== undefined && isProcessAlive(owner)) {
         throw new Error(
@@ -50,6 +58,28 @@ export function acquireInstanceLock(dir: string): () => void {
     }
   }
   throw new Error(`could not take the lock ${file}; remove it if no bridge is running`);
+}
+
+/**
+ * Who holds this data dir's instance lock: the live bridge process starting or running there, `starting`
+ * while a lock made a moment ago has no pid in it yet, or undefined (no lock, or its holder is gone).
+ */
+export function instanceLockHolder(dir: string): number | 'starting' | undefined {
+  const file = path.join(dir, 'bridge.lock');
+  const owner = readPid(file);
+  if (owner === undefined) return justCreated(file) ? 'starting' : undefined;
+  return isProcessAlive(owner) ? owner : undefined;
+}
+
+/** Between `open` and `write` of the lock another process can read it empty; after this long it is a leftover. */
+const LOCK_WRITE_GRACE_MS = 2_000;
+
+function justCreated(file: string): boolean {
+  try {
+    return Date.now() - statSync(file).mtimeMs < LOCK_WRITE_GRACE_MS;
+  } catch {
+    return false;
+  }
 }
 
 /** The per-install bearer token: created on first run, kept in the data dir. */

@@ -22,7 +22,15 @@ export interface ActivityRow {
   question?: { kind: 'permission' | 'decision'; title: string };
   queuePosition?: number;
   lastLine?: string;
+  /**
+   * What follows `lastLine` in the text it was read from: a line break, or blanks (the line is shown
+   * trimmed). A live view that appends streamed chunks to the line needs it, or `word3` and a next chunk
+   * `word4` would join as `word3word4`.
+   */
+  lastLineEnd?: LineEnd;
 }
+
+export type LineEnd = 'space' | 'break';
 
 export interface AgentActivity {
   agent: string;
@@ -64,7 +72,7 @@ export function activityRow(task: Task): ActivityRow {
           },
         }
       : {}),
-    ...(last ? { lastLine: last } : {}),
+    ...(last.line ? { lastLine: last.line, ...(last.end ? { lastLineEnd: last.end } : {}) } : {}),
   };
 }
 
@@ -137,19 +145,28 @@ export function lastLineOf(text: string): string {
   return '';
 }
 
-function lastLine(task: Task): string {
+/** What ends a text after its last non-empty line: a line break, blanks, or nothing (a word mid-stream). */
+export function lineEndOf(text: string): LineEnd | undefined {
+  const end = /\s*$/.exec(text.slice(-4 * ACTIVITY_LINE_CHARS))![0];
+  if (end.includes('\n')) return 'break';
+  return end === '' ? undefined : 'space';
+}
+
+function lastLine(task: Task): { line: string; end?: LineEnd } {
   for (let a = task.artifacts.length - 1; a >= 0; a -= 1) {
     const parts = task.artifacts[a]!.parts;
     for (let p = parts.length - 1; p >= 0; p -= 1) {
       const part = parts[p]!;
       if (part.kind === 'text') {
         const line = lastLineOf(part.text);
-        if (line) return line;
+        const end = lineEndOf(part.text);
+        if (line) return end ? { line, end } : { line };
       }
     }
   }
+  // A status text is not the reply: streamed reply text that follows starts a line of its own.
   const status = task.status.message ? textOf(task.status.message.parts) : '';
-  return lastLineOf(status);
+  return { line: lastLineOf(status), end: 'break' };
 }
 
 function cut(text: string): string {

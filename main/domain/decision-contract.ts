@@ -7,6 +7,7 @@
  * options, and a choice needs at least two options. An agent that quotes or echoes the contract
  * therefore never triggers it: the quoted block is followed by the Rules lines.
  */
+import { noSuchOption } from './option-choice.js';
 import { BridgeError } from './errors.js';
 
 export const DECISION_MARKER = '[[NEEDS_DECISION]]';
@@ -97,10 +98,9 @@ export function resolveDecisionAnswer(
   if (!opts.freeText && options.length > 0 && NUMBER_LIKE.test(trimmed)) {
     const picked = options[Number(trimmed.replace(/\.$/, '')) - 1];
     if (picked !== undefined) return { choice: picked, free: false };
-    const listed = options.map((o, i) => `${i + 1}. ${o}`).join('; ');
     throw new BridgeError(
       'invalid-params',
-      `there is no option ${trimmed}: choose 1-${options.length} (${listed}), or send it as free text (\`contactor answer --text\`, freeText: true)`,
+      noSuchOption(trimmed, options, 'or send it as free text (`contactor answer --text`, freeText: true)'),
       { options: [...options] },
     );
   }

@@ -1,4 +1,5 @@
 import { BridgeError } from '../domain/errors.js';
+import { noSuchOption } from '../domain/option-choice.js';
 import type { PermissionOption } from '../domain/pending.js';
 
 const ALLOW_WORDS = ['yes', 'y', 'allow', 'ok', 'approve'];
@@ -29,8 +30,8 @@ export function resolvePermissionAnswer(options: readonly PermissionOption[], an
     const reject = rejectOption(options);
     if (reject) return reject;
   }
-  const valid = options.map((o) => `"${o.optionId}" (${o.name})`).join(', ');
-  throw new BridgeError('invalid-params', `answer "${a}" matches no option; answer with one of ${valid}, or yes / no`, {
+  const names = options.map((o) => `${o.name} (${o.optionId})`);
+  throw new BridgeError('invalid-params', noSuchOption(a, names, 'or yes / no'), {
     validAnswers: [...options.map((o) => o.optionId), 'yes', 'no'],
   });
 }

@@ -287,7 +287,7 @@ function settleOutcome(
     case 'failed': {
       // Redacted whole, then cut: a cut first could split a key past recognition (a PEM without BEGIN).
       const redact = plan.redact ?? ((text: string) => text);
-      const tail = outcome.stderrTail ? `\n${redact(outcome.stderrTail).slice(-STDERR_IN_STATUS)}` : '';
+      const tail = outcome.stderrTail ? stderrInStatus(redact(outcome.stderrTail), plan.agent.name) : '';
       if (outcome.exitCode !== undefined) live.patchMetadata({ exitCode: outcome.exitCode });
       settleFailure(live, outcome.reason + tail, outcome.retryable);
       return;
@@ -313,6 +313,19 @@ function settleOutcome(
       return never;
     }
   }
+}
+
+/**
+ * The end of a failed turn's stderr for its status: whole lines only (the cut never starts mid-line), and
+ * where the rest is kept.
+ */
+function stderrInStatus(stderr: string, agent: string): string {
+  let tail = stderr.trimEnd();
+  if (tail.length > STDERR_IN_STATUS) {
+    tail = tail.slice(-STDERR_IN_STATUS);
+    tail = tail.slice(tail.indexOf('\n') + 1);
+  }
+  return `\nits stderr, last lines (all of it: \`contactor logs ${agent}\`):\n${tail}`;
 }
 
 function settleFailure(live: LiveTask, reason: string, retryable: boolean): void {

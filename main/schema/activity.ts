@@ -32,6 +32,8 @@ export const ActivityRowSchema = z.object({
   queuePosition: z.number().int().positive().optional(),
   /** The last non-empty line of its reply so far, or of its status text. */
   lastLine: z.string().optional(),
+  /** What follows the last line in its text (domain/activity.ts): a line break or blanks. */
+  lastLineEnd: z.enum(['space', 'break']).optional(),
 });
 
 export const AgentActivitySchema = z.object({

@@ -121,6 +121,16 @@ export const ConfigStateSchema = z.looseObject({
   added: z.array(z.string()).optional(),
   changed: z.array(z.string()).optional(),
   removed: z.array(z.string()).optional(),
+  changedSettings: z.record(z.string(), z.array(z.string())).optional(),
+  lastChanges: z
+    .object({
+      added: z.array(z.string()),
+      changed: z.array(z.string()),
+      removed: z.array(z.string()),
+      changedSettings: z.record(z.string(), z.array(z.string())),
+      at: z.string(),
+    })
+    .optional(),
 });
 export type ConfigStateReport = z.infer<typeof ConfigStateSchema>;
 

@@ -17,7 +17,7 @@ import { asSeenByDistro } from '../backends/process/wsl-paths.js';
 import { filterAgentEnv } from '../config/agent-env-filter.js';
 import { inheritedAgentEnv } from '../config/config.js';
 import { cwdConfinement } from '../config/cwd-confinement.js';
-import { decisionContractDefault, volatileInputFieldsOf } from '../config/known-agents.js';
+import { decisionContractDefault, npmPackageOf, volatileInputFieldsOf } from '../config/known-agents.js';
 import type { AgentBackend } from '../ports.js';
 import type { AgentSettings } from '../runtime/registry.js';
 import type { AgentConfig, BridgeConfig } from '../schema/config.js';
@@ -148,6 +148,7 @@ function createBackend(
         agentWrites: options.agentWrites,
         stderrLog: options.stderrLog,
         volatileInputFields: volatileInputFieldsOf(agent),
+        npmPackage: npmPackageOf(agent.command[0] ?? ''),
       });
     case 'http_api':
       return new HttpApiBackend({ name, config: agent, decisionContract: options.decisionContract });

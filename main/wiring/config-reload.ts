@@ -8,6 +8,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { ConfigError, parseConfigText } from '../config/config.js';
+import { changedSettingsOf, describeChanges, hasChanges, type ConfigChanges } from '../config/config-changes.js';
 import { wideningChanges } from '../config/config-widening.js';
 import { watchConfigFile } from '../config/config-watch.js';
 import type { AgentWrites } from '../platform/agent-writes.js';
@@ -34,13 +35,14 @@ export interface ConfigState {
   error?: string;
   /** Keys whose edits wait for a restart. */
   restartNeeded: string[];
+  /**
+   * What the latest reload that changed agents changed, and when: a saved edit is applied by the
+   * watcher, so a `contactor reload` after it finds nothing new and says what the edit did instead.
+   */
+  lastChanges?: ConfigChanges & { at: string };
 }
 
-export interface ReloadResult extends ConfigState {
-  added: string[];
-  changed: string[];
-  removed: string[];
-}
+export interface ReloadResult extends ConfigState, ConfigChanges {}
 
 export interface ConfigReloaderOptions {
   path: string;
@@ -66,6 +68,7 @@ export interface ConfigReloaderOptions {
 }
 
 const RETIRE_POLL_MS = 500;
+const NO_CHANGES: ConfigChanges = { added: [], changed: [], removed: [], changedSettings: {} };
 
 export class ConfigReloader {
   private current: BridgeConfig;
@@ -122,7 +125,7 @@ export class ConfigReloader {
       this.state = { ...this.state, error: message };
       this.opts.log.error({ config: this.opts.path }, `${message} — keeping the last good config`);
       this.opts.onChange?.(this.status());
-      return { ...this.status(), added: [], changed: [], removed: [] };
+      return { ...this.status(), ...NO_CHANGES };
     }
     const widening = wideningChanges(this.current, next);
     const writer = widening.length > 0 ? this.agentThatWroteLast() : undefined;
@@ -135,7 +138,7 @@ export class ConfigReloader {
       this.text = undefined;
       this.opts.log.error({ config: this.opts.path, agent: writer, widening }, message);
       this.opts.onChange?.(this.status());
-      return { ...this.status(), added: [], changed: [], removed: [] };
+      return { ...this.status(), ...NO_CHANGES };
     }
     if (widening.length > 0) this.opts.log.warn({ widening }, `config edit widens: ${widening.join('; ')}`);
     const result = this.apply(next);
@@ -159,6 +162,7 @@ export class ConfigReloader {
     const added: string[] = [];
     const changed: string[] = [];
     const removed: string[] = [];
+    const changedSettings: Record<string, string[]> = {};
     for (const [name, agent] of Object.entries(next.agents)) {
       const old = before[name];
       if (!old) {
@@ -169,6 +173,7 @@ export class ConfigReloader {
         const previous = registry.replace(name, backend, this.opts.settingsOf(name, agent, next));
         if (previous) this.retire(previous);
         changed.push(name);
+        changedSettings[name] = changedSettingsOf(old, agent);
       } else if (registry.has(name)) {
         // Same definition: only settings that come from the top level (max_artifact_bytes) may differ.
         registry.get(name).settings = this.opts.settingsOf(name, agent, next);
@@ -187,14 +192,24 @@ export class ConfigReloader {
     const restartNeeded = RESTART_KEYS.filter(
       (key) => JSON.stringify(this.opts.started[key]) !== JSON.stringify(next[key]),
     );
-    this.state = { path: this.opts.path, loadedAt: new Date().toISOString(), restartNeeded };
+    const changes: ConfigChanges = { added, changed, removed, changedSettings };
+    const loadedAt = new Date().toISOString();
+    const lastChanges = hasChanges(changes) ? { ...changes, at: loadedAt } : this.state.lastChanges;
+    this.state = {
+      path: this.opts.path,
+      loadedAt,
+      restartNeeded,
+      ...(lastChanges ? { lastChanges } : {}),
+    };
+    // The message itself names the agents: the foreground log shows messages, not their fields.
+    const what = describeChanges(changes) || 'no agent changed';
     this.opts.log.info(
-      { added, changed, removed, ...(restartNeeded.length ? { restartNeeded } : {}) },
+      { added, changed, removed, changedSettings, ...(restartNeeded.length ? { restartNeeded } : {}) },
       restartNeeded.length
-        ? `config reloaded; ${restartNeeded.join(', ')} changed and need a restart to apply`
-        : 'config reloaded',
+        ? `config reloaded: ${what}; ${restartNeeded.join(', ')} changed and need a restart to apply`
+        : `config reloaded: ${what}`,
     );
-    return { ...this.status(), added, changed, removed };
+    return { ...this.status(), ...changes };
   }
 
   private track(backend: AgentBackend): AgentBackend {

@@ -71,6 +71,8 @@ describe('AcpBackend process lifecycle', () => {
 
   it('fails a turn whose agent crashes as retryable, with stderr, and starts afresh', async () => {
     const backend = h.backend();
+    // An earlier turn of the same process wrote to stderr too: the crash reports its own turn's lines only.
+    await backend.run(makeTurn('warn-stderr', { contextId: 'earlier' }), new RecordingReporter());
     const report = new RecordingReporter();
     const outcome = await backend.run(makeTurn('crash', { contextId: 'c' }), report);
     expect(outcome).toMatchObject({
@@ -78,7 +80,7 @@ describe('AcpBackend process lifecycle', () => {
       retryable: true,
       reason: 'agent fake process exited (exit code 3)',
     });
-    expect(outcome.kind === 'failed' && outcome.stderrTail).toMatch(/boom: fake agent crashed/);
+    expect(outcome.kind === 'failed' && outcome.stderrTail).toBe('boom: fake agent crashed');
 
     const next = new RecordingReporter();
     expect(await backend.run(makeTurn('count', { contextId: 'c', followUp: true }), next)).toEqual({
@@ -251,6 +253,25 @@ describe('AcpBackend when the agent cannot be reached', () => {
       kind: 'undelivered',
       reason: expect.stringMatching(/exited during initialize \(exit code 2\).*no config/),
     });
+  });
+
+  it('an agent that dies at start: its first error line, where its stderr is kept, and not retryable', async () => {
+    const outcome = await h.backend(['--crash-like-node']).run(makeTurn('echo x'), new RecordingReporter());
+    expect(outcome).toMatchObject({ kind: 'undelivered', retryable: false });
+    const reason = (outcome as { reason: string }).reason;
+    expect(reason).toMatch(/^agent fake \(.*\) exited during initialize \(exit code 1\): /);
+    expect(
+      reason.endsWith(": Error: Cannot find module '/opt/agent/dist/index.js'; its stderr: `contactor logs fake`"),
+    ).toBe(true);
+    expect(reason).not.toContain('Node.js v24');
+  });
+
+  it('a missing program of a known agent: the npm package that installs it, or its full path', async () => {
+    const backend = h.backend([], { command: ['/nonexistent/codex-acp'] }, { npmPackage: '@zed-industries/codex-acp' });
+    const outcome = await backend.run(makeTurn('echo x'), new RecordingReporter());
+    expect((outcome as { reason: string }).reason).toBe(
+      'could not start agent fake (/nonexistent/codex-acp): spawn /nonexistent/codex-acp ENOENT; install it (`npm install -g @zed-industries/codex-acp`), or put its full path in config.yaml (agents.fake.command)',
+    );
   });
 
   it('is undelivered when the agent speaks another protocol version', async () => {

@@ -65,10 +65,17 @@ describe('probeAcpAgent', () => {
   it('an agent that exits at start: the exit code, its stderr and how to see it', async () => {
     const result = failed(await probe([process.execPath, FAKE_ACP_AGENT, '--exit-on-start']));
     expect(result.reason).toBe(
-      `${process.execPath} ${FAKE_ACP_AGENT} --exit-on-start exited during initialize (exit code 2)`,
+      `${process.execPath} ${FAKE_ACP_AGENT} --exit-on-start exited during initialize (exit code 2): fatal: fake agent has no config`,
     );
     expect(result.stderrTail).toBe('fatal: fake agent has no config');
     expect(result.fix).toContain('in a terminal to see why it stops');
+  });
+
+  it('a Node agent that dies at start: the error line above its stack frames, not the frames alone', async () => {
+    const result = failed(await probe([process.execPath, FAKE_ACP_AGENT, '--crash-like-node']));
+    expect(result.reason).toBe(
+      `${process.execPath} ${FAKE_ACP_AGENT} --crash-like-node exited during initialize (exit code 1): Error: Cannot find module '/opt/agent/dist/index.js'`,
+    );
   });
 
   it('a program that is not there: ENOENT and where to put the full path', async () => {

@@ -77,7 +77,9 @@ describe('config hot reload', () => {
     writeConfig({ greeter: echoArgs, sleepy: sleeper, extra: echoStdin });
     // The watcher may have applied the edit already; `reload` applies it now either way.
     const reload = await cli('reload');
-    expect(reload.stdout).toMatch(/^reloaded .*config\.yaml: (changed greeter|no agent changed)\n$/);
+    expect(reload.stdout).toMatch(
+      /^reloaded .*config\.yaml: (changed greeter \(command\)|nothing new; the bridge applied the saved edit at \S+: changed greeter \(command\))\n$/,
+    );
     expect(reload.code).toBe(0);
 
     const fresh = await cli('send', 'greeter', 'new work');

@@ -8,11 +8,15 @@ import { printOutcome } from '../../main/cli/render/render-task.js';
 import { Output } from '../../main/cli/render/output.js';
 import type { CliTask } from '../../main/schema/cli.js';
 
-function render(reason: string, metadata: Record<string, unknown>): string {
+function render(
+  reason: string,
+  metadata: Record<string, unknown>,
+  opts: { ownMessageId?: boolean; artifacts?: unknown[]; stdout?: (s: string) => void } = {},
+): string {
   let stderr = '';
   const stream = (write: (s: string) => void) => ({ write, isTTY: false }) as unknown as NodeJS.WriteStream;
   const out = new Output(false, {
-    stdout: stream(() => undefined),
+    stdout: stream(opts.stdout ?? (() => undefined)),
     stderr: stream((s) => (stderr += s)),
     env: { NO_COLOR: '1' },
   });
@@ -24,11 +28,11 @@ function render(reason: string, metadata: Record<string, unknown>): string {
       state: 'failed',
       message: { kind: 'message', role: 'agent', messageId: 'm', parts: [{ kind: 'text', text: reason }] },
     },
-    artifacts: [],
+    artifacts: opts.artifacts ?? [],
     history: [],
     metadata: { agent: 'shout', ...metadata },
   } as unknown as CliTask;
-  expect(printOutcome(out, task)).toBe(1);
+  expect(printOutcome(out, task, { ownMessageId: opts.ownMessageId === true })).toBe(1);
   return stderr;
 }
 
@@ -41,8 +45,23 @@ describe('failure advice', () => {
     expect(text.match(/re-send under a new/g)).toHaveLength(1);
   });
 
-  it('a retryable failure whose reason gives no advice still gets it', () => {
-    expect(render('the agent crashed', { retryable: true })).toContain('re-send under a new --message-id');
+  it('a retryable failure whose reason gives no advice still gets it; the --message-id hint only after one', () => {
+    expect(render('the agent crashed', { retryable: true })).toBe(
+      'task t1 failed: the agent crashed\n  it may work if sent again\n',
+    );
+    expect(render('the agent crashed', { retryable: true }, { ownMessageId: true })).toBe(
+      'task t1 failed: the agent crashed\n  it may work if sent again: re-send under a new --message-id (the same one returns this failure)\n',
+    );
+  });
+
+  it('the partial reply a failed task kept is printed, and said to be partial', () => {
+    let stdout = '';
+    const artifacts = [{ artifactId: 'a', parts: [{ kind: 'text', text: 'half of the ans' }] }];
+    const stderr = render('the agent crashed', { retryable: true }, { artifacts, stdout: (s) => (stdout += s) });
+    expect(stdout).toBe('half of the ans\n');
+    expect(stderr).toBe(
+      'task t1 failed: the agent crashed\n  the reply above is what the agent wrote before it failed\n  it may work if sent again\n',
+    );
   });
 
   it('an agent that never started: the change its reason names, not "change the brief"', () => {

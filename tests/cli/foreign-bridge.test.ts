@@ -59,6 +59,7 @@ describe("another HOME's bridge on the configured port", () => {
     const other = await closedPort();
     const up = await runCli(['up', '--port', String(other), '--json'], { env: envB });
     expect(up.code, up.stderr).toBe(0);
+    const { pid } = up.json<{ pid: number }>();
     expect(up.json<{ url: string; started: boolean }>()).toMatchObject({
       url: `http://127.0.0.1:${other}`,
       started: true,
@@ -72,7 +73,7 @@ describe("another HOME's bridge on the configured port", () => {
     expect(moved.code).toBe(2);
     // Without --port it is reused.
     const again = await runCli(['up'], { env: envB });
-    expect(again.stdout).toBe(`already running at http://127.0.0.1:${other}\n`);
+    expect(again.stdout).toBe(`already running at http://127.0.0.1:${other} (pid ${pid})\n`);
     expect(again.code).toBe(0);
   });
 });

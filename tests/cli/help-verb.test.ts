@@ -43,6 +43,14 @@ describe('help <verb>', () => {
     expect(typo.code).toBe(2);
   });
 
+  it('bare contactor prints the full help on stdout, exit 0 (it was stderr and exit 2)', async () => {
+    const [bare, help] = await Promise.all([runCli([], { env }), runCli(['help'], { env })]);
+    expect(bare.stdout).toMatch(/^Usage: contactor \[options\] \[command\]/);
+    expect(bare.stdout).toBe(help.stdout);
+    expect(bare.stderr).toBe('');
+    expect(bare.code).toBe(0);
+  });
+
   it('help alone is the full help with the exit codes', async () => {
     const run = await runCli(['help'], { env });
     expect(run.stdout).toContain('Exit codes:');

@@ -2,15 +2,18 @@
  * Ctrl-C (SIGINT) to the real CLI against a real bridge: `send` cancels the task it started and says so
  * (exit 130), `--detach` leaves it running, `watch` only stops watching, a fan-out cancels every task it
  * started, a Ctrl-C before the bridge named the task still finds and cancels it, and a second Ctrl-C ends
- * the CLI at once. Each signal is sent once the CLI has printed what the test waits for, never after a delay.
+ * the CLI at once; `answer` stops following as `watch` does. Through the relaunching launcher (bin/contactor.js
+ * on an old Node) one Ctrl-C typed on a terminal, or one SIGINT to the launcher's pid alone, reaches the CLI
+ * once. Each signal is sent once the CLI has printed what the test waits for, never after a delay.
  */
 import { writeFileSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureAgent, startTestBridge, tempDir, type TestBridge } from '../helpers/bridge.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fakeAcpAgent, fixtureAgent, startTestBridge, tempDir, type TestBridge } from '../helpers/bridge.js';
 import { waitForState } from '../helpers/wait.js';
-import { bridgeEnv, cliFixtureAgent, startCli } from './run-cli.js';
+import { bridgeEnv, CLI, cliFixtureAgent, findOldNode, startCli } from './run-cli.js';
+import { KEY, startOnPty, type PtyScreen } from './top/pty-screen.js';
 
 let bridge: TestBridge;
 let env: Record<string, string>;
@@ -28,11 +31,16 @@ beforeAll(async () => {
       held: fixtureAgent('sleeper.mjs'),
       stuck: fixtureAgent('sleeper.mjs'),
       gated: cliFixtureAgent('slow-reply.mjs', [gate]),
+      asker: fakeAcpAgent(),
     },
   });
   env = bridgeEnv(bridge);
 });
 afterAll(() => bridge?.cleanup());
+const screens: PtyScreen[] = [];
+afterEach(() => {
+  for (const s of screens.splice(0)) s.kill();
+});
 
 const state = async (id: string): Promise<string> =>
   ((await bridge.rpc('tasks/get', { id })).result as { status: { state: string } }).status.state;
@@ -144,30 +152,115 @@ describe('Ctrl-C during watch and fan-out', () => {
   });
 });
 
+describe('Ctrl-C during answer', () => {
+  it('stops following, says the task keeps running (as watch does), exits 130, and the task completes', async () => {
+    const dir = tempDir();
+    const release = path.join(dir, 'finish');
+    const sent = await bridge.rpc('message/send', {
+      agent: 'asker',
+      text: `gated-reply ${release} ask`,
+      configuration: { blocking: false },
+    });
+    const id = (sent.result as { id: string }).id;
+    await waitForState(bridge, id, 'input-required');
+    const s = startOnPty(process.execPath, [CLI, 'answer', id, 'yes'], { env, cols: 200 });
+    screens.push(s);
+    await s.shows('[working]');
+    s.type(KEY.ctrlC);
+    const exit = await s.exited;
+    // The line is longer than the terminal: read it unwrapped.
+    expect((await s.shows('stopped watching')).replace(/\n/g, '')).toContain(
+      `stopped watching task ${id}; it keeps running: contactor watch ${id} to follow it again, contactor cancel ${id} to stop it`,
+    );
+    expect(exit.exitCode).toBe(130);
+    expect(await state(id)).toBe('working');
+    writeFileSync(release, '');
+    expect((await waitForState(bridge, id, ['completed', 'failed', 'canceled'])).status.state).toBe('completed');
+  });
+});
+
+const oldNode = findOldNode();
+
+describe.skipIf(!oldNode)('Ctrl-C through the relaunching launcher (bin/contactor.js on an old Node)', () => {
+  const onPty = (args: string[], envOf = env): PtyScreen => {
+    const s = startOnPty(oldNode!, [CLI, ...args], { env: envOf, cols: 200 });
+    screens.push(s);
+    return s;
+  };
+  const taskOn = async (s: PtyScreen): Promise<string> =>
+    /task (\S+) /.exec(await s.shows((screen) => /task \S+ /.test(screen), 'the task id'))![1]!;
+
+  it('one Ctrl-C on the terminal (to the whole group) reaches the CLI once: the task is canceled', async () => {
+    // The cancel waits at the proxy until the CLI's request is there: a copy the launcher passed on as a second
+    // signal would have come by then (the launcher has less to do than the CLI), and ended the CLI at once.
+    const proxy = await holdingProxy(new URL(bridge.url), (request) => request.includes('tasks/cancel'));
+    try {
+      const s = onPty(['send', 'sleepy', 'nap'], { ...env, CONTACTOR_URL: proxy.url });
+      const id = await taskOn(s);
+      s.type(KEY.ctrlC);
+      await proxy.held;
+      proxy.release();
+      const exit = await s.exited;
+      const screen = await s.shows(`canceled task ${id}`);
+      expect(screen).not.toContain('stopped without waiting');
+      expect(exit.exitCode).toBe(130);
+      expect(await state(id)).toBe('canceled');
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("one SIGINT to the launcher's pid alone (a script stopping it) reaches the CLI once", async () => {
+    const s = onPty(['send', 'sleepy', 'nap']);
+    const id = await taskOn(s);
+    process.kill(s.pty.pid, 'SIGINT');
+    const exit = await s.exited;
+    const screen = await s.shows(`canceled task ${id}`);
+    expect(screen).not.toContain('stopped without waiting');
+    expect(exit.exitCode).toBe(130);
+    expect(await state(id)).toBe('canceled');
+  });
+
+  it('two Ctrl-Cs are still two: the second ends the CLI at once', async () => {
+    const proxy = await holdingProxy(new URL(bridge.url), (request) => request.includes('tasks/cancel'));
+    try {
+      const s = onPty(['send', 'stuck', 'hang on'], { ...env, CONTACTOR_URL: proxy.url });
+      const id = await taskOn(s);
+      s.type(KEY.ctrlC);
+      await proxy.held;
+      s.type(KEY.ctrlC);
+      const exit = await s.exited;
+      expect(await s.shows('stopped without waiting')).toContain(
+        `stopped without waiting; task ${id} may still be running: contactor get ${id}`,
+      );
+      expect(exit.exitCode).toBe(130);
+      await bridge.rpc('tasks/cancel', { id });
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
 /**
  * Forwards to the bridge (rewriting Host, which the bridge checks), except the first request `hold` picks:
- * that one (and its connection) is never forwarded nor answered, as a bridge that has not got to it yet.
- * `held` resolves when it came.
+ * that one (and its connection) is not forwarded nor answered, as a bridge that has not got to it yet, until
+ * `release()`. `held` resolves when it came.
  */
 function holdingProxy(
   target: URL,
   hold: (request: string) => boolean,
-): Promise<{ url: string; held: Promise<void>; close(): Promise<void> }> {
+): Promise<{ url: string; held: Promise<void>; release(): void; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
   let used = false;
   let markHeld = (): void => undefined;
   const held = new Promise<void>((resolve) => (markHeld = resolve));
+  let release = (): void => undefined;
   const server: Server = createServer((client) => {
     sockets.add(client);
     let upstream: Socket | undefined;
     let holding = false;
-    client.on('data', (chunk: Buffer) => {
-      const text = chunk.toString('latin1').replace(`127.0.0.1:${proxyPort()}`, target.host);
-      if (!used && hold(text)) {
-        used = holding = true;
-        markHeld();
-      }
-      if (holding) return;
+    const waiting: string[] = [];
+    const forward = (text: string): void => {
       if (upstream === undefined) {
         const up = connect(Number(target.port), target.hostname);
         sockets.add(up);
@@ -176,6 +269,19 @@ function holdingProxy(
         upstream = up;
       }
       upstream.write(Buffer.from(text, 'latin1'));
+    };
+    client.on('data', (chunk: Buffer) => {
+      const text = chunk.toString('latin1').replace(`127.0.0.1:${proxyPort()}`, target.host);
+      if (!used && hold(text)) {
+        used = holding = true;
+        release = () => {
+          holding = false;
+          for (const part of waiting.splice(0)) forward(part);
+        };
+        markHeld();
+      }
+      if (holding) waiting.push(text);
+      else forward(text);
     });
     client.on('error', () => undefined).on('close', () => upstream?.destroy());
   });
@@ -185,6 +291,7 @@ function holdingProxy(
       resolve({
         url: `http://127.0.0.1:${proxyPort()}`,
         held,
+        release: () => release(),
         close: () => new Promise<void>((done) => (sockets.forEach((s) => s.destroy()), server.close(() => done()))),
       }),
     ),

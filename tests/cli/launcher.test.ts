@@ -3,28 +3,13 @@
  * (forwarding the exit code), or, with none, says what it needs and exits 2 — never a crash. Needs an
  * old Node on this machine (the system Node 20 here); skipped where there is none.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/bridge.js';
-import { CLI, cleanEnv, closedPort } from './run-cli.js';
-
-function findOldNode(): string | undefined {
-  for (const candidate of ['/usr/bin/node', '/usr/local/bin/node']) {
-    try {
-      const [major = 0, minor = 0] = execFileSync(candidate, ['-p', 'process.versions.node'], { encoding: 'utf8' })
-        .trim()
-        .split('.')
-        .map(Number);
-      if (major < 22 || (major === 22 && minor < 14)) return candidate;
-    } catch {
-      // not installed here
-    }
-  }
-  return undefined;
-}
+import { CLI, cleanEnv, closedPort, findOldNode } from './run-cli.js';
 
 const oldNode = findOldNode();
 

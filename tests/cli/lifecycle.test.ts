@@ -1,6 +1,7 @@
 /** `up` / `down` / `serve` for real: a detached bridge on a temp data dir and a free port. */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,7 +32,49 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** What `kill -0 pid` says: 'ok' while any process (a zombie too) has the pid, else the error code. */
+function signalZero(pid: number): string {
+  try {
+    process.kill(pid, 0);
+    return 'ok';
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code ?? 'error';
+  }
+}
+
 describe('up and down', () => {
+  it('three up at once on one data dir: one starts the bridge, the others wait for it and report it', async () => {
+    const race = path.join(dir, 'race.yaml');
+    writeFileSync(race, `port: ${await closedPort()}\ndata_dir: ${path.join(dir, 'data-race')}\n`);
+    const runs = await Promise.all([1, 2, 3].map(() => runCli(['up', '-c', race, '--json'], { env })));
+    try {
+      for (const run of runs) expect(run.code, run.stderr).toBe(0);
+      const reports = runs.map((run) => run.json<{ started: boolean; url: string; pid: number }>());
+      expect(reports.filter((r) => r.started)).toHaveLength(1);
+      const [winner] = reports.filter((r) => r.started);
+      for (const report of reports) expect(report).toMatchObject({ url: winner!.url, pid: winner!.pid });
+      expect(isAlive(winner!.pid)).toBe(true);
+      // Exactly one bridge: the losers' own `serve` processes are gone.
+      if (process.platform === 'linux') {
+        const serving = readdirSync('/proc')
+          .filter((entry) => /^\d+$/.test(entry))
+          .filter((pid) => {
+            try {
+              const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+              return argv.includes('serve') && argv.includes(race) && isAlive(Number(pid));
+            } catch {
+              return false;
+            }
+          });
+        expect(serving).toEqual([String(winner!.pid)]);
+      }
+      const human = await runCli(['up', '-c', race], { env });
+      expect(human.stdout).toBe(`already running at ${winner!.url} (pid ${winner!.pid})\n`);
+    } finally {
+      expect((await runCli(['down', '-c', race], { env })).code).toBe(0);
+    }
+  });
+
   it('up starts a bridge and waits until healthy; again it reuses it; down stops it; again says not running', async () => {
     const up = await runCli(['up', '-c', config, '--json'], { env });
     expect(up.code).toBe(0);
@@ -54,6 +97,8 @@ describe('up and down', () => {
     const down = await runCli(['down', '-c', config], { env });
     expect(down.code).toBe(0);
     expect(down.stdout).toContain(`pid ${started.pid}`);
+    // Said once the process is gone, not merely exited and waiting to be reaped (`kill -0` still finds that).
+    expect(signalZero(started.pid)).toBe('ESRCH');
     expect((await runCli(['status', '-c', config], { env })).code).toBe(5);
     // Stopped cleanly, not terminated (Node's process.kill on Windows): it removed its own discovery file.
     expect(existsSync(path.join(dir, 'data', 'bridge.json'))).toBe(false);
@@ -165,6 +210,26 @@ describe('serve', () => {
     }
   });
 
+  it('the first up says it wrote the default config even when it then refuses to start', async () => {
+    const upEnv = cleanEnv(mkdtempSync(path.join(dir, 'refused-home-')));
+    // A program that is not HTTP: it greets and hangs up.
+    const holder = createServer((socket) => socket.end('SSH-2.0-OpenSSH_9.6\r\n').destroySoon());
+    const port = await new Promise<number>((resolve) =>
+      holder.listen(0, '127.0.0.1', () => resolve((holder.address() as { port: number }).port)),
+    );
+    try {
+      const up = await runCli(['up', '--port', String(port)], { env: upEnv });
+      expect(up.code).toBe(2);
+      expect(up.stderr).toContain(`port ${port} on 127.0.0.1 is in use`);
+      expect(up.stdout).toBe(
+        `wrote the default config to ${defaultConfigIn(upEnv.HOME!)} (a demo agent, echo, and commented examples)\n`,
+      );
+      expect(existsSync(defaultConfigIn(upEnv.HOME!))).toBe(true);
+    } finally {
+      holder.close();
+    }
+  });
+
   it('a port already in use is exit 2 with what to do', async () => {
     const blocker = await runCli(['up', '-c', config, '--json'], { env });
     const { url } = blocker.json<{ url: string }>();
@@ -175,6 +240,8 @@ describe('serve', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`port ${port}`);
     expect(run.stderr).toContain('already in use');
+    if (process.platform === 'linux')
+      expect(run.stderr).toContain(`already in use (held by pid ${blocker.json<{ pid: number }>().pid}: `);
     await runCli(['down', '-c', config], { env });
   });
 

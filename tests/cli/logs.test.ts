@@ -53,3 +53,30 @@ it("shows the agent's stderr, redacted, and doctor shows its last warnings when 
     await bridge.cleanup();
   }
 });
+
+it('an agent that is not in the config, or runs no process, is told apart from one with no stderr yet', async () => {
+  const cfg = path.join(dir, 'kinds.yaml');
+  writeFileSync(
+    cfg,
+    [
+      `data_dir: ${JSON.stringify(path.join(dir, 'kinds-data'))}`,
+      'agents:',
+      `  fake: { kind: acp, command: [${JSON.stringify(process.execPath)}] }`,
+      '  local: { kind: http_api, base_url: "http://127.0.0.1:1/v1", model: m }',
+      '',
+    ].join('\n'),
+  );
+  const nope = await runCli(['logs', 'nope', '-c', cfg], { env });
+  expect(nope.code).toBe(2);
+  expect(nope.stderr).toBe('contactor: no agent named "nope" in the config; agents: fake, local\n');
+  const http = await runCli(['logs', 'local', '-c', cfg], { env });
+  expect(http.code).toBe(2);
+  expect(http.stderr).toBe(
+    "contactor: agent local is an http_api agent: the bridge starts no process for it, so it has no stderr; a failed task's reason is in `contactor get <task>`\n",
+  );
+  const quiet = await runCli(['logs', 'fake', '-c', cfg], { env });
+  expect(quiet.code).toBe(0);
+  expect(quiet.stderr).toBe(
+    `no stderr kept for agent fake yet (${path.join(dir, 'kinds-data', 'logs', 'agents', 'fake.log')})\n`,
+  );
+});

@@ -3,12 +3,13 @@
  * and `agents` each say so and how to choose another port; `up --port` does. A failed start quotes only
  * what that start wrote to serve.log, never an older run's lines.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describePortHolder } from '../../main/platform/port-holder.js';
 import { cleanEnv, closedPort, runCli } from './run-cli.js';
 
 let dir: string;
@@ -61,6 +62,8 @@ describe('a port taken by another program', () => {
       const cfg = config(`cmds-${port}`, port);
       const status = await runCli(['status', '-c', cfg], { env });
       expect(status.stderr).toContain(inUse(port));
+      // This test process holds the port: the message names it (Linux reads /proc/net/tcp and /proc/<pid>/fd).
+      if (process.platform === 'linux') expect(status.stderr).toContain(`, held by pid ${process.pid}: `);
       expect(status.stderr).toContain('contactor up --port <n>');
       expect(status.stderr).toContain('`port:` in config.yaml');
       expect(status.code).toBe(5);
@@ -105,5 +108,25 @@ describe('a port taken by another program', () => {
     expect(run.stderr).toContain('the bridge did not start');
     expect(run.stderr).not.toContain('yesterday');
     expect(run.stderr).toMatch(/EADDRNOTAVAIL|cannot start the bridge/);
+  });
+});
+
+describe('naming the program that holds a port', () => {
+  it('elsewhere it says which command names the holder', () => {
+    expect(describePortHolder(8791, 'win32')).toBe('`netstat -ano | findstr :8791` shows the pid that holds it');
+    expect(describePortHolder(8791, 'darwin')).toBe(
+      '`lsof -nP -iTCP:8791 -sTCP:LISTEN` shows the program that holds it',
+    );
+  });
+
+  it.runIf(process.platform === 'linux')('on Linux it names the pid and command line of the listener', async () => {
+    const server = createTcpServer();
+    const port = await listen(server);
+    try {
+      const own = readFileSync(`/proc/${process.pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+      expect(describePortHolder(port)).toBe(`held by pid ${process.pid}: ${own.slice(0, 200)}`);
+    } finally {
+      server.close();
+    }
   });
 });

@@ -2,7 +2,7 @@
  * Runs the real `contactor` (bin/contactor.js → out/cli/contactor.mjs) as a child process. Asynchronous on
  * purpose: the bridge under test runs in this process, so a blocking spawn would dead-lock it.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,6 +11,25 @@ import { REPO_ROOT, type TestBridge } from '../helpers/bridge.js';
 import { TEST_TIMEOUT_MS } from '../helpers/timeouts.js';
 
 export const CLI = path.join(REPO_ROOT, 'bin', 'contactor.js');
+
+/**
+ * A Node older than 22.14 on this machine (the system Node 20 here), on which bin/contactor.js relaunches the
+ * CLI on the pinned Node; undefined where there is none (tests that need it are skipped).
+ */
+export function findOldNode(): string | undefined {
+  for (const candidate of ['/usr/bin/node', '/usr/local/bin/node']) {
+    try {
+      const [major = 0, minor = 0] = execFileSync(candidate, ['-p', 'process.versions.node'], { encoding: 'utf8' })
+        .trim()
+        .split('.')
+        .map(Number);
+      if (major < 22 || (major === 22 && minor < 14)) return candidate;
+    } catch {
+      // not installed here
+    }
+  }
+  return undefined;
+}
 
 export interface CliRun {
   code: number | null;

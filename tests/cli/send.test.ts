@@ -60,6 +60,14 @@ describe('contactor send', () => {
     expect(run.stderr).toContain('nothing to send');
   });
 
+  it('the agent name forgotten: the brief was taken as an agent name, and the agents are listed', async () => {
+    const run = await cli(['send', 'hello world'], '');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      'contactor: no brief: "hello world" was taken as the agent name; give the agent first: contactor send <agent> "<brief>" (agents: echo, broken, sleepy, slowpoke, plain, asking, files)\n',
+    );
+  });
+
   it('--message-id is idempotent: the same id returns the same task; other text under it is a conflict', async () => {
     const first = (await cli(['send', 'echo', 'once', '--message-id', 'idem-1', '--json'])).json<Task>();
     const again = await cli(['send', 'echo', 'once', '--message-id', 'idem-1', '--json']);
@@ -239,8 +247,16 @@ describe('one task by id', () => {
     const watched = await cli(['watch', id]);
     expect(watched.code).toBe(4);
     const twice = await cli(['cancel', id]);
-    expect(twice.code).toBe(2);
-    expect(twice.stderr).toContain('cannot be canceled');
+    expect(twice.code).toBe(0);
+    expect(twice.stdout).toBe(`task ${id} was already canceled\n`);
+  });
+
+  it('cancel of a task that had already completed says so and exits 2: nothing was canceled', async () => {
+    const id = (await cli(['send', 'echo', 'quick', '--json'])).json<Task>().id;
+    const late = await cli(['cancel', id]);
+    expect(late.stderr).toBe(`contactor: task ${id} had already completed; nothing to cancel\n`);
+    expect(late.stdout).toBe('');
+    expect(late.code).toBe(2);
   });
 
   it('get of an unknown task is exit 2', async () => {

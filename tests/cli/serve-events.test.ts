@@ -43,6 +43,9 @@ describe('contactor serve in the foreground', () => {
       `  shout:\n    kind: subprocess_cli\n    command: ${JSON.stringify(echoAgent().command)}\n`,
     );
     await serve.stdoutMatch(/config reloaded: 2 agents \(echo, shout\); added shout\n/);
+    // A changed agent is named, with the settings that changed.
+    appendFileSync(configPath, `    description: shouts back\n    env:\n      LOUD: "1"\n`);
+    await serve.stdoutMatch(/config reloaded: 2 agents \(echo, shout\); changed shout \(description, env\)\n/);
 
     writeFileSync(configPath, `${good}  broken:\n    kind: subprocess_cli\n`);
     const refused = await serve.stdoutMatch(/config not applied, the last good one stays: (.*)\n/);

@@ -55,3 +55,41 @@ describe('editDistance / likelyTypo', () => {
     expect(likelyTypo('command', ['program'])).toBeUndefined();
   });
 });
+
+describe('an unknown key', () => {
+  it('an optional key misspelled: its own line, and the key it meant', () => {
+    const message = errorOf('agents:\n  shout:\n    kind: subprocess_cli\n    command: [echo]\n    timout_s: 30\n');
+    expect(message).toBe('/cfg/config.yaml:5: agents.shout.timout_s: unknown key; did you mean `timeout_s`?');
+  });
+
+  it('a top-level typo far down the file: its own line, not the first line of the file', () => {
+    const agents = Array.from({ length: 6 }, (_, i) => `  a${i}:\n    kind: subprocess_cli\n    command: [echo]\n`);
+    const text = `# contactor\n\nport: 0\nagents:\n${agents.join('')}\nmax_concurent_tasks: 4\n`;
+    expect(text.split('\n')[23]).toBe('max_concurent_tasks: 4');
+    expect(errorOf(text)).toBe(
+      '/cfg/config.yaml:24: max_concurent_tasks: unknown key; did you mean `max_concurrent_tasks`?',
+    );
+  });
+
+  it('api_key: where the key goes instead', () => {
+    const message = errorOf(
+      'agents:\n  local:\n    kind: http_api\n    base_url: http://127.0.0.1:1/v1\n    model: m\n    api_key: sk-123\n',
+    );
+    expect(message).toBe(
+      '/cfg/config.yaml:6: agents.local.api_key: unknown key; the api_key itself never goes in config.yaml: put it in an environment variable and name that variable in `api_key_env`',
+    );
+  });
+
+  it('several unknown keys: one line each, a suggestion only where one is close', () => {
+    const message = errorOf(
+      'agents:\n  shout:\n    kind: acp\n    command: [echo]\n    idle_timeout: 5\n    colour: red\nprot: 1\n',
+    );
+    expect(message).toBe(
+      [
+        '/cfg/config.yaml:5: agents.shout.idle_timeout: unknown key; did you mean `idle_timeout_s`?',
+        '/cfg/config.yaml:6: agents.shout.colour: unknown key',
+        '/cfg/config.yaml:7: prot: unknown key; did you mean `port`?',
+      ].join('\n'),
+    );
+  });
+});

@@ -1,111 +1,59 @@
 /**
  * No test may reach the default address, 127.0.0.1:8791 (the `port` default in main/schema/config.ts): that is
- * where the user's own bridge listens. For the whole run the global setup listens there itself and notes every
- * connection that comes from this run; its teardown fails the run when there was one. When the port is taken
- * already (the user's bridge, another test run), the guard is skipped with a note: the tests still must not
- * reach it, but cannot be caught.
+ * where the user's own bridge listens, and it must be free to run while the tests do. So the run does not hold
+ * the port; it watches its own processes instead: the global setup puts default-port-hook.cjs into
+ * NODE_OPTIONS (`--require`, through a one-line preload that names the run's log), so every vitest worker and
+ * every Node process a test starts refuses and records a connect to that address, and the teardown fails the
+ * run when anything was recorded.
  *
- * "From this run": on Linux the connecting process is found by its socket (proc(5): /proc/net/tcp, then the
- * socket inode among /proc/<pid>/fd) and counts when it descends from this vitest process or runs from this
- * checkout (a detached bridge is re-parented to init). Another checkout's tests on the same machine do not
- * fail this run. Elsewhere every connection counts.
+ * What it cannot see: a process started without NODE_OPTIONS (a test that builds its env from nothing, an
+ * agent the bridge starts with its filtered env, a program that is not Node).
  */
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
-const HOST = '127.0.0.1';
-const DEFAULT_PORT = 8791;
+const HOOK = path.join(import.meta.dirname, 'default-port-hook.cjs');
 
-export async function guardDefaultPort(): Promise<() => Promise<void>> {
-  const reached: string[] = [];
-  const server = createServer((socket) => {
-    const pid = process.platform === 'linux' ? ownerOfLocalPort(socket.remotePort ?? 0) : undefined;
-    const ours = pid === undefined || fromThisRun(pid);
-    if (ours)
-      reached.push(`${new Date().toISOString()} by ${pid === undefined ? 'an unknown process' : describe(pid)}`);
-    socket.destroy();
-  });
-  const listening = await listen(server);
-  if (!listening) {
-    console.warn(`note: ${HOST}:${DEFAULT_PORT} is in use, so this run cannot check that no test reaches it`);
-    return async () => undefined;
+/**
+ * The NODE_OPTIONS flag that loads the hook, recording to `log`: a preload written beside `log` that hands the
+ * hook its log (a `--require` takes a file, no query), quoted as NODE_OPTIONS reads quotes, so a folder with
+ * spaces or backslashes in its name stays one argument.
+ */
+export function defaultPortHook(log: string): string {
+  const preload = `${log}.preload.cjs`;
+  writeFileSync(preload, `require(${JSON.stringify(HOOK)}).guardConnects(${JSON.stringify(log)});\n`);
+  return `--require ${JSON.stringify(preload)}`;
+}
+
+/** Every connection the hook recorded in `log`, one line each. */
+export function recordedConnects(log: string): string[] {
+  try {
+    return readFileSync(log, 'utf8').split('\n').filter(Boolean);
+  } catch {
+    return [];
   }
+}
+
+/**
+ * Puts the hook into `env`'s NODE_OPTIONS (the run's own environment, which workers and the processes tests start
+ * inherit) and returns the teardown: it restores NODE_OPTIONS and fails when anything was recorded.
+ */
+export function guardDefaultPort(env: NodeJS.ProcessEnv = process.env): () => Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'contactor-port-guard-'));
+  const log = path.join(dir, 'connects.ndjson');
+  writeFileSync(log, '');
+  const before = env.NODE_OPTIONS;
+  env.NODE_OPTIONS = [before, defaultPortHook(log)].filter(Boolean).join(' ');
   return async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const reached = recordedConnects(log);
+    if (before === undefined) delete env.NODE_OPTIONS;
+    else env.NODE_OPTIONS = before;
+    rmSync(dir, { recursive: true, force: true });
     if (reached.length > 0)
       throw new Error(
-        `${reached.length} connection(s) reached the default address ${HOST}:${DEFAULT_PORT} during the tests ` +
-          `(a test must use its own config and port): ${reached.join('; ')}`,
+        `${reached.length} connection(s) to the default address 127.0.0.1:8791 during the tests ` +
+          `(a test must use its own config and port; each was refused):\n${reached.join('\n')}`,
       );
   };
-}
-
-function listen(server: Server): Promise<boolean> {
-  return new Promise((resolve) => {
-    server.once('error', () => resolve(false));
-    server.listen({ host: HOST, port: DEFAULT_PORT, exclusive: true }, () => resolve(true));
-  });
-}
-
-/** The pid holding the IPv4 TCP socket whose local port is `port` (the client side of a connection to us). */
-function ownerOfLocalPort(port: number): number | undefined {
-  try {
-    const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
-    // "sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode"
-    const row = readFileSync('/proc/net/tcp', 'utf8')
-      .split('\n')
-      .slice(1)
-      .map((line) => line.trim().split(/\s+/))
-      .find((f) => f[1]?.endsWith(`:${hexPort}`) && f[2] === `0100007F:${DEFAULT_PORT.toString(16).toUpperCase()}`);
-    const inode = row?.[9];
-    if (!inode) return undefined;
-    const link = `socket:[${inode}]`;
-    for (const entry of readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        if (readdirSync(`/proc/${entry}/fd`).some((fd) => readlinkOr(`/proc/${entry}/fd/${fd}`) === link))
-          return Number(entry);
-      } catch {
-        // gone, or not ours to read
-      }
-    }
-  } catch {
-    // no /proc
-  }
-  return undefined;
-}
-
-function readlinkOr(file: string): string | undefined {
-  try {
-    return readlinkSync(file);
-  } catch {
-    return undefined;
-  }
-}
-
-function fromThisRun(pid: number): boolean {
-  if (cmdline(pid).includes(process.cwd())) return true;
-  for (let p: number | undefined = pid; p !== undefined && p > 1; p = parentOf(p)) if (p === process.pid) return true;
-  return false;
-}
-
-function cmdline(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
-  } catch {
-    return '';
-  }
-}
-
-function parentOf(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-  } catch {
-    return undefined;
-  }
-}
-
-function describe(pid: number): string {
-  return `pid ${pid} (${cmdline(pid).trim().slice(0, 200)})`;
 }

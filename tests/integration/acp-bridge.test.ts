@@ -103,7 +103,7 @@ describe('ACP agent through the bridge', () => {
     await b.rpc('tasks/cancel', { id: sent.result.id });
   });
 
-  it('keeps the question readable after a restart and says the request was lost', async () => {
+  it('after a restart, a permission the agent cannot take back fails with the reason and is not offered', async () => {
     const first = await start();
     const sent = await first.rpc('message/send', { agent: 'fake', text: 'permission' });
     expect(sent.result.status.state).toBe('input-required');
@@ -111,10 +111,15 @@ describe('ACP agent through the bridge', () => {
 
     const second = await start({ dataDir: first.dataDir });
     const got = await second.rpc('tasks/get', { id: sent.result.id });
-    expect(got.result.status.state).toBe('input-required');
+    expect(got.result.status.state).toBe('failed');
+    expect(got.result.metadata.retryable).toBe(true);
+    expect(got.result.status.message.parts[0].text).toMatch(
+      /^the bridge restarted while this task waited for permission \(.+\), and the agent cannot take its request back up; re-send it under a new messageId$/,
+    );
+    const listed = await second.rpc('pending/list', {});
+    expect(listed.result.tasks.map((t: { id: string }) => t.id)).not.toContain(sent.result.id);
     const answer = await second.rpc('tasks/answer', { taskId: sent.result.id, answer: 'yes' });
-    expect(answer.error?.code).toBe(-32063);
-    expect(answer.error?.message).toContain('re-send');
+    expect(answer.error?.message).toContain('not waiting for an answer');
   });
 });
 

@@ -1,8 +1,8 @@
 /**
  * Questions recovered at start-up expire on time exactly like the others — the task
- * fails (reject, never allow), the outcome is recorded as `expired` by `expiry`, and subscribers see it.
- * Both kinds: a decision (CLI echo agent) and a permission whose agent-side request died with the bridge
- * (ACP agent without session/load).
+ * fails (reject, never allow), the outcome is recorded as `expired` by `expiry`, and subscribers see it
+ * (a decision, CLI echo agent). A permission whose agent-side request died with the bridge (ACP agent without
+ * session/load) does not wait for its expiry: it fails at start-up, never allowed.
  */
 import { afterEach, expect, it } from 'vitest';
 import { METHODS, call, describeEvent, openStream, stateOf } from '../a2a/wire.js';
@@ -31,7 +31,7 @@ async function start(dataDir?: string, timers?: ManualTimers): Promise<TestBridg
   return b;
 }
 
-it('decisions and permissions recovered after a restart expire at their stored expiresAt and fail, never allow', async () => {
+it('decisions recovered after a restart expire at their stored expiresAt; lost permissions fail at once, never allow', async () => {
   const first = await start();
   const decision = (await first.rpc('message/send', { agent: 'echo', text: 'decide: red|blue' })).result;
   const permission = (await first.rpc('message/send', { agent: 'fake', text: 'permission' })).result;
@@ -42,7 +42,11 @@ it('decisions and permissions recovered after a restart expire at their stored e
   const clock = new ManualTimers();
   const second = await start(first.dataDir, clock);
   // Scheduled at their stored expiresAt, however long the restart took (the reminders come before).
-  const expiries = [decision, permission].map((t) => Date.parse(t.metadata.pending.expiresAt));
+  const expiries = [decision].map((t) => Date.parse(t.metadata.pending.expiresAt));
+  const lost = (await second.rpc('tasks/get', { id: permission.id })).result;
+  expect(lost.status.state).toBe('failed');
+  expect(lost.status.message.parts[0].text).toContain('the bridge restarted while this task waited for permission');
+  expect(lost.metadata.pending).toBeUndefined();
   expect(clock.due()).toEqual(expect.arrayContaining(expiries));
   expect(Math.max(...clock.due())).toBe(Math.max(...expiries));
 
@@ -56,18 +60,13 @@ it('decisions and permissions recovered after a restart expire at their stored e
   expect(describeEvent('1.0', opening!)).toMatchObject({ kind: 'task', state: 'input-required' });
   // Not a moment early: a millisecond before its expiresAt each question still waits.
   clock.advanceTo(Math.min(...expiries) - 1);
-  for (const task of [decision, permission]) {
-    expect((await second.rpc('tasks/get', { id: task.id })).result.status.state).toBe('input-required');
-  }
+  expect((await second.rpc('tasks/get', { id: decision.id })).result.status.state).toBe('input-required');
   clock.advanceTo(Math.max(...expiries));
   await waitForState(second, decision.id, ['failed']);
   const events = await watching.rest();
   expect(describeEvent('1.0', events.at(-1)!)).toMatchObject({ kind: 'status', state: 'failed' });
 
-  for (const [task, what] of [
-    [decision, 'decision'],
-    [permission, 'permission request'],
-  ] as const) {
+  for (const [task, what] of [[decision, 'decision']] as const) {
     await waitForState(second, task.id, ['failed']);
     const v1 = (await call(second, '1.0', 'GetTask', { id: task.id })).result;
     const v03 = (await call(second, '0.3', 'tasks/get', { id: task.id })).result;

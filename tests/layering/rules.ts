@@ -191,7 +191,7 @@ export const RULES: Record<Layer, Rule> = {
   },
   cli: {
     // data-dir: the CLI reads the discovery file and the token the bridge wrote.
-    // backends/acp/launch, stdio-stream, client-capabilities and process/child-process, win32-command: `doctor` /
+    // backends/acp/launch, stdio-stream, client-capabilities and process/child-process, win32-command, stderr-cause: `doctor` /
     // `probe` start an ACP agent exactly as the ACP backend does (same npm-shim probe, same stdio stream, same
     // declared capabilities), run `initialize` only and stop its tree — an explicit allowance for
     // cli/doctor/acp-probe.ts alone.
@@ -206,6 +206,7 @@ export const RULES: Record<Layer, Rule> = {
       'main/backends/acp/launch.ts',
       'main/backends/process/child-process.ts',
       'main/backends/process/win32-command.ts',
+      'main/backends/process/stderr-cause.ts',
       'main/backends/acp/stdio-stream.ts',
       'main/backends/acp/client-capabilities.ts',
     ],
@@ -227,7 +228,8 @@ export const RULES: Record<Layer, Rule> = {
   },
   'data-dir': { imports: ['platform'], typeImports: ['schema'], node: true },
   platform: { imports: ['platform'], node: true },
-  logging: { imports: ['domain'], packages: ['pino'], node: true },
+  // platform: bridge.log rotates the one way every log does (platform/log-rotation.ts).
+  logging: { imports: ['domain', 'platform'], packages: ['pino'], node: true },
   // stores/delegating-store.ts: the audited store is a delegating store that adds the creation witness.
   audit: {
     imports: ['audit', 'logging', 'ports', 'domain', 'schema', 'platform', 'main/stores/delegating-store.ts'],

@@ -74,7 +74,19 @@ describe('permission questions', () => {
       reason: 'invalid-params',
       data: { validAnswers: ['allow-once', 'allow-always', 'reject-once', 'yes', 'no'] },
     });
-    expect((err as Error).message).toContain('"allow-once" (Allow once)');
+    // The wording a decision's refusal uses too (domain/option-choice.ts).
+    expect((err as Error).message).toBe(
+      'there is no option "maybe": choose 1-3 (1. Allow once (allow-once); 2. Always allow (allow-always); 3. Reject (reject-once)), or yes / no',
+    );
+    let outOfRange: unknown;
+    try {
+      core.dispatcher.answer(task.id, '4', { kind: 'person', via: 'tester' });
+    } catch (e) {
+      outOfRange = e;
+    }
+    expect((outOfRange as Error).message).toBe(
+      'there is no option 4: choose 1-3 (1. Allow once (allow-once); 2. Always allow (allow-always); 3. Reject (reject-once)), or yes / no',
+    );
     expect(core.dispatcher.get(task.id).status.state).toBe('input-required');
     expect(backend.outcomes).toEqual([]);
   });

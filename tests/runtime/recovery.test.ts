@@ -67,7 +67,7 @@ describe('restart recovery with a real SQLite file', () => {
 
     const b = start();
     const agentsB = withAgents(b);
-    expect(b.dispatcher.recover()).toEqual({ failed: 2, waiting: 2 });
+    expect(b.dispatcher.recover()).toEqual({ failed: 3, waiting: 1 });
 
     for (const id of [running.id, queued.id]) {
       const failed = b.dispatcher.get(id);
@@ -75,15 +75,17 @@ describe('restart recovery with a real SQLite file', () => {
       expect(failed.metadata.retryable).toBe(true);
       expect(textOf(failed.status.message!.parts)).toContain('bridge restarted');
     }
-    expect(b.dispatcher.pending().map((t) => t.id)).toEqual([permission.id, decision.id]);
-    expect(b.dispatcher.get(permission.id).metadata.pending).toMatchObject({
-      kind: 'permission',
-      toolCall: { title: 'Deploy' },
-    });
-
-    expect(() => b.dispatcher.answer(permission.id, 'yes', { kind: 'person', via: 'tester' })).toThrow(
-      expect.objectContaining({ reason: 'pending-lost', message: expect.stringContaining('re-send') }),
+    // The asker cannot take its request back up (no reattach handle): its question is not offered as
+    // answerable, and the task says why and what to do.
+    expect(b.dispatcher.pending().map((t) => t.id)).toEqual([decision.id]);
+    const lost = b.dispatcher.get(permission.id);
+    expect(lost.status.state).toBe('failed');
+    expect(lost.metadata.retryable).toBe(true);
+    expect(lost.metadata.pending).toBeUndefined();
+    expect(textOf(lost.status.message!.parts)).toBe(
+      'the bridge restarted while this task waited for permission (Deploy), and the agent cannot take its request back up; re-send it under a new messageId',
     );
+    expect(() => b.dispatcher.answer(permission.id, 'yes', { kind: 'person', via: 'tester' })).toThrow();
     expect(agentsB.asker.turns).toHaveLength(0);
 
     b.dispatcher.answer(decision.id, '2', { kind: 'person', via: 'tester' });
@@ -103,16 +105,15 @@ describe('restart recovery with a real SQLite file', () => {
     expect(seqs).toEqual(seqs.map((_, i) => seqs[0]! + i));
   });
 
-  it('a permission question recovered after a restart can still be canceled', async () => {
+  it('a permission the agent cannot take back fails at start-up, and stays failed in the store', async () => {
     const a = start();
     withAgents(a);
     const permission = await a.send('asker', 'deploy it', { blocking: true });
     const b = start();
     withAgents(b);
     b.dispatcher.recover();
-    const canceled = await b.dispatcher.cancel(permission.id);
-    expect(canceled.status.state).toBe('canceled');
-    expect(b.store.get(permission.id)!.task.status.state).toBe('canceled');
+    expect(b.store.get(permission.id)!.task.status.state).toBe('failed');
+    expect(b.dispatcher.pending()).toEqual([]);
   });
 
   it('after shutdown, a turn still writing stores nothing more: the next start decides', async () => {

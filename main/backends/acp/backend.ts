@@ -44,6 +44,8 @@ export interface AcpBackendOptions {
   stderrLog?: AgentLog;
   /** Raw-input fields the agent changes between two issues of one call (domain/tool-call-identity.ts). */
   volatileInputFields?: readonly string[];
+  /** The npm package of a known agent's program, named when the program is missing (config/known-agents.ts). */
+  npmPackage?: string;
 }
 
 const STOPPED_FOR_CANCEL =
@@ -185,6 +187,7 @@ export class AcpBackend implements AgentBackend {
       clientVersion: this.options.clientVersion ?? '0.1.0',
       signal: this.closing.signal,
       ...(this.options.stderrLog ? { stderrLog: this.options.stderrLog } : {}),
+      ...(this.options.npmPackage ? { npmPackage: this.options.npmPackage } : {}),
     });
     if (this.closed) {
       await conn.stop(this.graceMs);

@@ -23,6 +23,7 @@ import {
   type AgentChild,
   type ChildExit,
 } from '../process/child-process.js';
+import { stderrCause } from '../process/stderr-cause.js';
 import { SHUTTING_DOWN_REASON } from '../shared/outcomes.js';
 import type { AgentLog } from '../process/agent-log.js';
 import { stopChildAndDescendants } from '../process/stop-all.js';
@@ -62,6 +63,8 @@ export interface ConnectionSpec {
   signal?: AbortSignal;
   /** Keeps the agent's stderr (agent-log.ts). */
   stderrLog?: AgentLog;
+  /** The npm package of a known agent's program: what a missing program's fix installs. */
+  npmPackage?: string;
 }
 
 /** The agent could not be reached; `message` is the concrete reason for an `undelivered` outcome. */
@@ -82,6 +85,17 @@ export interface ConnectionFailure {
 }
 
 const CANCELLED: RequestPermissionResponse = { outcome: { outcome: 'cancelled' } };
+
+/** The change that makes a program that could not be started start: install it, or name its full path. */
+function startFix(spec: ConnectionSpec, err: NodeJS.ErrnoException): string {
+  const key = `agents.${spec.agent}.command`;
+  if (err.code !== 'ENOENT') return `check ${key} in config.yaml`;
+  if (spec.plan.via === 'wsl') return "install WSL (`wsl --install`), or set the agent's platform to native or windows";
+  const install = spec.npmPackage
+    ? `install it (\`npm install -g ${spec.npmPackage}\`)`
+    : `install ${spec.plan.program}`;
+  return `${install}, or put its full path in config.yaml (${key})`;
+}
 
 function describeExit(exit: ChildExit): string {
   return exit.code !== null ? `exit code ${exit.code}` : `signal ${exit.signal}`;
@@ -150,7 +164,10 @@ export class AcpConnection {
     const spawnError = (await started(child)) as NodeJS.ErrnoException | undefined;
     if (spawnError) {
       const permanent = ['ENOENT', 'EACCES', 'ENOTDIR', 'EISDIR'].includes(spawnError.code ?? '');
-      throw new StartFailure(`could not start ${what}: ${spawnError.message}`, !permanent);
+      throw new StartFailure(
+        `could not start ${what}: ${spawnError.message}; ${startFix(spec, spawnError)}`,
+        !permanent,
+      );
     }
     const conn = new AcpConnection(child, spec);
     try {
@@ -160,14 +177,18 @@ export class AcpConnection {
         await conn.stop(0);
         throw new StartFailure(SHUTTING_DOWN_REASON, true);
       }
-      const failure = await conn.failure();
-      // Named before the stop: the kill that follows a timeout is not the agent exiting on its own.
-      const cause = conn.exit
-        ? `exited during initialize (${describeExit(conn.exit)})`
+      await conn.failure();
+      // Named before the stop: the kill that follows a timeout is not the agent exiting on its own. An
+      // agent that exits before it answers `initialize` does so again on a retry (a missing module, a bad
+      // flag, no login): not retryable. A slow or stuck start may pass another time.
+      const exit = conn.exit;
+      const cause = exit
+        ? `exited during initialize (${describeExit(exit)})`
         : `failed to initialize: ${(err as Error).message}`;
       await conn.stop(0);
-      const stderr = failure.stderrTail ? `; stderr: ${failure.stderrTail.split('\n').slice(-3).join(' | ')}` : '';
-      throw new StartFailure(`${what} ${cause}${stderr}`, true);
+      const line = stderrCause(conn.stderr.text());
+      const said = line ? `: ${line}` : '';
+      throw new StartFailure(`${what} ${cause}${said}; its stderr: \`contactor logs ${spec.agent}\``, !exit);
     }
     if (conn.init.protocolVersion !== PROTOCOL_VERSION) {
       await conn.stop(0);
@@ -196,10 +217,18 @@ export class AcpConnection {
     return !this.fatal && !this.exit && !this.connection.signal.aborted;
   }
 
-  /** Why the connection is gone, once it is (waits briefly for the exit status). */
-  async failure(): Promise<ConnectionFailure> {
+  /** Where the agent's stderr is now: a turn passes it to `failure` to report its own stderr only. */
+  stderrMark(): number {
+    return this.stderr.mark();
+  }
+
+  /**
+   * Why the connection is gone, once it is (waits briefly for the exit status). With `sinceMark`, the
+   * stderr is what the agent wrote during that turn, not earlier turns' (`contactor logs` has it all).
+   */
+  async failure(sinceMark = 0): Promise<ConnectionFailure> {
     if (!this.fatal && !this.exit) await within(exited(this.child), EXIT_NOTICE_MS);
-    const stderrTail = this.stderr.lastLines(STDERR_TAIL_LINES);
+    const stderrTail = this.stderr.since(sinceMark, STDERR_TAIL_LINES);
     if (this.fatal) return { ...this.fatal, stderrTail };
     const reason = this.exit
       ? `agent ${this.spec.agent} process exited (${describeExit(this.exit)})`

@@ -43,6 +43,7 @@ export async function runPromptTurn(p: PromptTurn): Promise<TurnOutcome> {
     volatileInputFields: p.volatileInputFields,
   });
   session.turn = context;
+  const stderrMark = conn.stderrMark();
   try {
     const request = conn.agent.request(methods.agent.session.prompt, {
       sessionId: session.sessionId,
@@ -70,7 +71,7 @@ export async function runPromptTurn(p: PromptTurn): Promise<TurnOutcome> {
       if (first.error.code === -32002) conn.forget(session); // the agent lost the session: next turn starts anew
       return outcomeOfPromptError(p.agent, first.error, conn.init);
     }
-    const failure = await conn.failure();
+    const failure = await conn.failure(stderrMark);
     return { kind: 'failed', retryable: failure.retryable, reason: failure.reason, stderrTail: failure.stderrTail };
   } finally {
     session.turn = undefined;

@@ -10,8 +10,9 @@
  * file through platform/protected-files.ts `openOwnFileForAppend`: never through a symlink, a hard link or a
  * folder leading out of the data dir; a refused write is dropped, as one to a full disk is.
  */
-import { closeSync, lstatSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, lstatSync, writeFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
+import { rotateGenerations } from '../../platform/log-rotation.js';
 import { openOwnFileForAppend } from '../../platform/protected-files.js';
 
 export const AGENT_LOG_MAX_BYTES = 1024 * 1024;
@@ -111,14 +112,7 @@ export class AgentLog {
 
   private rotate(): void {
     try {
-      for (let i = this.keep - 1; i >= 1; i -= 1) {
-        try {
-          renameSync(`${this.file}.${i}`, `${this.file}.${i + 1}`);
-        } catch {
-          // that generation does not exist yet
-        }
-      }
-      renameSync(this.file, `${this.file}.1`);
+      rotateGenerations(this.file, this.keep);
       this.size = 0;
     } catch {
       // left as it is: the next write tries again

@@ -120,6 +120,10 @@ export function destroyPipes(child: AgentChild): void {
 export class StderrTail {
   private chunks: Buffer[] = [];
   private size = 0;
+  /** Bytes seen since the start: a mark taken at a turn's start (`since`) reads that turn's stderr only. */
+  private total = 0;
+  /** The last chunk let go ended a line. */
+  private droppedLineEnd = true;
 
   constructor(
     stream: Readable,
@@ -143,6 +147,26 @@ export class StderrTail {
     return this.text().trimEnd().split(/\r?\n/).slice(-n).join('\n');
   }
 
+  /** Where the stream is now, for `since`. */
+  mark(): number {
+    return this.total;
+  }
+
+  /**
+   * What was written after `mark`, as whole lines (a line cut by the kept size is dropped), the last
+   * `n` of them, trailing whitespace trimmed.
+   */
+  since(mark: number, n: number): string {
+    const kept = Buffer.concat(this.chunks);
+    const keptFrom = this.total - kept.length;
+    const cut = Math.max(mark - keptFrom, kept.length - this.maxBytes, 0);
+    let text = kept.subarray(cut).toString('utf8');
+    // Started inside a line (the kept size ran out): that line's start is lost, so it goes.
+    const before = cut > 0 ? kept[cut - 1] === 0x0a : keptFrom === 0 || this.droppedLineEnd;
+    if (cut !== mark - keptFrom && !before) text = text.slice(text.indexOf('\n') + 1);
+    return text.trimEnd().split(/\r?\n/).slice(-n).join('\n');
+  }
+
   /** The last non-empty line, trimmed ('' when there is none). */
   lastLine(): string {
     const lines = this.text().split(/\r?\n/);
@@ -156,8 +180,11 @@ export class StderrTail {
   private push(chunk: Buffer): void {
     this.chunks.push(chunk);
     this.size += chunk.length;
+    this.total += chunk.length;
     while (this.chunks.length > 1 && this.size - this.chunks[0]!.length >= this.maxBytes) {
-      this.size -= this.chunks.shift()!.length;
+      const dropped = this.chunks.shift()!;
+      this.droppedLineEnd = dropped.at(-1) === 0x0a;
+      this.size -= dropped.length;
     }
   }
 }

@@ -9,6 +9,7 @@ import { CliError, EXIT, exitForRpcCode, type ExitCode } from '../exit-codes.js'
 import type { BridgeAddress } from './locate.js';
 import { exchange, ExchangeError, type Exchanged } from './http-exchange.js';
 import { readSse } from './sse-reader.js';
+import { describePortHolder } from '../../platform/port-holder.js';
 import type { EventSourceMessage } from 'eventsource-parser';
 
 export interface StreamEvent {
@@ -255,7 +256,7 @@ function isNobodyThere(err: unknown): boolean {
 export function portInUse(url: string, detail: string, exitCode: ExitCode = EXIT.unreachable): CliError {
   const { port, hostname } = new URL(url);
   return new CliError(
-    `port ${port} on ${hostname} is in use by a program that is not contactor (${detail}); ` +
+    `port ${port} on ${hostname} is in use by a program that is not contactor (${detail}, ${describePortHolder(Number(port) || 80)}); ` +
       'give the bridge another port: `contactor up --port <n>` (or `serve --port <n>`), or `port:` in config.yaml (`contactor config path` shows where it is)',
     exitCode,
   );

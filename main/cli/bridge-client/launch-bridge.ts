@@ -14,10 +14,15 @@ import { chooseLaunch, type LaunchChoice } from './launch-mode.js';
 import { headlessNodeFlags } from './node-flags.js';
 import { foreignBridge, isOwnBridge } from './foreign-bridge.js';
 import { locateBridge, readDiscovery, type BridgeAddress } from './locate.js';
+import { bridgeOfLockHolder } from './lock-holder.js';
 import { isAlive } from './pid.js';
+import { rotateIfOver } from '../../platform/log-rotation.js';
 import { reportConfigMove, type GlobalOptions } from '../settings.js';
 
 export const SERVE_LOG = 'serve.log';
+/** serve.log rotates at a start that finds it past this size (platform/log-rotation.ts); two older files kept. */
+export const SERVE_LOG_MAX_BYTES = 1024 * 1024;
+export const SERVE_LOG_KEEP = 2;
 const START_TIMEOUT_MS = 15_000;
 /** Electron's first start (and Windows Defender's first scan of a fresh install) is slow. */
 const DESKTOP_START_TIMEOUT_MS = 45_000;
@@ -36,10 +41,13 @@ export interface Ensured {
 export async function ensureBridge(
   opts: GlobalOptions & { headless?: boolean; port?: number },
   env: NodeJS.ProcessEnv,
+  /** Told as soon as the default config is written, before anything may refuse to start. */
+  onConfigCreated?: (file: string) => void,
 ): Promise<Ensured> {
   if (env.CONTACTOR_URL) {
     const named = locateBridge(opts, env);
-    if (await new BridgeClient(named).health()) return { address: named, started: false };
+    const health = await new BridgeClient(named).health();
+    if (health) return { address: named, started: false, pid: health.pid };
     throw new CliError(
       `no bridge answers at CONTACTOR_URL=${named.url}; unset it to start a local bridge, or start the one it names`,
       EXIT.unreachable,
@@ -64,6 +72,7 @@ export async function ensureBridge(
   } catch (err) {
     throw new CliError(`${(err as Error).message}\n  fix it, then \`contactor config check\``, EXIT.usage);
   }
+  if (configCreated) onConfigCreated?.(configCreated);
   // Reused only when this data dir's discovery file names the bridge that answers: a bridge another HOME,
   // config or data dir started holds a token this CLI does not have.
   const current = locateBridge(opts, env);
@@ -75,14 +84,19 @@ export async function ensureBridge(
         `this config's bridge already runs at ${current.url} (pid ${health.pid}), not on port ${opts.port}; to move it: \`contactor down\`, then \`contactor up --port ${opts.port}\``,
         EXIT.usage,
       );
-    return { address: current, started: false };
+    return { address: current, started: false, pid: health.pid };
   }
   // Said before starting anything: a bridge that cannot bind would only leave the same words in its log.
   if (listen.port !== 0) {
     const url = `http://${listen.host.includes(':') ? `[${listen.host}]` : listen.host}:${listen.port}`;
     const found = await probeAddress(url);
     if (found.kind === 'other') throw portInUse(url, found.detail, EXIT.usage);
-    if (found.kind === 'bridge') throw foreignBridge(url, found.health, dataDir);
+    if (found.kind === 'bridge') {
+      // Another `up` on this data dir started it a moment ago and has not written the discovery file yet.
+      const starting = await bridgeOfLockHolder(opts, dataDir, Date.now() + START_TIMEOUT_MS);
+      if (starting?.pid === found.health.pid) return { address: starting.address, started: false, pid: starting.pid };
+      throw foreignBridge(url, found.health, dataDir);
+    }
   }
   const choice = chooseLaunch({
     platform: process.platform,
@@ -117,6 +131,9 @@ export async function startBridge(choice: LaunchChoice, opts: GlobalOptions, dat
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const desktop = choice.mode === 'desktop';
   const log = desktop ? path.join(dataDir, 'logs') : path.join(dataDir, SERVE_LOG);
+  // The detached bridge writes serve.log for its whole life (its stdout and stderr), so it is bounded at each
+  // start, rotated as the other logs are; `--quiet` keeps what a running bridge writes there to warnings.
+  if (!desktop) rotateIfOver(log, SERVE_LOG_MAX_BYTES, SERVE_LOG_KEEP);
   // Never through a link an agent planted in the data dir (SECURITY.md#what-the-bridge-guarantees).
   const fd = desktop ? 'ignore' : openOwnFileForAppend(dataDir, log);
   // serve.log is appended to across starts: a failure quotes only what this start wrote.
@@ -136,7 +153,12 @@ export async function startBridge(choice: LaunchChoice, opts: GlobalOptions, dat
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       // A second app instance exits 0 after handing over to the first: keep waiting for that one's bridge.
-      if (exited !== undefined && !(desktop && exited === 0)) throw startFailed(choice, exited, log, logStart);
+      if (exited !== undefined && !(desktop && exited === 0)) {
+        // Lost the race for the data dir to another `up`: that one's bridge is the answer.
+        const winner = desktop ? undefined : await bridgeOfLockHolder(opts, dataDir, deadline);
+        if (winner) return { address: winner.address, started: false, pid: winner.pid };
+        throw startFailed(choice, exited, log, logStart);
+      }
       const discovery = readDiscovery(dataDir);
       if (discovery && (desktop ? isAlive(discovery.pid) : discovery.pid === child.pid)) {
         const address = locateBridge({ ...opts, dataDir }, { ...choice.env, CONTACTOR_URL: '' });

@@ -6,11 +6,13 @@ import type { CliContext, Runner } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { ensureBridge } from '../bridge-client/launch-bridge.js';
 import { readDiscovery, readTokenFile } from '../bridge-client/locate.js';
-import { isAlive } from '../bridge-client/pid.js';
+import { isAlive, isGone } from '../bridge-client/pid.js';
 import { dataDirOf } from '../settings.js';
 import { serve } from './serve.js';
 
 const STOP_TIMEOUT_MS = 15_000;
+/** How long an exited bridge may wait to be reaped before `down` reports it stopped anyway. */
+const REAP_TIMEOUT_MS = 5_000;
 
 export function registerLifecycle(program: Command, run: Runner): void {
   program
@@ -37,10 +39,10 @@ async function up(cli: CliContext, opts: { headless?: boolean; port?: number }):
       ...(opts.port !== undefined ? { port: opts.port } : {}),
     },
     cli.env,
+    // Said before the start, which may still refuse (a port in use): the file is written either way.
+    (file) => cli.out.line(`wrote the default config to ${file} (a demo agent, echo, and commented examples)`),
   );
   const { url } = ensured.address;
-  if (ensured.configCreated && !cli.json)
-    cli.out.line(`wrote the default config to ${ensured.configCreated} (a demo agent, echo, and commented examples)`);
   if (cli.json)
     cli.out.doc({
       url,
@@ -53,7 +55,7 @@ async function up(cli: CliContext, opts: { headless?: boolean; port?: number }):
   else if (ensured.started && ensured.mode === 'desktop')
     cli.out.line(`started the desktop app; its bridge is at ${url} (pid ${ensured.pid}); logs: ${ensured.log}`);
   else if (ensured.started) cli.out.line(`started the bridge at ${url} (pid ${ensured.pid}); log: ${ensured.log}`);
-  else cli.out.line(`already running at ${url}`);
+  else cli.out.line(`already running at ${url}${ensured.pid ? ` (pid ${ensured.pid})` : ''}`);
   return EXIT.completed;
 }
 
@@ -88,6 +90,9 @@ async function down(cli: CliContext): Promise<number> {
       );
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  // "Stopped" once the pid is gone: a script that checks right after `down` must not still find it.
+  const reaped = Date.now() + REAP_TIMEOUT_MS;
+  while (!isGone(discovery.pid) && Date.now() < reaped) await new Promise((resolve) => setTimeout(resolve, 50));
   if (cli.json) cli.out.doc({ stopped: true, pid: discovery.pid, url: discovery.url });
   else cli.out.line(`stopped the bridge at ${discovery.url} (pid ${discovery.pid})`);
   return EXIT.completed;

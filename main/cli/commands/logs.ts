@@ -7,7 +7,8 @@ import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } fro
 import { agentLogFile } from '../../config/data-dir.js';
 import type { Action } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
-import { dataDirOf } from '../settings.js';
+import type { BridgeConfig } from '../../schema/config.js';
+import { configLocation, dataDirOf, readConfig } from '../settings.js';
 
 /** How often `-f` looks for new lines. */
 const FOLLOW_POLL_MS = 500;
@@ -39,6 +40,10 @@ export const logsCommand: Action<[string, { lines?: string; follow?: boolean }]>
   const dataDir = dataDirOf(cli.opts, cli.env);
   const file = agentLogFile(dataDir, agent);
   const lines = readAgentLogTail(dataDir, agent, count);
+  if (lines.length === 0) {
+    const none = whyNoStderr(cli, agent);
+    if (none) throw new CliError(none, EXIT.usage);
+  }
   if (cli.json && !options.follow) {
     cli.out.doc({ agent, file, lines });
     return EXIT.completed;
@@ -49,6 +54,28 @@ export const logsCommand: Action<[string, { lines?: string; follow?: boolean }]>
   await follow(file, (text) => cli.out.text(text));
   return EXIT.completed;
 };
+
+/**
+ * Why an agent with no log never will have one: no such agent in the config (a typo), or a kind that runs
+ * no process of its own (an HTTP endpoint, a remote A2A peer). Undefined when stderr may simply not have
+ * come yet, or the config cannot be read to tell.
+ */
+function whyNoStderr(cli: Parameters<typeof logsCommand>[0], agent: string): string | undefined {
+  let agents: BridgeConfig['agents'];
+  try {
+    agents = readConfig(configLocation(cli.opts, cli.env).path, cli.env).agents;
+  } catch {
+    return undefined;
+  }
+  const config = agents[agent];
+  if (!config) {
+    const known = Object.keys(agents);
+    return `no agent named "${agent}" in the config; ${known.length ? `agents: ${known.join(', ')}` : 'it has no agents yet (`contactor scan` proposes some)'}`;
+  }
+  if (config.kind === 'http_api' || config.kind === 'a2a')
+    return `agent ${agent} is an ${config.kind} agent: the bridge starts no process for it, so it has no stderr; a failed task's reason is in \`contactor get <task>\``;
+  return undefined;
+}
 
 /** Prints what is appended to `file` until the process is interrupted; a rotation starts over at 0. */
 async function follow(file: string, print: (text: string) => void): Promise<never> {

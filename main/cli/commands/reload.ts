@@ -8,6 +8,7 @@ import { ConfigStateSchema, type ConfigStateReport } from '../../schema/cli.js';
 import type { CliContext, Runner } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import type { Output } from '../render/output.js';
+import { describeChanges } from '../../config/config-changes.js';
 
 export function registerReload(program: Command, run: Runner): void {
   program
@@ -20,12 +21,7 @@ async function reload(cli: CliContext): Promise<number> {
   const state = await cli.client().call('config/reload', {}, ConfigStateSchema);
   if (cli.json) cli.out.doc(state);
   else if (!state.error) {
-    const parts = [
-      state.added?.length && `added ${state.added.join(', ')}`,
-      state.changed?.length && `changed ${state.changed.join(', ')}`,
-      state.removed?.length && `removed ${state.removed.join(', ')}`,
-    ].filter(Boolean);
-    cli.out.line(`reloaded ${state.path}: ${parts.length ? parts.join('; ') : 'no agent changed'}`);
+    cli.out.line(`reloaded ${state.path}: ${whatChanged(state)}`);
     printRestartNeeded(cli.out, state);
   }
   if (state.error) {
@@ -35,6 +31,27 @@ async function reload(cli: CliContext): Promise<number> {
     );
   }
   return EXIT.completed;
+}
+
+/**
+ * What this reload changed; when nothing, what the bridge's own reload of the saved edit changed (it
+ * applies a save by itself, usually before `contactor reload` runs).
+ */
+export function whatChanged(
+  state: Pick<ConfigStateReport, 'added' | 'changed' | 'removed' | 'changedSettings' | 'lastChanges'>,
+): string {
+  const now = describeChanges({
+    added: state.added ?? [],
+    changed: state.changed ?? [],
+    removed: state.removed ?? [],
+    changedSettings: state.changedSettings ?? {},
+  });
+  if (now) return now;
+  const last = state.lastChanges;
+  const earlier = last ? describeChanges(last) : '';
+  return last && earlier
+    ? `nothing new; the bridge applied the saved edit at ${last.at}: ${earlier}`
+    : 'no agent changed';
 }
 
 /** Keys the bridge reads only at start. */

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { CliTaskSchema } from '../../schema/cli.js';
+import { AgentListSchema, CliTaskSchema } from '../../schema/cli.js';
 import type { BridgeClient } from '../bridge-client/bridge-client.js';
 import { Interrupted } from '../bridge-client/follow.js';
 import type { CliContext, Runner } from '../context.js';
@@ -59,7 +59,10 @@ async function send(
   if (agentArg === undefined)
     throw new CliError('which agent? `contactor send <agent> "<brief>"` (see `contactor agents`)', EXIT.usage);
   const agent = agentArg;
-  const text = await briefText(textArg);
+  const text = await briefText(textArg).catch(async (err: unknown) => {
+    if (!(err instanceof NothingToSend) || textArg !== undefined) throw err;
+    throw new CliError(await agentNameTaken(cli, agent), EXIT.usage);
+  });
   const files = opts.file.map(attachment);
   const params = {
     agent,
@@ -108,7 +111,12 @@ async function sendAndFollow(
       cli,
       client,
       { method: 'message/stream', params },
-      { timeoutSeconds: opts.timeout, showTaskId: true, signal: interrupts.signal },
+      {
+        timeoutSeconds: opts.timeout,
+        showTaskId: true,
+        signal: interrupts.signal,
+        ownMessageId: opts.messageId !== undefined,
+      },
     );
   } catch (err) {
     if (!(err instanceof Interrupted)) throw err;
@@ -144,14 +152,34 @@ async function taskOfMessage(
   }
 }
 
+class NothingToSend extends CliError {
+  constructor(message: string) {
+    super(message, EXIT.usage);
+  }
+}
+
 async function briefText(arg: string | undefined): Promise<string> {
   if (arg !== undefined && arg !== '-') return arg;
   if (arg === undefined && process.stdin.isTTY) {
-    throw new CliError('nothing to send: give the text as an argument, or pipe it in with `-`', EXIT.usage);
+    throw new NothingToSend('nothing to send: give the text as an argument, or pipe it in with `-`');
   }
   const text = await readStdin();
-  if (text.trim() === '') throw new CliError('nothing to send: stdin was empty', EXIT.usage);
+  if (text.trim() === '') throw new NothingToSend('nothing to send: stdin was empty');
   return text;
+}
+
+/**
+ * `send "fix the tests"` with the agent forgotten: the one argument was read as the agent's name and no
+ * brief followed. Say so, with the agents to choose from (the bridge's list, when it is up).
+ */
+async function agentNameTaken(cli: CliContext, name: string): Promise<string> {
+  const agents = await cli
+    .client()
+    .call('agents/list', {}, AgentListSchema)
+    .then((list) => list.agents.map((a) => a.name))
+    .catch(() => undefined);
+  const choose = agents?.length ? `agents: ${agents.join(', ')}` : 'see `contactor agents`';
+  return `no brief: "${name}" was taken as the agent name; give the agent first: contactor send <agent> "<brief>" (${choose})`;
 }
 
 const MIME: Record<string, string> = {

@@ -30,6 +30,9 @@ async function top(cli: CliContext): Promise<number> {
   // React picks its build when it loads: the production one unless the person asked otherwise (the
   // development build is slower and writes warnings over the screen).
   process.env.NODE_ENV ??= 'production';
+  // The screen reconnects to a bridge that went away; a bridge that is not there at all gets the answer
+  // every verb gives (how to start it, exit 5), not a `[reconnecting…]` that never ends.
+  await client.call('activity/snapshot', {}, ActivitySnapshotSchema);
   const { runTopScreen } = await import('../top/screen.js');
   const noColor = cli.env.NO_COLOR !== undefined && cli.env.NO_COLOR !== '';
   await runTopScreen({ client, colors: !noColor });

@@ -35,12 +35,7 @@ async function watch(cli: CliContext, taskId: string): Promise<number> {
   } catch (err) {
     if (!(err instanceof Interrupted)) throw err;
     view.endText();
-    cli.out.note(
-      `stopped watching task ${taskId}; it keeps running: contactor watch ${taskId} to follow it again, contactor cancel ${taskId} to stop it`,
-    );
-    // --json: the one document is the task as it is now.
-    if (cli.json) cli.out.doc(await cli.client().call('tasks/get', { id: taskId }, CliTaskSchema));
-    return interrupts.exitCode;
+    return stoppedWatching(cli, taskId, interrupts.exitCode);
   } finally {
     interrupts.dispose();
   }
@@ -53,6 +48,19 @@ async function watch(cli: CliContext, taskId: string): Promise<number> {
   if (!view.sawEvents) return printOutcome(cli.out, task);
   if (task.status.state === 'completed') return exitForState(task.status.state);
   return printOutcome(cli.out, { ...task, artifacts: [] });
+}
+
+/**
+ * Ctrl-C while `watch` or `answer` follows a task: the following stops, the task runs on, and the person
+ * reads how to pick it up again (README.md#stopping-a-send). Returns the exit code (130 for Ctrl-C).
+ */
+export async function stoppedWatching(cli: CliContext, taskId: string, exitCode: number): Promise<number> {
+  cli.out.note(
+    `stopped watching task ${taskId}; it keeps running: contactor watch ${taskId} to follow it again, contactor cancel ${taskId} to stop it`,
+  );
+  // --json: the one document is the task as it is now.
+  if (cli.json) cli.out.doc(await cli.client().call('tasks/get', { id: taskId }, CliTaskSchema));
+  return exitCode;
 }
 
 class WatchView {

@@ -23,6 +23,7 @@ import {
   stopProcessTree,
   within,
 } from '../../backends/process/child-process.js';
+import { stderrCause } from '../../backends/process/stderr-cause.js';
 import { nodeWin32Probe } from '../../backends/process/win32-command.js';
 import type { AcpAgentConfig } from '../../schema/config.js';
 import { agentStdioStream } from '../../backends/acp/stdio-stream.js';
@@ -146,7 +147,13 @@ export async function probeAcpAgent(input: AcpProbeInput): Promise<AcpProbeResul
     if (answer.kind === 'exit') {
       await pipesClosed(child, 1000); // the last stderr lines usually name the cause
       const how = answer.code !== null ? `exit code ${answer.code}` : `signal ${answer.signal}`;
-      return fail(`${launch} exited during initialize (${how})`, fixFor(name, 'exited', plan, noise), stderr);
+      // Its first error line, not only the last lines: a Node crash ends in frames and `Node.js v24…`.
+      const cause = stderrCause(stderr.text());
+      return fail(
+        `${launch} exited during initialize (${how})${cause ? `: ${cause}` : ''}`,
+        fixFor(name, 'exited', plan, noise),
+        stderr,
+      );
     }
     if (answer.kind === 'timeout')
       return fail(

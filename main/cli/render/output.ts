@@ -42,6 +42,17 @@ export class Output {
     return this.io.stderr.isTTY === true;
   }
 
+  /** Both streams are a terminal (and no --json): a reply can stream in as it comes, beside live progress. */
+  get live(): boolean {
+    return !this.json && this.io.stdout.isTTY === true && this.io.stderr.isTTY === true;
+  }
+
+  /** How wide the terminal showing the result is; none when the result goes to a file or a pipe. */
+  get columns(): number | undefined {
+    const stream = this.resultStream;
+    return stream.isTTY === true && stream.columns > 0 ? stream.columns : undefined;
+  }
+
   /** A line of the human-readable result. */
   line(text: Shown = ''): void {
     this.write(this.resultStream, text, '\n');

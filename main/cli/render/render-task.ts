@@ -19,8 +19,15 @@ export function statusText(task: CliTask): string {
   return task.status.message ? textOf(task.status.message.parts as Part[]) : '';
 }
 
+export interface OutcomeOptions {
+  /** The send named its own --message-id: the retry advice says to pick a new one (else a send is new). */
+  ownMessageId?: boolean;
+  /** The failed task's partial reply was already streamed above (progress-line.ts), so it is said to be partial. */
+  partialShown?: boolean;
+}
+
 /** Prints the outcome of a task that reached a stop and returns the exit code it means. */
-export function printOutcome(out: Output, task: CliTask): ExitCode {
+export function printOutcome(out: Output, task: CliTask, opts: OutcomeOptions = {}): ExitCode {
   const state = task.status.state;
   const id = task.id;
   const reason = statusText(task);
@@ -30,8 +37,15 @@ export function printOutcome(out: Output, task: CliTask): ExitCode {
       if (task.metadata.warning) out.note(out.ce.yellow(`warning: ${task.metadata.warning}`));
       break;
     case 'failed': {
-      const retry = retryAdvice(task, reason);
-      out.note(shown`${out.ce.red(`task ${id} failed`)}: ${reason || 'no reason given'}${retry ? `\n  ${retry}` : ''}`);
+      // What the agent wrote before it failed is kept in the task: shown, and said to be partial.
+      const partial = resultText(task);
+      out.text(partial);
+      const retry = retryAdvice(task, reason, opts.ownMessageId === true);
+      const cut =
+        partial || opts.partialShown === true ? '\n  the reply above is what the agent wrote before it failed' : '';
+      out.note(
+        shown`${out.ce.red(`task ${id} failed`)}: ${reason || 'no reason given'}${cut}${retry ? `\n  ${retry}` : ''}`,
+      );
       break;
     }
     case 'input-required':
@@ -60,11 +74,14 @@ export function printOutcome(out: Output, task: CliTask): ExitCode {
  * missing program, key or folder: `receipt.delivered` false) failed on the setup, and its reason names the
  * change; the brief is not the problem.
  */
-function retryAdvice(task: CliTask, reason: string): string | undefined {
-  if (task.metadata.retryable === true)
-    return /re-send under a new/.test(reason)
-      ? undefined
-      : 'it may work if sent again: re-send under a new --message-id (the same one returns this failure)';
+function retryAdvice(task: CliTask, reason: string, ownMessageId: boolean): string | undefined {
+  if (task.metadata.retryable === true) {
+    if (/re-send under a new/.test(reason)) return undefined;
+    // A send without --message-id makes a new one each time: the idempotency hint is for scripts that set it.
+    return ownMessageId
+      ? 'it may work if sent again: re-send under a new --message-id (the same one returns this failure)'
+      : 'it may work if sent again';
+  }
   if (task.metadata.retryable !== false) return `see \`contactor get ${task.id}\``;
   const receipt = task.metadata.receipt as { delivered?: boolean } | undefined;
   return receipt?.delivered === false

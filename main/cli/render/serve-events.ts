@@ -5,11 +5,19 @@
  */
 import type { TaskEvent } from '../../domain/events.js';
 import { isTerminal, type Task } from '../../domain/task.js';
+import { describeChanges, type ConfigChanges } from '../../config/config-changes.js';
 import type { Output } from './output.js';
 
 /** The parts of the running bridge (main/wiring/wiring.ts `Bridge`) these lines come from. */
 export interface ServedBridge {
-  onConfigChange(listener: (state: { error?: string; restartNeeded: string[] }) => void): () => void;
+  onConfigChange(
+    listener: (state: {
+      error?: string;
+      restartNeeded: string[];
+      loadedAt: string;
+      lastChanges?: ConfigChanges & { at: string };
+    }) => void,
+  ): () => void;
   /** backends/process/agent-log.ts `AgentProcessEvent`, described structurally. */
   onAgentProcess(
     listener: (
@@ -35,21 +43,19 @@ export function agentCount(names: readonly string[]): string {
 export function reportServeEvents(bridge: ServedBridge, out: Output): () => void {
   const { dispatcher } = bridge.server;
   const agentNames = () => dispatcher.registry.all().map((e) => e.name);
-  let known = agentNames();
   const stopConfig = bridge.onConfigChange((state) => {
     if (state.error !== undefined) {
       out.line(`config not applied, the last good one stays: ${state.error}`);
       return;
     }
     const now = agentNames();
-    const added = now.filter((n) => !known.includes(n));
-    const removed = known.filter((n) => !now.includes(n));
-    known = now;
+    // The changes of this very reload (an earlier reload's stay in the state until the next change).
+    const changes = state.lastChanges?.at === state.loadedAt ? state.lastChanges : undefined;
+    const what = changes ? describeChanges(changes) : '';
     out.line(
       [
         `config reloaded: ${agentCount(now)}`,
-        ...(added.length ? [`added ${added.join(', ')}`] : []),
-        ...(removed.length ? [`removed ${removed.join(', ')}`] : []),
+        ...(what ? [what] : []),
         ...(state.restartNeeded.length ? [`restart to apply ${state.restartNeeded.join(', ')}`] : []),
       ].join('; '),
     );

@@ -4,6 +4,7 @@
  * number must name one of the question's options. The bridge applies the same rules again
  * (runtime/question-answers.ts); checking here only says so before anything is sent.
  */
+import { noSuchOption } from '../../domain/option-choice.js';
 import type { CliPending } from '../../schema/cli.js';
 
 export type AnswerCheck = { ok: true; answer: string } | { ok: false; error: string };
@@ -14,9 +15,14 @@ export function checkAnswer(pending: CliPending | undefined, input: string): Ans
   const count = pending?.options.length ?? 0;
   if (/^\d+$/.test(answer) && count > 0) {
     const n = Number(answer);
-    if (n < 1 || n > count) return { ok: false, error: `there is no option ${answer}: choose 1-${count}` };
+    if (n < 1 || n > count) return { ok: false, error: noSuchOption(answer, optionNames(pending!)) };
   }
   return { ok: true, answer };
+}
+
+/** The options' names, as the bridge's own refusal lists them (domain/option-choice.ts). */
+function optionNames(pending: CliPending): string[] {
+  return pending.kind === 'decision' ? pending.options : pending.options.map((o) => `${o.name} (${o.optionId})`);
 }
 
 /** The question's options, numbered as the answer accepts them. */

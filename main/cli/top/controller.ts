@@ -15,6 +15,7 @@ import {
   openDetail,
   withDetail,
   withFeedEvent,
+  stateFlash,
   withFlash,
   withSnapshot,
   type TopState,
@@ -129,7 +130,8 @@ export class TopController {
     try {
       const task = await this.data.answer(taskId, checked.answer);
       const { prompt: _prompt, ...rest } = this.current;
-      this.set(withFlash(rest, `answered "${checked.answer}": task ${task.id} is ${task.status.state}`));
+      const about = { taskId: task.id, state: task.status.state };
+      this.set(withFlash(rest, `answered "${checked.answer}": task ${task.id} is ${task.status.state}`, false, about));
     } catch (err) {
       const now = this.current;
       if (now.prompt?.kind === 'answer') this.set({ ...now, prompt: { ...now.prompt, error: (err as Error).message } });
@@ -142,7 +144,7 @@ export class TopController {
     this.set(withFlash(rest, `canceling task ${taskId}…`));
     try {
       const task = await this.data.cancel(taskId);
-      this.set(withFlash(this.current, `task ${task.id} is ${task.status.state}`));
+      this.set({ ...this.current, flash: stateFlash(task.id, task.status.state) });
     } catch (err) {
       this.set(withFlash(this.current, (err as Error).message, true));
     }

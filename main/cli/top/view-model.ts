@@ -41,7 +41,17 @@ export interface TopState {
   prompt?: Prompt;
   connection: Connection;
   /** One line under the table: what the last action did, or why it failed. */
-  flash?: { text: string; bad: boolean };
+  flash?: Flash;
+}
+
+/**
+ * A flash that tells a task's state (`task … is working`) names the task and that state: when the task moves
+ * on, the line says its new state instead of staying stale under the table.
+ */
+export interface Flash {
+  text: string;
+  bad: boolean;
+  about?: { taskId: string; state: string };
 }
 
 export function initialState(): TopState {
@@ -52,6 +62,8 @@ export function initialState(): TopState {
 export function withSnapshot(state: TopState, snap: ActivitySnapshot): TopState {
   const selectedId =
     state.selectedId && snap.rows.some((r) => r.taskId === state.selectedId) ? state.selectedId : snap.rows[0]?.taskId;
+  const about = state.flash?.about;
+  const moved = about && snap.rows.find((r) => r.taskId === about.taskId && r.state !== about.state);
   return {
     ...state,
     rows: snap.rows,
@@ -59,6 +71,7 @@ export function withSnapshot(state: TopState, snap: ActivitySnapshot): TopState 
     truncated: snap.truncated,
     loaded: true,
     ...(selectedId ? { selectedId } : { selectedId: undefined }),
+    ...(moved ? { flash: stateFlash(moved.taskId, moved.state) } : {}),
   };
 }
 
@@ -92,8 +105,8 @@ export function withFeedEvent(state: TopState, event: FeedEvent): { state: TopSt
       refetch = true;
     }
     if (event.text) {
-      const line = lineTail(row.lastLine, event.text);
-      if (line) next = { ...next, lastLine: line };
+      const tail = lineTail(row, event.text);
+      if (tail) next = { ...withoutLineEnd(next), ...tail };
     }
     if (next !== row) {
       rows = [...state.rows];
@@ -110,7 +123,13 @@ export function withFeedEvent(state: TopState, event: FeedEvent): { state: TopSt
     // A new state may open or close a question: the pane reloads the task.
     if (event.state) refetch = true;
   }
-  return { state: rows === state.rows && detail === state.detail ? state : { ...state, rows, detail }, refetch };
+  const about = state.flash?.about;
+  const flash =
+    about && event.state && about.taskId === event.taskId && about.state !== event.state
+      ? stateFlash(event.taskId, event.state)
+      : state.flash;
+  const same = rows === state.rows && detail === state.detail && flash === state.flash;
+  return { state: same ? state : { ...state, rows, detail, ...(flash ? { flash } : {}) }, refetch };
 }
 
 export function withDetail(state: TopState, d: ActivityDetail): TopState {
@@ -177,22 +196,38 @@ export function targetTaskId(state: TopState): string | undefined {
   return state.detail?.taskId ?? state.selectedId;
 }
 
-export function withFlash(state: TopState, text: string, bad = false): TopState {
-  return { ...state, flash: { text, bad } };
+export function withFlash(state: TopState, text: string, bad = false, about?: Flash['about']): TopState {
+  return { ...state, flash: { text, bad, ...(about ? { about } : {}) } };
+}
+
+/** The flash that tells a task's state, kept in step with it. */
+export function stateFlash(taskId: string, state: string): Flash {
+  return { text: `task ${taskId} is ${state}`, bad: false, about: { taskId, state } };
 }
 
 /**
  * The last line of output after a streamed chunk: a chunk without a line break continues the line shown
- * (an agent streaming words), one with a break starts over with its last non-empty line. The end of the
- * line is kept: it is what moves.
+ * (an agent streaming words), one with a break starts over with its last non-empty line. What ended the
+ * line shown (a snapshot's `lastLineEnd`, a break in the previous chunk) is put back first, so a chunk
+ * after `word3` + blank or break does not join it. The end of the line is kept: it is what moves.
  */
-export function lineTail(shown: string | undefined, chunk: string): string | undefined {
+export function lineTail(
+  row: Pick<ActivityRow, 'lastLine' | 'lastLineEnd'>,
+  chunk: string,
+): Pick<ActivityRow, 'lastLine' | 'lastLineEnd'> | undefined {
   // A snapshot's long line was cut at its front (domain/activity.ts `lastLineOf`): the ellipsis is not output.
-  const lines = ((shown ?? '').replace(/^…/, '') + chunk).split(/\r?\n/);
+  const ended = row.lastLineEnd === 'break' ? '\n' : row.lastLineEnd === 'space' ? ' ' : '';
+  const lines = ((row.lastLine ?? '').replace(/^…/, '') + ended + chunk).split(/\r?\n/);
   for (let i = lines.length - 1; i >= 0; i -= 1) {
     // Kept as written: the space after a streamed word separates it from the next chunk.
     const line = lines[i]!;
-    if (line.trim() !== '') return line.slice(-ACTIVITY_LINE_CHARS);
+    if (line.trim() !== '')
+      return { lastLine: line.slice(-ACTIVITY_LINE_CHARS), ...(i < lines.length - 1 ? { lastLineEnd: 'break' } : {}) };
   }
-  return shown;
+  return undefined;
+}
+
+function withoutLineEnd(row: ActivityRow): ActivityRow {
+  const { lastLineEnd: _end, ...rest } = row;
+  return rest;
 }

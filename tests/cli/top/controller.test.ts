@@ -25,8 +25,11 @@ function standIn() {
   const calls: string[] = [];
   const asking = row('t1', { state: 'input-required', question: { kind: 'decision', title: 'A or B?' } });
   let handlers: SourceHandlers | undefined;
+  // As the bridge does, an answered task is working again and a canceled one canceled in the next snapshot.
+  const states = new Map<string, ReturnType<typeof row>>([['t1', asking]]);
+  const listed = () => [states.get('t1')!, states.get('t2') ?? row('t2')];
   const data: TopData = {
-    snapshot: async () => snapshot([asking, row('t2')]),
+    snapshot: async () => snapshot(listed()),
     detail: async (taskId) => ({
       cursor: 'abc:2',
       row: taskId === 't1' ? asking : row(taskId),
@@ -36,10 +39,12 @@ function standIn() {
     }),
     answer: async (taskId, answer) => {
       calls.push(`answer ${taskId} ${answer}`);
+      states.set(taskId, row(taskId));
       return { id: taskId, status: { state: 'working' } } as CliTask;
     },
     cancel: async (taskId) => {
       calls.push(`cancel ${taskId}`);
+      states.set(taskId, row(taskId, { state: 'canceled' }));
       return { id: taskId, status: { state: 'canceled' } } as CliTask;
     },
     follow: async (h, signal) => {
@@ -79,7 +84,7 @@ describe('top controller', () => {
     t.press(['enter']);
     expect(t.controller.state.prompt).toMatchObject({ error: 'type an answer first (Esc: back)' });
     t.press(['3', 'enter']);
-    expect(t.controller.state.prompt).toMatchObject({ error: 'there is no option 3: choose 1-2' });
+    expect(t.controller.state.prompt).toMatchObject({ error: 'there is no option 3: choose 1-2 (1. A; 2. B)' });
     expect(t.calls).toEqual([]);
     t.controller.key('', { backspace: true });
     t.press(['2', 'enter']);

@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, echoAgent, fakeAcpAgent, startTestBridge, type TestBridge } from '../../helpers/bridge.js';
 import { waitForState } from '../../helpers/wait.js';
 import { deriveAgentToken } from '../../../main/transport/caller-tokens.js';
-import { bridgeEnv, CLI, runCli } from '../run-cli.js';
+import { bridgeEnv, CLI, closedPort, runCli } from '../run-cli.js';
 import { KEY, startOnPty, type PtyScreen } from './pty-screen.js';
 
 let bridge: TestBridge;
@@ -46,6 +46,16 @@ function lineWith(screen: string, text: string): string {
 }
 
 describe('contactor top in a terminal', () => {
+  it('with no bridge running: how to start one, as every verb says, not [reconnecting…] forever', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`;
+    const screen = startOnPty(process.execPath, [CLI, 'top'], { env: { ...env, CONTACTOR_URL: url } });
+    screens.push(screen);
+    expect((await screen.exited).exitCode).toBe(5);
+    expect(screen.text()).toContain(
+      `contactor: no bridge running at ${url} (ECONNREFUSED); start it with \`contactor up\``,
+    );
+  });
+
   it('shows the task live, cancels it after y, and q gives the terminal back', async () => {
     const id = await send('fake', 'stream');
     const s = top();

@@ -9,6 +9,7 @@ import {
   openDetail,
   withDetail,
   withFeedEvent,
+  withFlash,
   withSnapshot,
 } from '../../../main/cli/top/view-model.js';
 import { row, snapshot } from './rows.js';
@@ -50,6 +51,44 @@ describe('top view model', () => {
     expect(withFeedEvent(s, { kind: 'status-update', taskId: 'new', state: 'submitted' }).refetch).toBe(true);
   });
 
+  it('connecting mid-stream keeps words apart: the snapshot says what followed its trimmed last line', () => {
+    const cases: [Partial<ReturnType<typeof row>>, string, string][] = [
+      [{ lastLine: 'word1 word2 word3', lastLineEnd: 'space' }, 'word4 ', 'word1 word2 word3 word4 '],
+      [{ lastLine: 'word1 word2 word3', lastLineEnd: 'break' }, 'word4', 'word4'],
+      [{ lastLine: 'word1 word2 wor' }, 'd3 word4', 'word1 word2 word3 word4'],
+    ];
+    for (const [extra, chunk, shown] of cases) {
+      const s = withSnapshot(initialState(), snapshot([row('t1', extra)]));
+      const next = withFeedEvent(s, { kind: 'artifact-update', taskId: 't1', text: chunk, append: true }).state;
+      expect(next.rows[0]!.lastLine).toBe(shown);
+    }
+  });
+
+  it('a chunk ending in a line break starts the next chunk on a new line', () => {
+    let s = withSnapshot(initialState(), snapshot([row('t1')]));
+    for (const text of ['first line', ' ends\n', 'second'])
+      s = withFeedEvent(s, { kind: 'artifact-update', taskId: 't1', text, append: true }).state;
+    expect(s.rows[0]!.lastLine).toBe('second');
+  });
+
+  it('a flash telling a task\'s state follows that task: no stale "is working" once it completed', () => {
+    let s = withSnapshot(initialState(), snapshot([row('t1')]));
+    s = withFlash(s, 'answered "2": task t1 is working', false, { taskId: 't1', state: 'working' });
+    s = withFeedEvent(s, { kind: 'status-update', taskId: 't1', state: 'completed' }).state;
+    expect(s.flash?.text).toBe('task t1 is completed');
+    // Learned from a snapshot as well (the feed reconnected and missed the event).
+    s = withFlash(s, 'task t1 is working', false, { taskId: 't1', state: 'working' });
+    s = withSnapshot(s, snapshot([row('t1', { state: 'failed' })]));
+    expect(s.flash?.text).toBe('task t1 is failed');
+    // A flash about nothing in particular stays until a key clears it.
+    s = withFeedEvent(withFlash(s, 'press ? for keys'), {
+      kind: 'status-update',
+      taskId: 't1',
+      state: 'working',
+    }).state;
+    expect(s.flash?.text).toBe('press ? for keys');
+  });
+
   it('the followed task collects its reply and notes live, and loads its question from activity/task', () => {
     let s = openDetail(withSnapshot(initialState(), snapshot([row('t1')])));
     s = withFeedEvent(s, { kind: 'artifact-update', taskId: 't1', text: 'hello ', append: true }).state;
@@ -86,8 +125,8 @@ describe('top view model', () => {
       expiresAt: '',
     };
     expect(checkAnswer(pending, '   ')).toEqual({ ok: false, error: 'type an answer first (Esc: back)' });
-    expect(checkAnswer(pending, '3')).toEqual({ ok: false, error: 'there is no option 3: choose 1-2' });
-    expect(checkAnswer(pending, '0')).toEqual({ ok: false, error: 'there is no option 0: choose 1-2' });
+    expect(checkAnswer(pending, '3')).toEqual({ ok: false, error: 'there is no option 3: choose 1-2 (1. A; 2. B)' });
+    expect(checkAnswer(pending, '0')).toEqual({ ok: false, error: 'there is no option 0: choose 1-2 (1. A; 2. B)' });
     expect(checkAnswer(pending, ' 2 ')).toEqual({ ok: true, answer: '2' });
     expect(checkAnswer(pending, 'B please')).toEqual({ ok: true, answer: 'B please' });
   });
