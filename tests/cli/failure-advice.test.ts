@@ -45,6 +45,16 @@ describe('failure advice', () => {
     expect(text.match(/re-send under a new/g)).toHaveLength(1);
   });
 
+  it('a restart or a lost store write, whose reason says "re-send it under a new messageId", adds no second advice', () => {
+    expect(
+      render(
+        'the bridge restarted while this task was running; re-send it under a new messageId',
+        { retryable: true },
+        { ownMessageId: true },
+      ),
+    ).toBe('task t1 failed: the bridge restarted while this task was running; re-send it under a new messageId\n');
+  });
+
   it('a retryable failure whose reason gives no advice still gets it; the --message-id hint only after one', () => {
     expect(render('the agent crashed', { retryable: true })).toBe(
       'task t1 failed: the agent crashed\n  it may work if sent again\n',

@@ -76,7 +76,7 @@ export function printOutcome(out: Output, task: CliTask, opts: OutcomeOptions = 
  */
 function retryAdvice(task: CliTask, reason: string, ownMessageId: boolean): string | undefined {
   if (task.metadata.retryable === true) {
-    if (/re-send under a new/.test(reason)) return undefined;
+    if (/re-send (it )?under a new/.test(reason)) return undefined;
     // A send without --message-id makes a new one each time: the idempotency hint is for scripts that set it.
     return ownMessageId
       ? 'it may work if sent again: re-send under a new --message-id (the same one returns this failure)'
