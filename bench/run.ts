@@ -6,13 +6,17 @@
  *
  * Flags: --runs=<n> (default 3), --quick (smaller counts, one run unless --runs says otherwise),
  * --only=<throughput,acp,streaming,scale,cli,breakdown> (one or more sections; the breakdown runs only
- * when named). BENCH_CPU_PROF=<dir> profiles every server child.
+ * when named). BENCH_CPU_PROF=<dir> profiles every server child; BENCH_SCALE_TASKS=<n> sets the scale
+ * section's stored tasks and BENCH_CACHE_DIR=<dir> where their filled database is kept (default
+ * bench/results/cache). Ctrl-C while that database fills stops it, removes the partial database and this
+ * run's temp folder, and exits 130 (bench/lib/interrupt.ts).
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { bundleServers, BENCH_DIR } from './lib/children.js';
 import { judge, verdictCells, type Figures } from './lib/goals.js';
+import { BenchInterrupted, INTERRUPTED_EXIT_CODE } from './lib/interrupt.js';
 import { DEFAULT_SECTIONS, runOnce, SECTIONS, type OneRun, type RunCounts, type Section } from './lib/one-run.js';
 import { DETAIL_HEADERS, detailCells, markdownTable, textTable } from './lib/report.js';
 
@@ -24,6 +28,13 @@ const only = flag('only')?.split(',');
 const unknown = only?.filter((s) => !(SECTIONS as readonly string[]).includes(s));
 if (unknown?.length || !Number.isInteger(runCount) || runCount < 1) {
   console.error(`usage: npm run bench -- [--runs=<n>] [--quick] [--only=${SECTIONS.join(',')}]`);
+  process.exit(2);
+}
+const scaleTasks = Number(process.env.BENCH_SCALE_TASKS || (quick ? 20_000 : 100_000));
+if (!Number.isInteger(scaleTasks) || scaleTasks < 1) {
+  console.error(
+    `BENCH_SCALE_TASKS must be a whole number of tasks, 1 or more; it is "${process.env.BENCH_SCALE_TASKS}"`,
+  );
   process.exit(2);
 }
 const sections = new Set<Section>((only as Section[] | undefined) ?? DEFAULT_SECTIONS);
@@ -38,7 +49,7 @@ const COUNTS: RunCounts = {
   // Three 10 MB replies each way, alternating: one pair per run swung from 19% to 100% of direct.
   bulk: { bytes: 10 * 1024 * 1024, chunkChars: 1024, pairs: quick ? 1 : 3 },
   cli: { runs: 20, warmup: 2, npxRuns: quick ? 2 : 3 },
-  scale: { tasks: quick ? 20_000 : 100_000, getCalls: scaleDown(2000), listCalls: scaleDown(300), listPageSize: 50 },
+  scale: { tasks: scaleTasks, getCalls: scaleDown(2000), listCalls: scaleDown(300), listPageSize: 50 },
 };
 
 const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
@@ -74,13 +85,23 @@ const log = (what: string): void => console.error(`[${((performance.now() - star
 
 log('bundling the server entry points');
 await bundleServers(['contactor-echo', 'durable-ceiling', 'reference-echo', 'bare-floor', 'bridge-serve'], buildDir);
+const cacheDir = process.env.BENCH_CACHE_DIR || path.join(BENCH_DIR, 'results', 'cache');
 const runs: OneRun[] = [];
 for (let i = 0; i < runCount; i++) {
   const root = mkdtempSync(path.join(os.tmpdir(), 'contactor-bench-'));
+  let interrupted = false;
   try {
-    runs.push(await runOnce({ sections, counts: COUNTS, buildDir, root, log: (w) => log(`run ${i + 1}: ${w}`) }));
+    const runLog = (w: string): void => log(`run ${i + 1}: ${w}`);
+    runs.push(await runOnce({ sections, counts: COUNTS, buildDir, root, cacheDir, log: runLog }));
+  } catch (err) {
+    if (!(err instanceof BenchInterrupted)) throw err;
+    interrupted = true;
   } finally {
     rmSync(root, { recursive: true, force: true });
+  }
+  if (interrupted) {
+    log(`interrupted: stopped, and removed the partial database and ${root}`);
+    process.exit(INTERRUPTED_EXIT_CODE);
   }
 }
 

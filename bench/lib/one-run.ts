@@ -44,9 +44,11 @@ export async function runOnce(opts: {
   buildDir: string;
   /** A fresh folder for this run's data dirs and configs; removed by the caller. */
   root: string;
+  /** Where the scale section keeps its filled database between runs. */
+  cacheDir: string;
   log: (what: string) => void;
 }): Promise<OneRun> {
-  const { sections, counts, buildDir, root, log } = opts;
+  const { sections, counts, buildDir, root, cacheDir, log } = opts;
   const rows: Row[] = [];
   const figures: Figures = {};
   const results: Record<string, unknown> = {};
@@ -236,8 +238,9 @@ export async function runOnce(opts: {
     const scale = await measureScale({
       buildDir,
       root,
-      cacheDir: path.join(BENCH_DIR, 'results', 'cache'),
+      cacheDir,
       ...counts.scale,
+      log,
     });
     results.scale = scale;
     const f = scale.floor;

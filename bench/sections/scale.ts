@@ -16,6 +16,7 @@ import { SqliteTaskStore } from '../../main/stores/sqlite.js';
 import { startBridgeChild, freePort, waitHealthy } from '../lib/bridge-child.js';
 import { REPO_ROOT, cpuMs, rssMb, startChild } from '../lib/children.js';
 import { KeepAliveClient } from '../lib/http-client.js';
+import { nextSlice, untilInterrupted } from '../lib/interrupt.js';
 import { percentile } from '../lib/stats.js';
 
 export interface ScaleResult {
@@ -81,38 +82,65 @@ function finishedTask(i: number, base: number): { task: Task; messageId: string 
   };
 }
 
-export function fillStore(file: string, count: number): { seconds: number; ids: string[] } {
+/**
+ * Writes `count` finished tasks in slices of `SLICE_TASKS`, turning the event loop between them so that
+ * Ctrl-C stops it (bench/lib/interrupt.ts). The store is closed however the fill ends.
+ */
+export async function fillStore(
+  file: string,
+  count: number,
+  signal: AbortSignal,
+): Promise<{ seconds: number; ids: string[] }> {
   const ids: string[] = [];
   const store = new SqliteTaskStore({ file });
-  const base = Date.now() - count * 1000;
-  const t0 = performance.now();
-  for (let i = 0; i < count; i++) {
-    const { task, messageId } = finishedTask(i, base);
-    ids.push(task.id);
-    const working = { state: 'working' as const, timestamp: task.metadata.createdAt };
-    store.create(
-      task,
-      [
-        statusUpdate(task, 1, working, false),
-        artifactUpdate(task, 2, task.artifacts[0]!, { append: false, lastChunk: true }),
-        statusUpdate(task, 3, task.status, true),
-      ],
-      { scope: task.metadata.agent, messageId, payloadHash: 'f'.repeat(64) },
-    );
-    // The store holds a turn's writes until its group commits; this loop never yields, so commit
-    // every 2,000 tasks (one transaction each: the fill is setup, not a measurement).
-    if (i % 2000 === 1999) store.flush();
+  try {
+    const base = Date.now() - count * 1000;
+    const t0 = performance.now();
+    for (let i = 0; i < count; i++) {
+      const { task, messageId } = finishedTask(i, base);
+      ids.push(task.id);
+      const working = { state: 'working' as const, timestamp: task.metadata.createdAt };
+      store.create(
+        task,
+        [
+          statusUpdate(task, 1, working, false),
+          artifactUpdate(task, 2, task.artifacts[0]!, { append: false, lastChunk: true }),
+          statusUpdate(task, 3, task.status, true),
+        ],
+        { scope: task.metadata.agent, messageId, payloadHash: 'f'.repeat(64) },
+      );
+      // The store holds a turn's writes until its group commits (main/stores/group-commit.ts, in
+      // setImmediate): a slice is one turn and one transaction, ended by hand (the fill is setup, not a
+      // measurement). Turning the loop more often would commit smaller groups and slow the fill down.
+      if (i % SLICE_TASKS === SLICE_TASKS - 1) {
+        store.flush();
+        await nextSlice(signal);
+      }
+    }
+    return { seconds: (performance.now() - t0) / 1000, ids };
+  } finally {
+    store.close();
   }
-  store.close();
-  return { seconds: (performance.now() - t0) / 1000, ids };
 }
 
 /**
- * The filled database, made once per task count and schema (keyed by main/stores/migrations.ts) and
- * kept in bench/results/cache: filling 100k tasks takes longer than the rest of the scale section.
- * `insertSeconds` is 0 when the cache was used.
+ * Tasks written between two turns of the event loop, in one transaction: 0.2–0.25 s measured on a busy
+ * machine (2 cores at load 11), so Ctrl-C stops the fill that soon. One turn per 5 ms instead made the
+ * fill 1.7× slower (a group commit per turn).
  */
-function filledStore(cacheDir: string, count: number): { seconds: number; ids: string[]; cached: string } {
+const SLICE_TASKS = 500;
+
+/**
+ * The filled database, made once per task count and schema (keyed by main/stores/migrations.ts) and
+ * kept in `cacheDir`: filling 100k tasks takes longer than the rest of the scale section.
+ * `insertSeconds` is 0 when the cache was used. Ctrl-C while filling removes the partial database
+ * (and its WAL) and throws BenchInterrupted.
+ */
+async function filledStore(
+  cacheDir: string,
+  count: number,
+  log: (what: string) => void,
+): Promise<{ seconds: number; ids: string[]; cached: string }> {
   const schema = createHash('sha256')
     .update(readFileSync(path.join(REPO_ROOT, 'main', 'stores', 'migrations.ts')))
     .update(FILL_VERSION)
@@ -122,10 +150,21 @@ function filledStore(cacheDir: string, count: number): { seconds: number; ids: s
     return { seconds: 0, ids: JSON.parse(readFileSync(`${base}.ids.json`, 'utf8')) as string[], cached: `${base}.db` };
   }
   mkdirSync(cacheDir, { recursive: true });
-  rmSync(`${base}.db`, { force: true });
-  const filled = fillStore(`${base}.db`, count);
-  writeFileSync(`${base}.ids.json`, JSON.stringify(filled.ids));
-  return { ...filled, cached: `${base}.db` };
+  const removeDatabase = (): void => {
+    for (const suffix of ['.db', '.db-wal', '.db-shm']) rmSync(`${base}${suffix}`, { force: true });
+  };
+  removeDatabase();
+  try {
+    const filled = await untilInterrupted((signal) => {
+      log(`scale: filling ${count} tasks into ${base}.db (kept for later runs; Ctrl-C stops it)`);
+      return fillStore(`${base}.db`, count, signal);
+    });
+    writeFileSync(`${base}.ids.json`, JSON.stringify(filled.ids));
+    return { ...filled, cached: `${base}.db` };
+  } catch (err) {
+    removeDatabase();
+    throw err;
+  }
 }
 
 /** Bump when the generated tasks change shape, so an old cache is not reused. */
@@ -152,11 +191,12 @@ export async function measureScale(opts: {
   getCalls: number;
   listCalls: number;
   listPageSize: number;
+  log: (what: string) => void;
 }): Promise<ScaleResult> {
   const dataDir = path.join(opts.root, 'scale-data');
   mkdirSync(dataDir, { recursive: true });
   const dbFile = path.join(dataDir, 'contactor.db');
-  const { seconds: insertSeconds, ids: allIds, cached } = filledStore(opts.cacheDir, opts.tasks);
+  const { seconds: insertSeconds, ids: allIds, cached } = await filledStore(opts.cacheDir, opts.tasks, opts.log);
   copyFileSync(cached, dbFile);
   // A fixed stride through the whole history: old tasks and new ones alike.
   const ids = Array.from({ length: opts.getCalls }, (_, i) => allIds[(i * 7919) % allIds.length]!);

@@ -7,6 +7,7 @@ import { authorizeCall, type Action } from '../domain/authority.js';
 import { isBridgeError } from '../domain/errors.js';
 import { exceedsDepth, MAX_JSON_DEPTH } from '../domain/json-depth.js';
 import { JsonRpcRequestSchema } from '../schema/rpc.js';
+import { invalidRequest } from './invalid-request.js';
 import { methodActions } from './method-actions.js';
 import { bridgeMethods } from './methods-bridge.js';
 import { v03Methods } from './methods-v03.js';
@@ -117,14 +118,8 @@ export class JsonRpcEndpoint {
     }
     const envelope = JsonRpcRequestSchema.safeParse(raw);
     if (!envelope.success) {
-      const id = idOf(raw);
-      return json(
-        failure(
-          id,
-          new RpcError(-32600, 'not a JSON-RPC 2.0 request: it needs "jsonrpc": "2.0", a string "method" and an id'),
-          call,
-        ),
-      );
+      // Answered even without an id: an invalid request is no notification (JSON-RPC 2.0 §5, id null).
+      return json(failure(idOf(raw), invalidRequest(raw, envelope.error.issues), call));
     }
     const { id, method, params } = envelope.data;
     const replyId: Id = id ?? null;

@@ -10,6 +10,12 @@ import { eventually } from '../helpers/wait.js';
 import { startTestBridge, type TestBridge } from '../helpers/bridge.js';
 import { postRaw } from './http-raw.js';
 
+/** The -32600 message's parts, as a person reads them (main/transport/invalid-request.ts). */
+const EXAMPLE = 'send {"jsonrpc": "2.0", "id": 1, "method": "<method>", "params": {…}}';
+const JSONRPC = '"jsonrpc" must be "2.0"';
+const METHOD = '"method" must be a non-empty string naming the method';
+const ID = '"id" must be a string or a number (without "id" the request is a notification and gets no reply)';
+
 let tb: TestBridge;
 const post = (body: string) => postRaw(tb.url, tb.token, body);
 
@@ -27,15 +33,28 @@ describe('envelope errors', () => {
     expect(res.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
   });
 
+  // The v0.3 conformance kit's invalid requests (a2a-tck tests/mandatory/jsonrpc/test_json_rpc_compliance.py)
+  // carry no id and still expect an error reply with HTTP 200: an invalid request is not a notification.
   it.each([
-    ['missing jsonrpc', { id: 1, method: 'agents/list' }],
-    ['wrong jsonrpc version', { jsonrpc: '1.0', id: 1, method: 'agents/list' }],
-    ['method not a string', { jsonrpc: '2.0', id: 1, method: 42 }],
-    ['a bare string', 'agents/list'],
-    ['null', null],
-  ])('answers a non-request (%s) with -32600', async (_name, body) => {
+    ['missing jsonrpc', { id: 1, method: 'agents/list' }, 1, JSONRPC],
+    ['wrong jsonrpc version', { jsonrpc: '1.0', id: 1, method: 'agents/list' }, 1, JSONRPC],
+    ['method not a string', { jsonrpc: '2.0', id: 1, method: 42 }, 1, METHOD],
+    ['empty method', { jsonrpc: '2.0', id: 'e', method: '' }, 'e', METHOD],
+    ['no jsonrpc and no method', { id: 2 }, 2, `${JSONRPC}; ${METHOD}`],
+    ['wrong jsonrpc, no id (the kit)', { jsonrpc: 'aaa', method: 'message/send', params: {} }, null, JSONRPC],
+    ['no method, no id (the kit)', { jsonrpc: '2.0', params: {} }, null, METHOD],
+    ['an object id (the kit)', { jsonrpc: '2.0', method: 'message/send', params: {}, id: { bad: 'type' } }, null, ID],
+    ['a bare string', 'agents/list', null, 'it is a string, not an object'],
+    ['a number', 7, null, 'it is a number, not an object'],
+    ['null', null, null, 'it is null, not an object'],
+  ])('answers an invalid request (%s) with -32600 naming what is wrong', async (_name, body, id, problem) => {
     const res = await post(JSON.stringify(body));
-    expect(res.json().error.code).toBe(-32600);
+    expect(res.status).toBe(200);
+    expect(res.json()).toEqual({
+      jsonrpc: '2.0',
+      id,
+      error: { code: -32600, message: `invalid JSON-RPC 2.0 request: ${problem}; ${EXAMPLE}` },
+    });
   });
 
   it('keeps the id of an invalid request when it has one', async () => {
@@ -56,11 +75,6 @@ describe('envelope errors', () => {
       expect(res.error?.code).toBe(-32601);
     },
   );
-
-  it('answers a request whose id is an object with -32600', async () => {
-    const res = await post(JSON.stringify({ jsonrpc: '2.0', id: { a: 1 }, method: 'agents/list' }));
-    expect(res.json()).toMatchObject({ id: null, error: { code: -32600 } });
-  });
 
   it('answers params that are not an object with -32602', async () => {
     const res = await post(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'agents/list', params: 'x' }));
@@ -139,10 +153,19 @@ describe('batches and notifications', () => {
     expect(byId.get(null)?.error?.code).toBe(-32600);
   });
 
-  it('answers an array of junk with one -32600 per element', async () => {
-    const res = await post(JSON.stringify([1, 'two', {}]));
-    const replies = res.json() as { id: unknown; error: { code: number } }[];
-    expect(replies.map((r) => r.error.code)).toEqual([-32600, -32600, -32600]);
+  it('answers an array of junk with one -32600 per element, each saying what is wrong', async () => {
+    const res = await post(JSON.stringify([1, 'two', {}, [3]]));
+    const replies = res.json() as { id: unknown; error: { code: number; message: string } }[];
+    expect(replies.map((r) => [r.id, r.error.code, r.error.message])).toEqual([
+      [null, -32600, `invalid JSON-RPC 2.0 request: it is a number, not an object; ${EXAMPLE}`],
+      [null, -32600, `invalid JSON-RPC 2.0 request: it is a string, not an object; ${EXAMPLE}`],
+      [null, -32600, `invalid JSON-RPC 2.0 request: ${JSONRPC}; ${METHOD}; ${EXAMPLE}`],
+      [
+        null,
+        -32600,
+        `invalid JSON-RPC 2.0 request: it is an array, not an object (a batch cannot hold another batch); ${EXAMPLE}`,
+      ],
+    ]);
   });
 
   it('answers an empty batch with a single -32600', async () => {
