@@ -14,6 +14,8 @@ export class TaskList {
   private rows: ActivityRow[] = [];
   private selected: string | undefined;
   private readonly shown = new Map<string, HTMLElement>();
+  /** Shown rows whose task changed: redrawn in place, so a click that spans an update still lands on its row. */
+  private readonly stale = new Set<string>();
   private scheduled = false;
 
   constructor(
@@ -42,11 +44,7 @@ export class TaskList {
   show(rows: ActivityRow[], changed?: Set<string>): void {
     this.rows = rows;
     if (!changed) this.clear();
-    else
-      for (const id of changed) {
-        this.shown.get(id)?.remove();
-        this.shown.delete(id);
-      }
+    else for (const id of changed) if (this.shown.has(id)) this.stale.add(id);
     this.schedule();
   }
 
@@ -76,6 +74,7 @@ export class TaskList {
   private clear(): void {
     for (const el of this.shown.values()) el.remove();
     this.shown.clear();
+    this.stale.clear();
   }
 
   private schedule(): void {
@@ -107,12 +106,13 @@ export class TaskList {
       let el = this.shown.get(id);
       if (!el) {
         el = renderRow(this.rows[index]!, now);
-        el.classList.toggle('selected', id === this.selected);
         this.box.append(el);
         this.shown.set(id, el);
-      }
+      } else if (this.stale.has(id)) refill(el, renderRow(this.rows[index]!, now));
+      el.classList.toggle('selected', id === this.selected);
       el.style.transform = `translateY(${index * ROW_HEIGHT}px)`;
     }
+    this.stale.clear();
   }
 }
 
@@ -134,6 +134,16 @@ function renderRow(row: ActivityRow, now: number): HTMLElement {
   setText(last, row.question?.title ?? row.lastLine ?? '');
   el.append(head, brief, last);
   return el;
+}
+
+/**
+ * The same element takes the new row's content: a streaming task changes many times a second, and an element
+ * replaced between a press and its release would swallow the click.
+ */
+function refill(el: HTMLElement, fresh: HTMLElement): void {
+  el.className = fresh.className;
+  for (const [key, value] of Object.entries(fresh.dataset)) el.dataset[key] = value;
+  el.replaceChildren(...fresh.childNodes);
 }
 
 /** "12s", "4m 03s", "2h 05m": how long the task has been in its state. */

@@ -240,6 +240,11 @@ describe.skipIf(skipWithoutChromium('the activity-window e2e tests'))('activity 
       configuration: { blocking: false },
     });
     await vi.waitFor(async () => expect(await rowOf(running.id).locator('.state').textContent()).toBe('working'), WAIT);
+    // A streaming row changes many times a second; it is updated in place, so a click spanning an update lands.
+    const before = await rowOf(running.id).locator('.last').textContent();
+    await rowOf(running.id).evaluate((el) => (el.dataset.probe = 'kept'));
+    await vi.waitFor(async () => expect(await rowOf(running.id).locator('.last').textContent()).not.toBe(before), WAIT);
+    expect(await rowOf(running.id).getAttribute('data-probe')).toBe('kept');
     await rowOf(running.id).click();
     await page.getByRole('button', { name: 'Cancel' }).click();
     await vi.waitFor(

@@ -51,9 +51,8 @@ describe('contactor top in a terminal', () => {
     const screen = startOnPty(process.execPath, [CLI, 'top'], { env: { ...env, CONTACTOR_URL: url } });
     screens.push(screen);
     expect((await screen.exited).exitCode).toBe(5);
-    expect(screen.text()).toContain(
-      `contactor: no bridge running at ${url} (ECONNREFUSED); start it with \`contactor up\``,
-    );
+    // The last output can reach the emulator after the exit: wait for the screen, not the exit.
+    await screen.shows(`contactor: no bridge running at ${url} (ECONNREFUSED); start it with \`contactor up\``);
   });
 
   it('shows the task live, cancels it after y, and q gives the terminal back', async () => {
