@@ -34,6 +34,9 @@ const RUNNABLE_CHECKS: { agent: string; bin: string; args: string[] }[] = [
   { agent: 'opencode-ai', bin: 'opencode', args: ['--version'] },
   { agent: '@zed-industries/codex-acp', bin: 'codex-acp', args: ['--help'] },
   { agent: '@google/gemini-cli', bin: 'gemini', args: ['--version'] },
+  // `--cli` runs the Claude Code CLI the adapter wraps (the SDK's platform binary), not the adapter itself.
+  { agent: '@agentclientprotocol/claude-agent-acp', bin: 'claude-agent-acp', args: ['--cli', '--version'] },
+  { agent: '@qwen-code/qwen-code', bin: 'qwen', args: ['--version'] },
 ];
 
 /** The cache key: the lock's bytes and the install recipe, so changing either installs afresh. */
