@@ -8,7 +8,10 @@
  * Install scripts stay off for every package except the ones an agent needs to be runnable
  * (RUN_INSTALL_SCRIPTS_OF): opencode-ai ships `bin/opencode.exe` as a stub that its postinstall replaces with
  * the platform's binary (the AVX2 or the baseline build, whichever this CPU runs). Gemini CLI's optional
- * native modules (keytar, node-pty) are left unbuilt; it runs without them.
+ * native modules (keytar, node-pty) and Qwen Code's (@qwen-code/audio-capture) are left unbuilt; they run
+ * without them. Claude Code needs no script: the Claude Code CLI that claude-agent-acp runs is the prebuilt
+ * binary of the SDK's platform package (@anthropic-ai/claude-agent-sdk-linux-x64), an optional dependency npm
+ * installs for this platform only.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';

@@ -218,7 +218,8 @@ export async function laneAgent(name: LaneAgentName, home: string, workspace: st
         mock,
         entry: {
           kind: 'acp',
-          command: [bin('qwen'), '--acp', '--auth-type', 'openai'],
+          // The known-agents preset's command; the auth type is the settings' `security.auth.selectedType`.
+          command: [bin('qwen'), '--acp'],
           cwd: workspace,
           env: {
             ...base,
