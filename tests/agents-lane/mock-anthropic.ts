@@ -8,15 +8,16 @@
  * `POST <base>/v1/messages?beta=true` (watched on the wire: the CLI ships as a compiled binary). A turn is
  * streamed (`stream: true`) as the SSE events of the Messages API's streaming reference
  * (docs.anthropic.com "Streaming Messages"): message_start, content_block_start, content_block_delta
- * (text_delta, input_json_delta), content_block_stop, message_delta (stop_reason), message_stop. When a
- * stream fails the CLI asks again with `stream: false`, which gets the whole message as JSON. A tool call
- * is a `tool_use` block; its result comes back as a `tool_result` block in the next user message.
+ * (text_delta, input_json_delta), content_block_stop, message_delta (stop_reason), message_stop. A request
+ * without `stream: true` (a short check of the CLI's, or its retry after a failed stream) gets the whole
+ * message as JSON. A tool call is a `tool_use` block; its result comes back as a `tool_result` block in the
+ * next user message.
  */
 import type { ServerResponse } from 'node:http';
 import { serve, sse, streamPieces, type MockServer } from './mock-models.js';
 import { decide, pickTool, type Reply, type Said } from './mock-script.js';
 
-type Block = { type?: string; text?: string; content?: unknown; tool_use_id?: string };
+type Block = { type?: string; text?: string; content?: unknown };
 type Message = { role?: string; content?: string | Block[] };
 
 function blocks(message: Message): Block[] {
@@ -30,7 +31,7 @@ function toolResultText(block: Block): string {
 }
 
 /** What the person said: a user message's text blocks (tool results are user messages too, and are not). */
-export function anthropicSaid(body: { messages?: Message[]; tools?: { name?: string }[] }): Said {
+function anthropicSaid(body: { messages?: Message[]; tools?: { name?: string }[] }): Said {
   const messages = Array.isArray(body?.messages) ? body.messages : [];
   const userTexts = messages
     .filter((m) => m?.role === 'user')
