@@ -8,9 +8,12 @@
  * Install scripts stay off for every package except the ones an agent needs to be runnable
  * (RUN_INSTALL_SCRIPTS_OF): opencode-ai ships `bin/opencode.exe` as a stub that its postinstall replaces with
  * the platform's binary (the AVX2 or the baseline build, whichever this CPU runs). Gemini CLI's optional
- * native modules (keytar, node-pty) are left unbuilt; it runs without them.
+ * native modules (keytar, node-pty) and Qwen Code's (@qwen-code/audio-capture) are left unbuilt; they run
+ * without them. Claude Code needs no script: the Claude Code CLI that claude-agent-acp runs is the prebuilt
+ * binary of the SDK's platform package (@anthropic-ai/claude-agent-sdk-linux-x64), an optional dependency npm
+ * installs for this platform only.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -34,6 +37,9 @@ const RUNNABLE_CHECKS: { agent: string; bin: string; args: string[] }[] = [
   { agent: 'opencode-ai', bin: 'opencode', args: ['--version'] },
   { agent: '@zed-industries/codex-acp', bin: 'codex-acp', args: ['--help'] },
   { agent: '@google/gemini-cli', bin: 'gemini', args: ['--version'] },
+  // `--cli` runs the Claude Code CLI the adapter wraps (the SDK's platform binary), not the adapter itself.
+  { agent: '@agentclientprotocol/claude-agent-acp', bin: 'claude-agent-acp', args: ['--cli', '--version'] },
+  { agent: '@qwen-code/qwen-code', bin: 'qwen', args: ['--version'] },
 ];
 
 /** The cache key: the lock's bytes and the install recipe, so changing either installs afresh. */
@@ -53,10 +59,10 @@ function npm(args: string[], env: NodeJS.ProcessEnv = process.env): void {
  * Runs `use` with an environment whose home is a folder of its own under the cache, removed after: what the
  * agents start writes its state there (~/.gemini, ~/.codex, OpenCode's XDG folders), never in the real home.
  */
-function inOwnHome(use: (env: NodeJS.ProcessEnv, home: string) => void): void {
+async function inOwnHome(use: (env: NodeJS.ProcessEnv, home: string) => unknown): Promise<void> {
   const home = mkdtempSync(path.join(CACHE, 'home-'));
   try {
-    use(
+    await use(
       {
         ...process.env,
         HOME: home,
@@ -73,23 +79,33 @@ function inOwnHome(use: (env: NodeJS.ProcessEnv, home: string) => void): void {
   }
 }
 
-function checkRunnable(env: NodeJS.ProcessEnv, home: string): void {
-  for (const check of RUNNABLE_CHECKS) {
-    const run = spawnSync(path.join(AGENTS_BIN, check.bin), check.args, {
-      cwd: home,
-      env,
-      encoding: 'utf8',
-      timeout: 120_000,
-    });
-    if (run.status !== 0)
-      throw new Error(
-        `${check.agent} is not runnable from ${CACHE} (\`${check.bin} ${check.args.join(' ')}\` exited ${run.status ?? run.signal}):\n${run.stdout}\n${run.stderr}`,
-      );
-  }
+/** Why the check's command failed, in the agent's own words; undefined when it ran. */
+function runnable(check: (typeof RUNNABLE_CHECKS)[number], env: NodeJS.ProcessEnv, home: string) {
+  return new Promise<string | undefined>((resolve) => {
+    execFile(
+      path.join(AGENTS_BIN, check.bin),
+      check.args,
+      { cwd: home, env, encoding: 'utf8', timeout: 120_000 },
+      (err, stdout, stderr) =>
+        resolve(
+          err
+            ? `${check.agent} is not runnable from ${CACHE} (\`${check.bin} ${check.args.join(' ')}\` exited ${err.code ?? err.signal}):\n${stdout}\n${stderr}`
+            : undefined,
+        ),
+    );
+  });
+}
+
+/** Side by side: each check is one agent's cold start (5-40 s on a loaded machine), and none needs another. */
+async function checkRunnable(env: NodeJS.ProcessEnv, home: string): Promise<void> {
+  const failures = (await Promise.all(RUNNABLE_CHECKS.map((check) => runnable(check, env, home)))).filter(
+    (failure) => failure !== undefined,
+  );
+  if (failures.length > 0) throw new Error(failures.join('\n'));
 }
 
 /** Installs the pinned agents unless this lock and recipe are already installed; throws with npm's output when npm fails. */
-export function installPinnedAgents(): { reused: boolean; versions: Record<string, string> } {
+export async function installPinnedAgents(): Promise<{ reused: boolean; versions: Record<string, string> }> {
   const stamp = cacheKey(readFileSync(LOCK));
   const stampFile = path.join(CACHE, '.install-key');
   const reused = existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp;
@@ -103,9 +119,9 @@ export function installPinnedAgents(): { reused: boolean; versions: Record<strin
     npm(NPM_INSTALL_ARGS);
     // `npm rebuild <name>` runs that package's install scripts and no other's. OpenCode's postinstall.mjs
     // ends by running the binary (`--version`), which makes its cache folder: in a home of its own too.
-    inOwnHome((env) => npm(['rebuild', ...RUN_INSTALL_SCRIPTS_OF, '--no-audit', '--no-fund'], env));
+    await inOwnHome((env) => npm(['rebuild', ...RUN_INSTALL_SCRIPTS_OF, '--no-audit', '--no-fund'], env));
   }
-  inOwnHome(checkRunnable);
+  await inOwnHome(checkRunnable);
   if (!reused) writeFileSync(stampFile, stamp);
   const pinned = JSON.parse(readFileSync(path.join(PINNED, 'package.json'), 'utf8')) as {
     dependencies: Record<string, string>;

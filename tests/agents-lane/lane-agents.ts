@@ -6,9 +6,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { AGENTS_BIN } from './install.js';
+import { anthropicServer } from './mock-anthropic.js';
 import { chatCompletionsServer, geminiServer, responsesServer, type MockServer } from './mock-models.js';
 
-export type LaneAgentName = 'codex' | 'gemini' | 'opencode';
+export type LaneAgentName = 'codex' | 'gemini' | 'opencode' | 'claude' | 'qwen';
 
 export interface LaneAgent {
   name: LaneAgentName;
@@ -150,6 +151,81 @@ export async function laneAgent(name: LaneAgentName, home: string, workspace: st
             OPENCODE_DISABLE_MODELS_FETCH: 'true',
             OPENCODE_DISABLE_AUTOUPDATE: 'true',
             OPENCODE_DISABLE_LSP_DOWNLOAD: 'true',
+          },
+          ...COMMON,
+        },
+      };
+    }
+    case 'claude': {
+      const mock = await anthropicServer();
+      const config = path.join(home, '.claude');
+      mkdirSync(config, { recursive: true });
+      // Claude Code's "default" mode asks before every command that is not read-only and every file write.
+      // Prompt suggestions off: after each turn Claude Code asks the model, in a fork of the conversation
+      // with the same tools, for the person's likely next prompt; the mock script would answer that fork
+      // with the conversation's directive again (a second `run`, which Claude Code then refuses there).
+      writeFileSync(
+        path.join(config, 'settings.json'),
+        JSON.stringify(
+          { permissions: { defaultMode: 'default' }, autoUpdates: false, promptSuggestionEnabled: false },
+          null,
+          2,
+        ),
+      );
+      return {
+        name,
+        mock,
+        entry: {
+          kind: 'acp',
+          command: [bin('claude-agent-acp')],
+          cwd: workspace,
+          env: {
+            ...base,
+            CLAUDE_CONFIG_DIR: config,
+            ANTHROPIC_BASE_URL: mock.url,
+            ANTHROPIC_API_KEY: 'lane-key',
+            // A model the CLI knows, so it sends no model-discovery or fallback requests.
+            ANTHROPIC_MODEL: 'claude-sonnet-4-5',
+            DISABLE_TELEMETRY: '1',
+            DISABLE_AUTOUPDATER: '1',
+            DISABLE_ERROR_REPORTING: '1',
+            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+          },
+          ...COMMON,
+        },
+      };
+    }
+    case 'qwen': {
+      const mock = await chatCompletionsServer();
+      const settings = path.join(home, '.qwen');
+      mkdirSync(settings, { recursive: true });
+      writeFileSync(
+        path.join(settings, 'settings.json'),
+        JSON.stringify(
+          {
+            general: { disableAutoUpdate: true, disableUpdateNag: true },
+            privacy: { usageStatisticsEnabled: false },
+            telemetry: { enabled: false },
+            security: { auth: { selectedType: 'openai' }, folderTrust: { enabled: false } },
+            model: { name: 'lane-model' },
+          },
+          null,
+          2,
+        ),
+      );
+      return {
+        name,
+        mock,
+        entry: {
+          kind: 'acp',
+          // The known-agents preset's command; the auth type is the settings' `security.auth.selectedType`.
+          command: [bin('qwen'), '--acp'],
+          cwd: workspace,
+          env: {
+            ...base,
+            OPENAI_BASE_URL: `${mock.url}/v1`,
+            OPENAI_API_KEY: 'lane-key',
+            OPENAI_MODEL: 'lane-model',
           },
           ...COMMON,
         },

@@ -11,9 +11,11 @@
  * - Gemini API (Gemini CLI). packages/core/src/core/contentGenerator.ts (google-gemini/gemini-cli) takes
  *   `GOOGLE_GEMINI_BASE_URL` as the HTTP base URL (the "gateway" auth type when set; `GEMINI_API_KEY` is
  *   the key), and @google/genai POSTs `<base>/v1beta/models/<model>:streamGenerateContent?alt=sse`.
- * - Chat Completions (OpenCode). packages/opencode/src/provider/provider.ts (sst/opencode) loads the npm
+ * - Chat Completions (OpenCode, Qwen Code). packages/opencode/src/provider/provider.ts (sst/opencode) loads the npm
  *   package a provider names in opencode.json (`@ai-sdk/openai-compatible`) with its `options.baseURL`,
- *   which POSTs `<baseURL>/chat/completions` with `stream: true`.
+ *   which POSTs `<baseURL>/chat/completions` with `stream: true`; Qwen Code's "openai" auth type POSTs the
+ *   same to `OPENAI_BASE_URL` with the OpenAI SDK.
+ * - Anthropic Messages API (Claude Code): mock-anthropic.ts.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,9 +27,9 @@ export interface MockServer {
   close(): Promise<void>;
 }
 
-type Handler = (path: string, body: any, res: ServerResponse) => Promise<void>; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type Handler = (path: string, body: any, res: ServerResponse) => Promise<void>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-async function serve(handler: Handler): Promise<MockServer> {
+export async function serve(handler: Handler): Promise<MockServer> {
   const requests: MockServer['requests'] = [];
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -61,9 +63,9 @@ async function serve(handler: Handler): Promise<MockServer> {
   };
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-function sse(res: ServerResponse): (data: unknown, event?: string) => void {
+export function sse(res: ServerResponse): (data: unknown, event?: string) => void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   return (data, event) => {
     if (res.destroyed) return;
@@ -72,7 +74,7 @@ function sse(res: ServerResponse): (data: unknown, event?: string) => void {
 }
 
 /** Streams a text reply piece by piece; stops early when the agent hangs up (a cancel). */
-async function streamPieces(
+export async function streamPieces(
   reply: Extract<Reply, { kind: 'text' }>,
   res: ServerResponse,
   send: (piece: string) => void,
@@ -84,7 +86,7 @@ async function streamPieces(
   }
 }
 
-function textOfContent(content: unknown): string {
+export function textOfContent(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content))
     return content.map((c: { text?: string }) => (typeof c?.text === 'string' ? c.text : '')).join('\n');
@@ -265,10 +267,7 @@ export function chatCompletionsServer(): Promise<MockServer> {
       await streamPieces(reply, res, (content) => send(chunk({ content })));
       send(chunk({}, 'stop'));
     } else {
-      const call =
-        reply.tool === 'shell'
-          ? { name: pickTool(said.tools, ['bash']), args: { command: reply.command, description: 'lane command' } }
-          : { name: pickTool(said.tools, ['write']), args: { filePath: reply.file, content: reply.content } };
+      const call = chatToolCall(reply, said.tools);
       send(
         chunk({
           role: 'assistant',
@@ -288,4 +287,17 @@ export function chatCompletionsServer(): Promise<MockServer> {
     send('[DONE]');
     res.end();
   });
+}
+
+/** OpenCode's tools (bash, write) or Qwen Code's (run_shell_command, write_file), whichever the agent offers. */
+function chatToolCall(reply: Extract<Reply, { kind: 'tool' }>, tools: string[]): { name: string; args: object } {
+  const name = pickTool(tools, reply.tool === 'shell' ? ['bash', 'run_shell_command'] : ['write', 'write_file']);
+  if (reply.tool === 'shell') {
+    return name === 'bash'
+      ? { name, args: { command: reply.command, description: 'lane command' } }
+      : { name, args: { command: reply.command, is_background: false, description: 'lane command' } };
+  }
+  return name === 'write'
+    ? { name, args: { filePath: reply.file, content: reply.content } }
+    : { name, args: { file_path: reply.file, content: reply.content } };
 }

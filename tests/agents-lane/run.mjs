@@ -28,7 +28,7 @@ if (spawnSync('bwrap', ['--version']).status !== 0)
 
 let versions;
 try {
-  const installed = installPinnedAgents();
+  const installed = await installPinnedAgents();
   versions = installed.versions;
   console.log(
     `agents lane: agents ${installed.reused ? 'already installed' : 'installed'} in ${seconds()}: ${Object.entries(

@@ -1,0 +1,3 @@
+import { agentScenarios } from './scenarios.js';
+
+agentScenarios('qwen');
