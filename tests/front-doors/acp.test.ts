@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as acp from '@agentclientprotocol/sdk';
 import { echoAgent, fakeAcpAgent, startTestBridge, type TestBridge } from '../helpers/bridge.js';
 import { bridgeEnv } from '../cli/run-cli.js';
+import { deriveAgentToken } from '../../main/transport/caller-tokens.js';
 import { eventually } from '../helpers/wait.js';
 import { replyText, startEditor, type Editor } from './acp-editor.js';
 
@@ -139,6 +140,44 @@ describe('contactor acp: questions go to the editor, its answers are the person'
     const task = await taskOf(sessionId);
     expect(task.status.state).toBe('completed');
     expect(task.metadata.answeredBy).toBe('person (token: ACP client Zed)');
+  });
+});
+
+describe('contactor acp: the bridge decides who is calling', () => {
+  it("run with an agent's token, the front door answers as that agent, never as the person", async () => {
+    // The attack: an agent starts the front door with its own token and answers as if it were the editor.
+    const own = startEditor(
+      ['--agent', 'fake'],
+      bridgeEnv(bridge, { CONTACTOR_TOKEN: deriveAgentToken(bridge.token, 'echo') }),
+    );
+    try {
+      await own.initialize();
+      const { sessionId } = await own.newSession();
+      own.onPermission = async () => ({ outcome: { outcome: 'selected', optionId: 'allow' } });
+      expect((await own.prompt(sessionId, 'permission')).stopReason).toBe('end_turn');
+      const task = await taskOf(sessionId);
+      expect(task.metadata.createdBy).toBe('agent:echo');
+      expect(task.metadata.answeredBy).toBe('agent echo');
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('the agent doing the work cannot send to itself through it: the loop guard refuses', async () => {
+    const own = startEditor(
+      ['--agent', 'fake'],
+      bridgeEnv(bridge, { CONTACTOR_TOKEN: deriveAgentToken(bridge.token, 'fake') }),
+    );
+    try {
+      await own.initialize();
+      const { sessionId } = await own.newSession();
+      expect((await own.prompt(sessionId, 'permission')).stopReason).toBe('refusal');
+      expect(replyText(own.updatesOf(sessionId))).toMatch(
+        /^task \S+ was rejected: delegation loop: "fake" is already in this chain/,
+      );
+    } finally {
+      await own.close();
+    }
   });
 });
 

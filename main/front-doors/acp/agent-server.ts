@@ -253,13 +253,20 @@ async function ask(scope: TurnScope, task: CliTask): Promise<void> {
     await cancelTask(link, task.id);
     return;
   }
-  await bridged(() =>
-    link.call(
-      'tasks/answer',
-      { taskId: task.id, answer: outcome.optionId, answeredBy: `ACP client ${scope.clientName}` },
-      CliTaskSchema,
-    ),
-  );
+  const answer = { taskId: task.id, answer: outcome.optionId };
+  try {
+    await link.call('tasks/answer', { ...answer, answeredBy: `ACP client ${scope.clientName}` }, CliTaskSchema);
+  } catch (err) {
+    // The name is a label the bridge keeps beside the person's proof, and refuses from an agent's token
+    // (SECURITY.md#who-may-do-what): a front door run with an agent's token answers as that agent, unnamed.
+    if (!(err instanceof BridgeFailure && err.code === -32066 && isAgent(err.data))) throw acpError(err);
+    await bridged(() => link.call('tasks/answer', answer, CliTaskSchema));
+  }
+}
+
+function isAgent(data: unknown): boolean {
+  const identity = (data as { identity?: unknown } | undefined)?.identity;
+  return typeof identity === 'string' && identity.startsWith('agent ');
 }
 
 async function refused(scope: TurnScope, task: CliTask): Promise<PromptResponse> {
@@ -299,9 +306,12 @@ async function bridged<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof BridgeFailure) throw new RequestError(err.code ?? -32603, err.message, err.data);
-    throw err;
+    throw acpError(err);
   }
+}
+
+function acpError(err: unknown): unknown {
+  return err instanceof BridgeFailure ? new RequestError(err.code ?? -32603, err.message, err.data) : err;
 }
 
 async function agentsOf(link: BridgeLink): Promise<{ name: string; description: string }[]> {
