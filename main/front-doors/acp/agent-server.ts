@@ -28,7 +28,7 @@ import {
   type CliTask,
   type StreamResult,
 } from '../../schema/cli.js';
-import { BridgeFailure, type BridgeLink } from './bridge-link.js';
+import { BridgeFailure, type BridgeLink, type LinkedEvent } from './bridge-link.js';
 import { promptOf } from './prompt-content.js';
 import { permissionRequestOf } from './questions.js';
 import { historyUpdates, updatesOf } from './task-updates.js';
@@ -48,8 +48,6 @@ interface Turn {
   cancelled: boolean;
   /** Ends the editor's open permission request when the turn is canceled. */
   question?: AbortController;
-  /** Cancels the task once it is named, when the cancel came first. */
-  cancelWhenNamed?: () => void;
 }
 
 interface Session {
@@ -188,11 +186,8 @@ async function runTurn(scope: TurnScope, send: Record<string, unknown>): Promise
   for (;;) {
     let taskId = turn.taskId;
     await bridged(async () => {
-      for await (const event of link.stream(
-        request.method,
-        request.params,
-        lastSeq !== undefined ? { lastEventId: lastSeq } : {},
-      )) {
+      const events = link.stream(request.method, request.params, lastSeq !== undefined ? { lastEventId: lastSeq } : {});
+      for await (const event of stoppedIsEmpty(events, request.method)) {
         if (event.seq !== undefined) lastSeq = event.seq;
         if (taskId === undefined) {
           taskId = idOf(event.result);
@@ -334,6 +329,19 @@ function configOptions(session: Session): SessionConfigOption[] {
       })),
     },
   ];
+}
+
+/**
+ * The bridge refuses to subscribe to a task that already stopped (-32004: canceled or answered elsewhere
+ * meanwhile): nothing more to stream, `tasks/get` says how it ended.
+ */
+async function* stoppedIsEmpty(events: AsyncIterable<LinkedEvent>, method: string): AsyncGenerator<LinkedEvent> {
+  try {
+    yield* events;
+  } catch (err) {
+    if (method === 'tasks/resubscribe' && err instanceof BridgeFailure && err.code === -32004) return;
+    throw err;
+  }
 }
 
 function idOf(result: StreamResult): string {
