@@ -6,7 +6,6 @@
 import type { Command } from 'commander';
 import { ContactorMetaSchema } from '../../schema/contactor-meta.js';
 import { BridgeFailure, type BridgeLink } from '../../front-doors/acp/bridge-link.js';
-import { serveOnStdio } from '../../front-doors/acp/agent-server.js';
 import { BridgeClient } from '../bridge-client/bridge-client.js';
 import { ensureBridge } from '../bridge-client/launch-bridge.js';
 import type { CliContext, Runner } from '../context.js';
@@ -29,6 +28,8 @@ export function registerAcp(program: Command, run: Runner): void {
 
 async function acp(cli: CliContext, opts: { agent?: string }): Promise<number> {
   if (cli.json) throw new CliError('acp speaks ACP on stdout already; drop --json', EXIT.usage);
+  // Loaded here, not with the program: the ACP SDK is for this verb alone (CLI start-up, docs/benchmark.md).
+  const { serveOnStdio } = await import('../../front-doors/acp/agent-server.js');
   await serveOnStdio({
     link: async () => linkTo(new BridgeClient((await failsAsBridge(() => ensureBridge(cli.opts, cli.env))).address)),
     defaultAgent: opts.agent,
