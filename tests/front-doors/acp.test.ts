@@ -114,6 +114,18 @@ describe('contactor acp: questions go to the editor, its answers are the person'
     expect((await taskOf(sessionId)).metadata.answeredBy).toBe('person (token: ACP client Zed)');
   });
 
+  it('an editor with a very long name is named by its first 80 characters', async () => {
+    const long = startEditor(['--agent', 'fake'], bridgeEnv(bridge), `${'n'.repeat(80)}TOO LONG`);
+    try {
+      await long.initialize();
+      const { sessionId } = await long.newSession();
+      await long.prompt(sessionId, 'permission');
+      expect((await taskOf(sessionId)).metadata.answeredBy).toBe(`person (token: ACP client ${'n'.repeat(80)})`);
+    } finally {
+      await long.close();
+    }
+  });
+
   it('rejected, the agent hears the rejection', async () => {
     const { sessionId } = await editor.newSession();
     editor.onPermission = async () => ({ outcome: { outcome: 'selected', optionId: 'reject' } });

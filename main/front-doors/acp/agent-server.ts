@@ -58,6 +58,8 @@ interface Session {
 
 const AGENT_OPTION = 'agent';
 const HISTORY_PAGE = 100;
+/** `answeredBy` holds at most 100 characters (docs/contract.md#acp): "ACP client " and the name must fit. */
+const CLIENT_NAME_MAX = 80;
 
 export function acpFrontDoor(opts: AcpFrontOptions) {
   const sessions = new Map<string, Session>();
@@ -65,7 +67,7 @@ export function acpFrontDoor(opts: AcpFrontOptions) {
 
   return agent({ name: 'contactor' })
     .onRequest(methods.agent.initialize, ({ params }) => {
-      if (params.clientInfo?.name) clientName = params.clientInfo.name;
+      if (params.clientInfo?.name) clientName = params.clientInfo.name.slice(0, CLIENT_NAME_MAX);
       return {
         protocolVersion: PROTOCOL_VERSION,
         agentInfo: { name: 'contactor', title: 'contactor', version: opts.version },
