@@ -91,6 +91,22 @@ describe.skipIf(process.platform === 'win32')('contactor acp: session/load after
     expect(page.result.tasks).toHaveLength(2);
   });
 
+  it('a prompt under way when the bridge is killed follows its task on the restarted bridge to its true end', async () => {
+    const editor = startEditor([], env);
+    editors.push(editor);
+    await editor.initialize();
+    const { sessionId } = await editor.newSession();
+    const prompt = editor.prompt(sessionId, 'stream').catch((e: unknown) => e);
+    await eventually(() => replyText(editor.updatesOf(sessionId)).includes('tick 1'), 'ticks');
+    const killed = discoveredPid()!;
+    process.kill(killed, 'SIGKILL');
+    // The restart decides: a turn cut off by a kill is failed and may be sent again (docs/contract.md#acp).
+    const err = (await prompt) as acp.RequestError;
+    expect(err).toMatchObject({ code: -32603, data: { retryable: true } });
+    expect(err.message).toMatch(/^task \S+ failed: /);
+    expect(discoveredPid()).not.toBe(killed);
+  });
+
   it('an unknown session is ACP "resource not found"', async () => {
     const editor = startEditor([], env);
     editors.push(editor);

@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { ContactorMetaSchema } from '../../schema/contactor-meta.js';
 import { BridgeFailure, type BridgeLink } from '../../front-doors/acp/bridge-link.js';
-import { BridgeClient } from '../bridge-client/bridge-client.js';
+import { BridgeClient, StreamDropped } from '../bridge-client/bridge-client.js';
 import { ensureBridge } from '../bridge-client/launch-bridge.js';
 import type { CliContext, Runner } from '../context.js';
 import { delegationFromEnv } from '../delegation-env.js';
@@ -46,6 +46,8 @@ function linkTo(client: BridgeClient): BridgeLink {
       try {
         yield* client.stream(method, params, opts);
       } catch (err) {
+        if (err instanceof StreamDropped || (err instanceof CliError && err.exitCode === EXIT.unreachable))
+          throw new BridgeFailure(err.message, undefined, undefined, true);
         throw asBridgeFailure(err);
       }
     },

@@ -58,6 +58,8 @@ interface Session {
 
 const AGENT_OPTION = 'agent';
 const HISTORY_PAGE = 100;
+/** Pauses before following a task again once its bridge went away; after the last one the prompt fails. */
+const RESUME_DELAYS_MS = [100, 250, 500, 1000, 2000, 4000];
 /** `answeredBy` holds at most 100 characters (docs/contract.md#acp): "ACP client " and the name must fit. */
 const CLIENT_NAME_MAX = 80;
 
@@ -143,7 +145,10 @@ export function acpFrontDoor(opts: AcpFrontOptions) {
           ...(files.length ? { files } : {}),
           ...opts.delegation(params._meta),
         };
-        return await runTurn({ link, client, sessionId: params.sessionId, turn, clientName }, send);
+        return await runTurn(
+          { link, relink: () => linked(opts), client, sessionId: params.sessionId, turn, clientName },
+          send,
+        );
       } finally {
         session.turn = undefined;
       }
@@ -170,6 +175,8 @@ export async function serveOnStdio(opts: AcpFrontOptions): Promise<void> {
 
 interface TurnScope {
   link: BridgeLink;
+  /** The bridge found (or started) again, after it went away mid-turn. */
+  relink(): Promise<BridgeLink>;
   client: AgentContext;
   sessionId: string;
   turn: Turn;
@@ -182,26 +189,44 @@ interface TurnScope {
  * has stopped), `refusal` for a task a loop guard rejected.
  */
 async function runTurn(scope: TurnScope, send: Record<string, unknown>): Promise<PromptResponse> {
-  const { link, client, sessionId, turn } = scope;
+  const { client, sessionId, turn } = scope;
   let request: { method: string; params: unknown } = { method: 'message/stream', params: send };
   let lastSeq: number | undefined;
+  let drops = 0;
   for (;;) {
     let taskId = turn.taskId;
-    await bridged(async () => {
-      const events = link.stream(request.method, request.params, lastSeq !== undefined ? { lastEventId: lastSeq } : {});
+    try {
+      const events = scope.link.stream(
+        request.method,
+        request.params,
+        lastSeq !== undefined ? { lastEventId: lastSeq } : {},
+      );
       for await (const event of stoppedIsEmpty(events, request.method)) {
+        drops = 0;
         if (event.seq !== undefined) lastSeq = event.seq;
         if (taskId === undefined) {
           taskId = idOf(event.result);
           turn.taskId = taskId;
-          if (turn.cancelled) void cancelTask(link, taskId);
+          if (turn.cancelled) void cancelTask(scope.link, taskId);
         }
         for (const update of updatesOf(event.result)) await notify(client, sessionId, update);
-        if (endsStream(event.result)) return;
+        if (endsStream(event.result)) break;
       }
-    });
+    } catch (err) {
+      // The bridge went away mid-turn (killed, restarted): found (or started) again, the task is followed on
+      // from the last event seen; before the task was named a re-send could run it twice, so that fails.
+      const delay = RESUME_DELAYS_MS[drops];
+      if (!(err instanceof BridgeFailure && err.dropped && taskId !== undefined && delay !== undefined))
+        throw acpError(err);
+      drops += 1;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      scope.link = await scope.relink();
+      request = { method: 'tasks/resubscribe', params: { id: taskId } };
+      continue;
+    }
     if (taskId === undefined)
       throw RequestError.internalError(undefined, 'the bridge ended the stream before naming the task');
+    const link = scope.link;
     const task = await bridged(() => link.call('tasks/get', { id: taskId }, CliTaskSchema));
     const state = task.status.state;
     if (state === 'completed') return { stopReason: 'end_turn' };

@@ -26,6 +26,8 @@ export class BridgeFailure extends Error {
     message: string,
     readonly code: number | undefined,
     readonly data?: unknown,
+    /** The bridge went away after the stream had started (killed, restarted): worth following again. */
+    readonly dropped = false,
   ) {
     super(message);
     this.name = 'BridgeFailure';
