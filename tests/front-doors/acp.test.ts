@@ -235,6 +235,24 @@ describe('contactor acp: file parts both ways', () => {
     ]);
   });
 
+  it('a prompt of files alone is sent, its text naming them', async () => {
+    const { sessionId } = await editor.newSession();
+    await editor.agent.request(acp.methods.agent.session.setConfigOption, {
+      sessionId,
+      configId: 'agent',
+      value: 'echo',
+    });
+    const reply = await editor.prompt(sessionId, [
+      {
+        type: 'resource',
+        resource: { uri: 'file:///project/notes.txt', mimeType: 'text/plain', text: 'twelve bytes' },
+      },
+    ]);
+    expect(reply.stopReason).toBe('end_turn');
+    const task = (await bridge.rpc('tasks/list', { contextId: sessionId, historyLength: 1 })).result.tasks[0];
+    expect(task.history[0].parts[0]).toEqual({ kind: 'text', text: 'attached: notes.txt' });
+  });
+
   it("the editor's embedded resource reaches the agent as an attached file", async () => {
     const { sessionId } = await editor.newSession();
     await editor.prompt(sessionId, [

@@ -159,7 +159,11 @@ export function acpFrontDoor(opts: AcpFrontOptions) {
       turn.cancelled = true;
       turn.question?.abort();
       if (turn.taskId === undefined) return;
-      await cancelTask(await linked(opts), turn.taskId);
+      try {
+        await cancelTask(await linked(opts), turn.taskId);
+      } catch {
+        // No bridge to ask: the prompt's own follow-up finds it again (or fails) and says how the task ended.
+      }
     });
 }
 

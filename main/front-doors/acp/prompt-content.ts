@@ -43,7 +43,9 @@ export function promptOf(blocks: readonly ContentBlock[]): { text: string; files
         return;
     }
   });
-  return { text: text.join('\n'), files };
+  // A prompt of files alone still says what it is: the bridge sends no task without text.
+  const said = text.join('\n');
+  return { text: said !== '' ? said : `attached: ${files.map((f) => f.name).join(', ')}`, files };
 }
 
 function nameOf(uri: string | null | undefined): string | undefined {
