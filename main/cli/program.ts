@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { auditCommand } from './commands/audit.js';
 import { logsCommand } from './commands/logs.js';
+import { registerAcp } from './commands/acp.js';
 import { registerAgents } from './commands/agents.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerConfig } from './commands/config.js';
@@ -48,6 +49,7 @@ export function buildProgram(run: Runner, version: string): Command {
   registerProbe(program, run);
   registerSetup(program, run);
   registerStdio(program, run);
+  registerAcp(program, run);
   program
     .command('audit')
     .description('the last entries of the audit log (works with the bridge down)')

@@ -242,7 +242,10 @@ describe.skipIf(skipWithoutChromium('the activity-window e2e tests'))('activity 
     await vi.waitFor(async () => expect(await rowOf(running.id).locator('.state').textContent()).toBe('working'), WAIT);
     // A streaming row changes many times a second; it is updated in place, so a click spanning an update lands.
     const before = await rowOf(running.id).locator('.last').textContent();
-    await rowOf(running.id).evaluate((el) => (el.dataset.probe = 'kept'));
+    // (The tests compile without DOM types: the element is typed by what the call uses.)
+    await rowOf(running.id).evaluate((el) =>
+      (el as unknown as { setAttribute(name: string, value: string): void }).setAttribute('data-probe', 'kept'),
+    );
     await vi.waitFor(async () => expect(await rowOf(running.id).locator('.last').textContent()).not.toBe(before), WAIT);
     expect(await rowOf(running.id).getAttribute('data-probe')).toBe('kept');
     await rowOf(running.id).click();

@@ -29,6 +29,7 @@ export type Layer =
   | 'logging'
   | 'audit'
   | 'platform'
+  | 'front-doors'
   | 'preload'
   | 'renderer';
 
@@ -42,6 +43,8 @@ export const PLACES: Record<string, Layer> = {
   'main/transport/': 'transport',
   'main/shell/': 'shell',
   'main/cli/': 'cli',
+  // front-doors/: other protocols in front of the bridge (ACP for editors), speaking to it as any client does.
+  'main/front-doors/': 'front-doors',
   'preload/': 'preload',
   'renderer/': 'renderer',
   'main/ports.ts': 'ports',
@@ -209,6 +212,7 @@ export const RULES: Record<Layer, Rule> = {
       'main/backends/process/stderr-cause.ts',
       'main/backends/acp/stdio-stream.ts',
       'main/backends/acp/client-capabilities.ts',
+      'front-doors',
     ],
     onlyFrom: { wiring: ['main/cli/commands/serve.ts'], backends: ['main/cli/doctor/acp-probe.ts'] },
     // yaml: `contactor setup` writes config entries; reading config goes through config.ts.
@@ -224,6 +228,14 @@ export const RULES: Record<Layer, Rule> = {
       { name: 'react', only: TOP_SCREEN },
     ],
     typePackages: ['zod', '@agentclientprotocol/sdk'],
+    node: true,
+  },
+  // A front door translates a protocol into the bridge's own JSON-RPC and streams, through a link the CLI hands
+  // it: it reads the wire shapes (schema/cli.ts) and never reaches the runtime, the transport or the wiring.
+  'front-doors': {
+    imports: ['front-doors', 'schema', 'domain'],
+    packages: ['@agentclientprotocol/sdk'],
+    typePackages: ['zod'],
     node: true,
   },
   'data-dir': { imports: ['platform'], typeImports: ['schema'], node: true },
