@@ -5,6 +5,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { HEADLESS_NODE_FLAGS } from '../../main/cli/bridge-client/node-flags.js';
+import { CHUNK_IDLE_MS } from '../../main/runtime/artifact-stream.js';
 import { measureAcpOverhead } from '../sections/acp-overhead.js';
 import { measureBreakdown } from '../sections/breakdown.js';
 import { measureScale } from '../sections/scale.js';
@@ -178,6 +179,8 @@ export async function runOnce(opts: {
           Object.assign(figures, {
             'sse.bridgeP99Ms': big.bridgeP99Ms,
             'sse.directP99Ms': big.directP99Ms,
+            'sse.smallBridgeP99Ms': small.bridgeP99Ms,
+            'sse.smallDirectP99Ms': small.directP99Ms,
             'bulk.bridgeMBps': bulk.bridgeMBps,
             'bulk.directMBps': bulk.directMBps,
           });
@@ -194,7 +197,7 @@ export async function runOnce(opts: {
               measure: `chunk latency p50 / p99 (${small.chunkChars}-char chunks every ${small.intervalMs} ms)`,
               contactor: `${ms(small.bridgeP50Ms)} / ${ms(small.bridgeP99Ms)}`,
               baseline: `${ms(small.directP50Ms)} / ${ms(small.directP99Ms)} direct`,
-              comparison: 'includes the 512-char / 20 ms batching',
+              comparison: `p99 +${ms(small.bridgeP99Ms - small.directP99Ms)} (batching window ${CHUNK_IDLE_MS} ms)`,
             },
             {
               section: 'SSE',
