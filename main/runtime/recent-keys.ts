@@ -29,3 +29,31 @@ export class RecentKeys {
     return this.keys.size;
   }
 }
+
+/** The same recency rule for values: at most `max` entries, the least recently used goes first. */
+export class RecentMap<V> {
+  private readonly entries = new Map<string, V>();
+
+  constructor(readonly max: number) {
+    if (!Number.isInteger(max) || max < 1) throw new RangeError(`RecentMap needs a max of at least 1, not ${max}`);
+  }
+
+  /** The value of `key`, if kept; a hit counts as a use. */
+  get(key: string): V | undefined {
+    const value = this.entries.get(key);
+    if (value === undefined) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    return value;
+  }
+
+  set(key: string, value: V): void {
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value as string);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}

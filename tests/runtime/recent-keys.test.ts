@@ -1,6 +1,6 @@
 /** RecentKeys (runtime/recent-keys.ts): a set of the `max` most recently used keys. */
 import { describe, expect, it } from 'vitest';
-import { RecentKeys } from '../../main/runtime/recent-keys.js';
+import { RecentKeys, RecentMap } from '../../main/runtime/recent-keys.js';
 
 describe('RecentKeys', () => {
   it('forgets the least recently used key past max; a hit or a re-add is a use', () => {
@@ -15,5 +15,16 @@ describe('RecentKeys', () => {
 
   it('refuses a max below 1', () => {
     expect(() => new RecentKeys(0)).toThrow(/at least 1/);
+  });
+});
+
+describe('RecentMap', () => {
+  it('keeps the max most recently used entries; a get that finds one is a use', () => {
+    const map = new RecentMap<number>(2);
+    map.set('a', 1);
+    map.set('b', 2);
+    expect(map.get('a')).toBe(1); // order now b, a
+    map.set('c', 3); // a, c: b went
+    expect([map.get('a'), map.get('b'), map.get('c'), map.size]).toEqual([1, undefined, 3, 2]);
   });
 });
