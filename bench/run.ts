@@ -5,8 +5,8 @@
  * table prints every run's value and their spread. Results go to bench/results/ (JSON + Markdown).
  *
  * Flags: --runs=<n> (default 3), --quick (smaller counts, one run unless --runs says otherwise),
- * --only=<throughput,acp,streaming,scale,cli,breakdown> (one or more sections; the breakdown runs only
- * when named). BENCH_CPU_PROF=<dir> profiles every server child.
+ * --only=<throughput,acp,streaming,scale,cli,soak,breakdown> (one or more sections; the breakdown runs only
+ * when named), --soak-tasks=<n> (the soak's tasks, default 200,000). BENCH_CPU_PROF=<dir> profiles every server child.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -23,11 +23,16 @@ const runCount = Number(flag('runs') ?? (quick ? 1 : 3));
 const only = flag('only')?.split(',');
 const unknown = only?.filter((s) => !(SECTIONS as readonly string[]).includes(s));
 if (unknown?.length || !Number.isInteger(runCount) || runCount < 1) {
-  console.error(`usage: npm run bench -- [--runs=<n>] [--quick] [--only=${SECTIONS.join(',')}]`);
+  console.error(`usage: npm run bench -- [--runs=<n>] [--quick] [--only=${SECTIONS.join(',')}] [--soak-tasks=<n>]`);
   process.exit(2);
 }
 const sections = new Set<Section>((only as Section[] | undefined) ?? DEFAULT_SECTIONS);
 const scaleDown = (n: number): number => (quick ? Math.max(1, Math.round(n / 5)) : n);
+const soakTotal = Number(flag('soak-tasks') ?? (quick ? 20_000 : 200_000));
+if (!Number.isInteger(soakTotal) || soakTotal < 10) {
+  console.error('--soak-tasks takes a whole number of at least 10');
+  process.exit(2);
+}
 
 const COUNTS: RunCounts = {
   throughput: { count: scaleDown(2000), warmup: scaleDown(300), rounds: quick ? 1 : 3, concurrencies: [1, 8, 32] },
@@ -40,6 +45,8 @@ const COUNTS: RunCounts = {
   bulk: { bytes: 10 * 1024 * 1024, chunkChars: 1024, pairs: quick ? 1 : 3 },
   cli: { runs: 20, warmup: 2, npxRuns: quick ? 2 : 3 },
   scale: { tasks: quick ? 20_000 : 100_000, getCalls: scaleDown(2000), listCalls: scaleDown(300), listPageSize: 50 },
+  // --soak-tasks=<n> for a shorter soak (its first point at a tenth of it).
+  soak: { total: soakTotal, early: Math.round(soakTotal / 10), concurrency: 8 },
 };
 
 const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
@@ -79,7 +86,11 @@ const runs: OneRun[] = [];
 for (let i = 0; i < runCount; i++) {
   const root = mkdtempSync(path.join(os.tmpdir(), 'contactor-bench-'));
   try {
-    runs.push(await runOnce({ sections, counts: COUNTS, buildDir, root, log: (w) => log(`run ${i + 1}: ${w}`) }));
+    // The soak (minutes: 200,000 tasks) runs in the first run only; its goals compare two points of that run.
+    const these = i === 0 ? sections : new Set([...sections].filter((s) => s !== 'soak'));
+    runs.push(
+      await runOnce({ sections: these, counts: COUNTS, buildDir, root, log: (w) => log(`run ${i + 1}: ${w}`) }),
+    );
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

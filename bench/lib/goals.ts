@@ -98,6 +98,26 @@ export const GOALS: Goal[] = [
     meets: (v) => v <= 1.7,
     format: 'ratio',
   },
+  // Flat over a long run (bench/sections/soak.ts): the end of the soak against its first point.
+  ...(
+    [
+      ['RSS', 'Rss'],
+      ['heap used', 'Heap'],
+    ] as const
+  ).map(([what, key]): Goal => ({
+    measure: `soak: ${what} after a full GC, at the end vs after a tenth of the tasks`,
+    goal: '≤ 1.10×',
+    value: (f) => ratio(f, `soak.end${key}Mb`, `soak.early${key}Mb`),
+    meets: (v) => v <= 1.1,
+    format: 'ratio',
+  })),
+  {
+    measure: 'soak: database size at the end vs after a tenth of the tasks (pruned to history.max_tasks)',
+    goal: '≤ 1.10×',
+    value: (f) => ratio(f, 'soak.endDatabaseMb', 'soak.earlyDatabaseMb'),
+    meets: (v) => v <= 1.1,
+    format: 'ratio',
+  },
   // CLI start-up, already ratios.
   {
     measure: 'contactor --version, vs node -e 0',

@@ -18,3 +18,9 @@ process.stdout.write(
   `${JSON.stringify({ ready: true, port: Number(new URL(bridge.url).port), token: bridge.token })}\n`,
 );
 process.on('SIGTERM', () => void bridge.stop().then(() => process.exit(0)));
+// The soak section's probe (bench/sections/soak.ts): on SIGUSR2, a full GC (with --expose-gc), then the
+// process's memory as one JSON line. Nothing else listens for the signal.
+process.on('SIGUSR2', () => {
+  (globalThis as { gc?: () => void }).gc?.();
+  process.stdout.write(`${JSON.stringify({ memory: process.memoryUsage() })}\n`);
+});
