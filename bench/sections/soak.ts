@@ -143,6 +143,7 @@ export async function measureSoak(opts: {
   const points: SoakPoint[] = [];
   const started = performance.now();
   let sent = 0;
+  let finished = 0;
   let since = performance.now();
   const runUntil = async (count: number): Promise<void> => {
     let failure: unknown;
@@ -154,7 +155,8 @@ export async function measureSoak(opts: {
         } catch (err) {
           failure ??= err;
         }
-        if (sent % 10_000 === 0) opts.log(`soak: ${sent} tasks sent`);
+        finished += 1;
+        if (finished % 10_000 === 0) opts.log(`soak: ${finished} tasks done`);
       }
     };
     await Promise.all(Array.from({ length: opts.concurrency }, worker));

@@ -64,7 +64,7 @@ describe('per-task state', () => {
     await core.untilTerminal(hanging.id);
 
     const states = core.store
-      .list({ pageSize: 50 })
+      .list({ pageSize: 50, includeArtifacts: false })
       .tasks.map((t) => t.status.state)
       .sort();
     expect(states).toEqual(['canceled', ...Array<string>(8).fill('completed')]);
