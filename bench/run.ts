@@ -45,8 +45,8 @@ const COUNTS: RunCounts = {
   bulk: { bytes: 10 * 1024 * 1024, chunkChars: 1024, pairs: quick ? 1 : 3 },
   cli: { runs: 20, warmup: 2, npxRuns: quick ? 2 : 3 },
   scale: { tasks: quick ? 20_000 : 100_000, getCalls: scaleDown(2000), listCalls: scaleDown(300), listPageSize: 50 },
-  // --soak-tasks=<n> for a shorter soak (its first point at a tenth of it).
-  soak: { total: soakTotal, early: Math.round(soakTotal / 10), concurrency: 8 },
+  // --soak-tasks=<n> for a shorter soak, its first point at a tenth of it or at --soak-early=<n>.
+  soak: { total: soakTotal, early: Number(flag('soak-early') ?? Math.round(soakTotal / 10)), concurrency: 8 },
 };
 
 const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];

@@ -340,6 +340,13 @@ export async function runOnce(opts: {
       },
       {
         section: 'soak',
+        measure: `where the RSS is, ${at(early)} → ${at(end)} tasks`,
+        contactor: `V8 heap committed ${pair(early.heapTotalMb, end.heapTotalMb)}; external ${pair(early.externalMb, end.externalMb)}`,
+        baseline: `anonymous ${pair(early.rssAnonMb ?? NaN, end.rssAnonMb ?? NaN)}; file ${pair(early.rssFileMb ?? NaN, end.rssFileMb ?? NaN)}`,
+        comparison: 'SQLite caches 16 MB per connection (two)',
+      },
+      {
+        section: 'soak',
         measure: `database (history.max_tasks ${soak.maxTasks}), ${at(early)} → ${at(end)} tasks`,
         contactor: pair(early.databaseMb, end.databaseMb),
         baseline: `itself at ${at(early)}`,

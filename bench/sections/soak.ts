@@ -8,7 +8,7 @@
  * idle, after a full GC (bench/servers/bridge-serve.ts, SIGUSR2).
  */
 import { randomUUID } from 'node:crypto';
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { startBridgeChild } from '../lib/bridge-child.js';
 import { BENCH_DIR, REPO_ROOT } from '../lib/children.js';
@@ -20,6 +20,12 @@ export interface SoakPoint {
   tasks: number;
   rssMb: number;
   heapUsedMb: number;
+  /** Outside the JS heap: V8's external memory (Buffers among it) and, from /proc, anonymous vs file pages. */
+  externalMb: number;
+  /** V8's committed heap (used or not): what the heap holds of the RSS. */
+  heapTotalMb: number;
+  rssAnonMb: number | undefined;
+  rssFileMb: number | undefined;
   /** contactor.db and its WAL and shared-memory files: what `history.max_tasks` bounds. */
   databaseMb: number;
   /** The whole data dir: the database, the audit log (rotated: 5 MB × 4 files at most), the bridge's log. */
@@ -170,6 +176,9 @@ export async function measureSoak(opts: {
       tasks: sent,
       rssMb: usage.rss / 2 ** 20,
       heapUsedMb: usage.heapUsed / 2 ** 20,
+      externalMb: usage.external / 2 ** 20,
+      heapTotalMb: usage.heapTotal / 2 ** 20,
+      ...rssSplit(bridge.pid),
       databaseMb: bytesUnder(dataDir, (name) => name.startsWith('contactor.db')) / 2 ** 20,
       dataDirMb: bytesUnder(dataDir, () => true) / 2 ** 20,
       perSecond: (sent - previous) / elapsed,
@@ -230,6 +239,20 @@ function memoryProbe(stdout: NodeJS.ReadableStream, ask: () => void): { read: ()
         ask();
       }),
   };
+}
+
+/** Resident anonymous and file-backed memory of a process, in MB (Linux /proc/<pid>/status). */
+function rssSplit(pid: number): { rssAnonMb: number | undefined; rssFileMb: number | undefined } {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field: string) => {
+      const v = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1];
+      return v === undefined ? undefined : Number(v) / 1024;
+    };
+    return { rssAnonMb: kb('RssAnon'), rssFileMb: kb('RssFile') };
+  } catch {
+    return { rssAnonMb: undefined, rssFileMb: undefined };
+  }
 }
 
 function bytesUnder(dir: string, match: (name: string) => boolean): number {

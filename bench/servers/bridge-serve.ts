@@ -5,6 +5,7 @@
  * Started as bin/contactor.js starts the CLI (its `start`): Node's compile cache on, then the bridge's
  * code imported — so start-up is measured as `contactor up` pays it, not as a first-ever run.
  */
+import { readFileSync } from 'node:fs';
 import module from 'node:module';
 
 module.enableCompileCache?.();
@@ -20,7 +21,14 @@ process.stdout.write(
 process.on('SIGTERM', () => void bridge.stop().then(() => process.exit(0)));
 // The soak section's probe (bench/sections/soak.ts): on SIGUSR2, a full GC (with --expose-gc), then the
 // process's memory as one JSON line. Nothing else listens for the signal.
+const threadCount = (): number | undefined => {
+  try {
+    return Number(/Threads:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]);
+  } catch {
+    return undefined;
+  }
+};
 process.on('SIGUSR2', () => {
   (globalThis as { gc?: () => void }).gc?.();
-  process.stdout.write(`${JSON.stringify({ memory: process.memoryUsage() })}\n`);
+  process.stdout.write(`${JSON.stringify({ memory: process.memoryUsage(), threads: threadCount() })}\n`);
 });
