@@ -23,6 +23,8 @@ export async function startBridgeChild(opts: {
   port?: number;
   /** Extra top-level config keys. */
   config?: Record<string, unknown>;
+  /** Node flags instead of the headless bridge's own (HEADLESS_NODE_FLAGS). */
+  nodeFlags?: readonly string[];
 }): Promise<BridgeChild> {
   const configPath = path.join(opts.root, `config-${Date.now()}.yaml`);
   writeFileSync(
@@ -38,7 +40,7 @@ export async function startBridgeChild(opts: {
   // Started the way `contactor up` starts a headless bridge.
   return startChild(path.join(opts.buildDir, 'bridge-serve.mjs'), [configPath], {
     timeoutMs: 60_000,
-    nodeFlags: HEADLESS_NODE_FLAGS,
+    nodeFlags: opts.nodeFlags ?? HEADLESS_NODE_FLAGS,
   });
 }
 

@@ -5,9 +5,11 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { HEADLESS_NODE_FLAGS } from '../../main/cli/bridge-client/node-flags.js';
+import { CHUNK_IDLE_MS } from '../../main/runtime/artifact-stream.js';
 import { measureAcpOverhead } from '../sections/acp-overhead.js';
 import { measureBreakdown } from '../sections/breakdown.js';
 import { measureScale } from '../sections/scale.js';
+import { measureSoak, type SoakPoint } from '../sections/soak.js';
 import { measureBulk, measureChunkLatency } from '../sections/streaming.js';
 import { measureThroughput, type ThroughputRow } from '../sections/throughput.js';
 import { openDirectAgent } from './acp-direct.js';
@@ -17,7 +19,7 @@ import { cliStartup } from './cli-rows.js';
 import type { Figures } from './goals.js';
 import { mb, ms, perS, type Row } from './report.js';
 
-export const SECTIONS = ['throughput', 'acp', 'streaming', 'scale', 'cli', 'breakdown'] as const;
+export const SECTIONS = ['throughput', 'acp', 'streaming', 'scale', 'cli', 'soak', 'breakdown'] as const;
 export type Section = (typeof SECTIONS)[number];
 /** What a plain `npm run bench` runs: the breakdown (no goal, ~40 s a run) only when asked for. */
 export const DEFAULT_SECTIONS: readonly Section[] = SECTIONS.filter((s) => s !== 'breakdown');
@@ -30,6 +32,7 @@ export interface RunCounts {
   bulk: { bytes: number; chunkChars: number; pairs: number };
   cli: { runs: number; warmup: number; npxRuns: number };
   scale: { tasks: number; getCalls: number; listCalls: number; listPageSize: number };
+  soak: { total: number; early: number; concurrency: number };
 }
 
 export interface OneRun {
@@ -180,6 +183,8 @@ export async function runOnce(opts: {
           Object.assign(figures, {
             'sse.bridgeP99Ms': big.bridgeP99Ms,
             'sse.directP99Ms': big.directP99Ms,
+            'sse.smallBridgeP99Ms': small.bridgeP99Ms,
+            'sse.smallDirectP99Ms': small.directP99Ms,
             'bulk.bridgeMBps': bulk.bridgeMBps,
             'bulk.directMBps': bulk.directMBps,
           });
@@ -196,7 +201,7 @@ export async function runOnce(opts: {
               measure: `chunk latency p50 / p99 (${small.chunkChars}-char chunks every ${small.intervalMs} ms)`,
               contactor: `${ms(small.bridgeP50Ms)} / ${ms(small.bridgeP99Ms)}`,
               baseline: `${ms(small.directP50Ms)} / ${ms(small.directP99Ms)} direct`,
-              comparison: 'includes the 512-char / 20 ms batching',
+              comparison: `p99 +${ms(small.bridgeP99Ms - small.directP99Ms)} (batching window ${CHUNK_IDLE_MS} ms)`,
             },
             {
               section: 'SSE',
@@ -302,6 +307,60 @@ export async function runOnce(opts: {
         contactor: mb(scale.idleRssMb),
         baseline: `${mb(f.idleRssMb)} bare node:http`,
         comparison: `after load: ${mb(scale.rssAfterLoadMb)}`,
+      },
+    );
+  }
+  if (sections.has('soak')) {
+    log(`soak: ${counts.soak.total} tasks through one bridge, measured after ${counts.soak.early} and at the end`);
+    const soak = await measureSoak({ buildDir, root, ...counts.soak, log });
+    results.soak = soak;
+    const [early, end] = soak.points as [SoakPoint, SoakPoint];
+    Object.assign(figures, {
+      'soak.earlyRssMb': early.rssMb,
+      'soak.endRssMb': end.rssMb,
+      'soak.earlyHeapMb': early.heapUsedMb,
+      'soak.endHeapMb': end.heapUsedMb,
+      'soak.earlyDatabaseMb': early.databaseMb,
+      'soak.endDatabaseMb': end.databaseMb,
+    });
+    const at = (p: SoakPoint) => `${Math.round(p.tasks / 1000)}k`;
+    const pair = (a: number, b: number) => `${a.toFixed(1)} → ${b.toFixed(1)} MB`;
+    const within = (a: number, b: number) => `${(b / a).toFixed(2)}×`;
+    rows.push(
+      {
+        section: 'soak',
+        measure: `RSS after a full GC, ${at(early)} → ${at(end)} tasks`,
+        contactor: pair(early.rssMb, end.rssMb),
+        baseline: `itself at ${at(early)}`,
+        comparison: within(early.rssMb, end.rssMb),
+      },
+      {
+        section: 'soak',
+        measure: `heap used after a full GC, ${at(early)} → ${at(end)} tasks`,
+        contactor: pair(early.heapUsedMb, end.heapUsedMb),
+        baseline: `itself at ${at(early)}`,
+        comparison: within(early.heapUsedMb, end.heapUsedMb),
+      },
+      {
+        section: 'soak',
+        measure: `where the RSS is, ${at(early)} → ${at(end)} tasks`,
+        contactor: `V8 heap committed ${pair(early.heapTotalMb, end.heapTotalMb)}; external ${pair(early.externalMb, end.externalMb)}`,
+        baseline: `anonymous ${pair(early.rssAnonMb ?? NaN, end.rssAnonMb ?? NaN)}; file ${pair(early.rssFileMb ?? NaN, end.rssFileMb ?? NaN)}`,
+        comparison: 'SQLite caches 16 MB per connection (two)',
+      },
+      {
+        section: 'soak',
+        measure: `database (history.max_tasks ${soak.maxTasks}), ${at(early)} → ${at(end)} tasks`,
+        contactor: pair(early.databaseMb, end.databaseMb),
+        baseline: `itself at ${at(early)}`,
+        comparison: within(early.databaseMb, end.databaseMb),
+      },
+      {
+        section: 'soak',
+        measure: `data dir (database, audit log ≤ 4 × 5 MB, bridge log), ${at(early)} → ${at(end)} tasks`,
+        contactor: pair(early.dataDirMb, end.dataDirMb),
+        baseline: '',
+        comparison: `${early.perSecond.toFixed(0)} / ${end.perSecond.toFixed(0)} tasks/s; ${soak.seconds.toFixed(0)} s`,
       },
     );
   }

@@ -1,4 +1,5 @@
 import { commandOf, type ToolCallSummary } from '../domain/pending.js';
+import { RecentMap } from './recent-keys.js';
 
 /** A standing rule from config; the first rule that matches decides. */
 export interface ApprovalRule {
@@ -62,7 +63,18 @@ function commandText(toolCall: ToolCallSummary): string {
   return commandOf(toolCall) || (toolCall.rawInput === undefined ? '' : JSON.stringify(toolCall.rawInput));
 }
 
-const compiled = new Map<string, RegExp>();
+/**
+ * Compiled `command` patterns, by source. Sources come from config, but a config edited and reloaded for
+ * weeks would otherwise keep every pattern it ever held: the most recently used are kept.
+ */
+export const COMPILED_PATTERNS = 256;
+const compiled = new RecentMap<RegExp>(COMPILED_PATTERNS);
+
+/** How many compiled patterns are kept (for the test of the bound). */
+export function compiledPatternCount(): number {
+  return compiled.size;
+}
+
 function safeRegex(source: string): RegExp {
   let re = compiled.get(source);
   if (!re) {

@@ -7,6 +7,7 @@ import type { LiveTask } from './live-task.js';
 import { allowOption, rejectOption } from './permission-answers.js';
 import { recordQuestion } from './question-log.js';
 import type { AgentSettings } from './registry.js';
+import { RecentKeys } from './recent-keys.js';
 
 interface Waiting {
   pending: PermissionPending;
@@ -24,11 +25,21 @@ export interface ParkHooks {
  * question itself is durable (task metadata + state in the store); only these resolvers die with the
  * process, which is why an answer after a restart gets PendingLost instead of silence.
  */
+/**
+ * How many "allow always" tool calls are remembered per agent (the most recently allowed or used): each
+ * is one distinct whole call (command, folder, input), so a person who allows hundreds is rare, and a
+ * bridge that runs for weeks must not keep every one. Past it the least recently used is asked again.
+ */
+export const REMEMBERED_CALLS = 256;
+
 export class PermissionDesk {
   private readonly queues = new Map<string, Waiting[]>();
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>[]>();
-  /** Per agent: tool calls a person allowed "always" (only ever offered by the agent itself). */
-  private readonly remembered = new Map<string, Set<string>>();
+  /**
+   * Per agent: tool calls a person allowed "always" (only ever offered by the agent itself), the
+   * REMEMBERED_CALLS most recently allowed or used; a forgotten one is asked again.
+   */
+  private readonly remembered = new Map<string, RecentKeys>();
 
   /** Rules first; otherwise park the task in input-required until answered, canceled or expired. */
   ask(
@@ -242,7 +253,7 @@ export class PermissionDesk {
     const agent = live.task.metadata.agent;
     const identity = toolCallIdentity(toolCall, settings.volatileInputFields, workspaceOf(live, settings).workspace);
     if (identity === undefined) return;
-    const set = this.remembered.get(agent) ?? new Set<string>();
+    const set = this.remembered.get(agent) ?? new RecentKeys(REMEMBERED_CALLS);
     set.add(identity);
     this.remembered.set(agent, set);
   }

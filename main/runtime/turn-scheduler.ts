@@ -9,6 +9,7 @@ import type { CarriedVerdict, TaskStore } from '../ports.js';
 import type { LiveTask } from './live-task.js';
 import type { PermissionDesk } from './permission-desk.js';
 import type { AgentEntry } from './registry.js';
+import { RecentKeys } from './recent-keys.js';
 import { KeyedChain } from './shards.js';
 import type { Timers } from './timers.js';
 import { runTurn, type TurnPlan } from './turn-runner.js';
@@ -36,14 +37,26 @@ export interface TurnSchedulerOptions {
   redact?: (text: string) => string;
   /** See TurnPlan.timers. */
   timers?: Timers;
+  /** How many conversations are remembered as warm (WARM_CONVERSATIONS). */
+  warmConversations?: number;
 }
+
+/**
+ * How many agent+context pairs the scheduler remembers as warm, the most recently used. More than any
+ * backend keeps (ACP: 32 sessions per process, http_api: 200 conversations by default, a2a: 500), so a
+ * conversation it forgets is one its agent has most likely forgotten too; a forgotten one's next turn is
+ * told as a first turn (its cold text), which an agent that still remembers it answers as well.
+ */
+export const WARM_CONVERSATIONS = 4096;
 
 export class TurnScheduler {
   private readonly conversations = new KeyedChain();
-  /** agent+context pairs that already ran a turn in this process: a multiTurn backend still has them. */
-  private readonly warm = new Set<string>();
+  /** agent+context pairs that already ran a turn in this process: a multiTurn backend may still have them. */
+  private readonly warm: RecentKeys;
 
-  constructor(private readonly opts: TurnSchedulerOptions) {}
+  constructor(private readonly opts: TurnSchedulerOptions) {
+    this.warm = new RecentKeys(opts.warmConversations ?? WARM_CONVERSATIONS);
+  }
 
   /** Whether a turn of this conversation already ran here (the agent may remember it). */
   isWarm(agent: string, contextId: string): boolean {
@@ -66,7 +79,7 @@ export class TurnScheduler {
     const compose = (text: string): string => (contract ? withDecisionContract(text) : text);
     this.conversations.run(key, (done) => {
       const followUp = this.warm.has(key);
-      this.warm.add(key);
+      if (!followUp) this.warm.add(key);
       try {
         unreserve?.();
         entry.shard.enqueue((release) => {

@@ -199,7 +199,7 @@ export const BridgeConfigSchema = z
       .default(32 * 1024 * 1024),
     /** JSON-RPC requests per minute per caller: the identity its token proves (install, or one agent), else its address. */
     rate_limit_per_minute: z.number().int().positive().default(600),
-    /** Finished tasks are deleted past either limit (at startup and hourly); unfinished ones never. */
+    /** Finished tasks are deleted past either limit (at startup, hourly and after every tenth of max_tasks new tasks); unfinished ones never. */
     history: z
       .object({
         max_age_days: z.number().positive().default(90),

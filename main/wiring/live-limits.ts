@@ -64,6 +64,11 @@ export class LiveLimits {
     this.pruning ??= this.prune();
   }
 
+  /** A task was created (the feed's creation notice): pruning keeps up with a busy bridge. */
+  noteCreated(): void {
+    this.pruning?.noteCreated();
+  }
+
   stop(): void {
     this.pruning?.stop();
   }

@@ -64,5 +64,9 @@ export function createTaskRuntime({ config, dataDir, secrets, log, timers }: Tas
   };
   const dispatcher = new Dispatcher(dispatcherOptions);
   const limits = new LiveLimits({ started: config, dispatcherOptions, slots, store: sqlite, log });
+  // A creation notice is the feed's event of seq 0 (runtime/event-feed.ts); the listener lives as long as the feed.
+  dispatcherOptions.feed.listen((event) => {
+    if (event.seq === 0) limits.noteCreated();
+  });
   return { audit, sqlite, store, registry, dispatcher, activity: new Activity(dispatcher), limits };
 }

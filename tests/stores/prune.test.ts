@@ -121,3 +121,45 @@ describe('startHistoryPruning', () => {
     expect(errors).toHaveLength(1);
   });
 });
+
+describe('pruning keeps up with a busy bridge', () => {
+  it('prunes again after every tenth of maxTasks new tasks (at least 100), not only hourly', () => {
+    const runs = (maxTasks: number, created: number): number => {
+      let prunes = 0;
+      const counting: PrunableStore = {
+        prune: () => {
+          prunes += 1;
+          return 0;
+        },
+      };
+      const pruning = startHistoryPruning({ store: counting, maxAgeDays: 90, maxTasks });
+      try {
+        for (let i = 0; i < created; i++) pruning.noteCreated();
+      } finally {
+        pruning.stop();
+      }
+      return prunes;
+    };
+    // [maxTasks, tasks created, prunes: the one at start, then one per pruneEvery(maxTasks) tasks]
+    const table: [number, number, number][] = [
+      [10_000, 999, 1],
+      [10_000, 1_000, 2],
+      [10_000, 20_000, 21],
+      [500, 99, 1],
+      [500, 100, 2],
+      [500, 1_000, 11],
+      [1, 250, 3],
+    ];
+    expect(table.map(([max, created]) => [max, created, runs(max, created)])).toEqual(table);
+  });
+
+  it('a manual runOnce restarts the count', () => {
+    let prunes = 0;
+    const pruning = startHistoryPruning({ store: { prune: () => ((prunes += 1), 0) }, maxAgeDays: 90, maxTasks: 1000 });
+    for (let i = 0; i < 60; i++) pruning.noteCreated();
+    pruning.runOnce();
+    for (let i = 0; i < 60; i++) pruning.noteCreated();
+    pruning.stop();
+    expect(prunes).toBe(2); // at start and the manual one: 60 + 60 never reached 100 in one stretch
+  });
+});

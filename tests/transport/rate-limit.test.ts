@@ -14,6 +14,19 @@ const send = (callerAgent?: string) => parseBody(JSON.stringify(request(callerAg
 const batchOf = (n: number) => parseBody(JSON.stringify(Array.from({ length: n }, () => request())));
 
 describe('CallerRateLimit', () => {
+  it('forgets callers whose bucket has refilled once more than 1,000 are known (white-box: the buckets map)', () => {
+    let now = 0;
+    const limit = new CallerRateLimit({ perMinute: 60, now: () => now });
+    const known = () => (limit as unknown as { buckets: Map<string, unknown> }).buckets.size;
+    for (let i = 0; i < 1001; i += 1) limit.check(send(), `caller-${i}`);
+    // The 1,001st pruned: none of the others has refilled (each is owed a token), only its own new,
+    // still full bucket went; it is charged all the same.
+    const whileBusy = known();
+    now += 60_000; // a minute later every bucket is full again
+    limit.check(send(), 'newcomer');
+    expect([whileBusy, known()]).toEqual([1000, 0]);
+  });
+
   it('allows a minute of requests at once, then refuses with the time until the next one', () => {
     let now = 0;
     const limit = new CallerRateLimit({ perMinute: 60, now: () => now });
