@@ -30,7 +30,8 @@ export type Layer =
   | 'audit'
   | 'platform'
   | 'preload'
-  | 'renderer';
+  | 'renderer'
+  | 'front-door-mcp';
 
 /** Where each layer lives. The longest matching path wins (a file inside a folder may be placed apart). */
 export const PLACES: Record<string, Layer> = {
@@ -61,6 +62,9 @@ export const PLACES: Record<string, Layer> = {
   // platform/: path containment and the bridge's own files by real path and identity — plain node:, below every
   // layer that touches files, so every security check asks the same question the same way.
   'main/platform/': 'platform',
+  // front-doors/mcp/: the MCP server (`contactor mcp`, `/mcp`): tools translated into the bridge's own JSON-RPC
+  // methods through a BridgeRpc, so each goes through the authority table and the chain like any client.
+  'main/front-doors/mcp/': 'front-door-mcp',
 };
 
 /** The folders scanned: every TypeScript file under them must have a place above. */
@@ -181,6 +185,7 @@ export const RULES: Record<Layer, Rule> = {
       'logging',
       'audit',
       'platform',
+      'front-door-mcp',
     ],
     node: true,
   },
@@ -208,6 +213,10 @@ export const RULES: Record<Layer, Rule> = {
       'main/backends/process/win32-command.ts',
       'main/backends/acp/stdio-stream.ts',
       'main/backends/acp/client-capabilities.ts',
+      // `contactor mcp` serves the MCP front door on stdio; `contactor mcp` and `token --agent` derive an
+      // external agent's token exactly as the bridge checks it.
+      'front-door-mcp',
+      'main/transport/caller-tokens.ts',
     ],
     onlyFrom: { wiring: ['main/cli/commands/serve.ts'], backends: ['main/cli/doctor/acp-probe.ts'] },
     // yaml: `contactor setup` writes config entries; reading config goes through config.ts.
@@ -226,6 +235,14 @@ export const RULES: Record<Layer, Rule> = {
     node: true,
   },
   'data-dir': { imports: ['platform'], typeImports: ['schema'], node: true },
+  // The MCP front door: the official MCP SDK and zod at its edge; the bridge reached only through a BridgeRpc
+  // (the in-process one knows the JSON-RPC endpoint as a type).
+  'front-door-mcp': {
+    imports: ['front-door-mcp', 'domain'],
+    typeImports: ['transport'],
+    packages: ['@modelcontextprotocol/sdk', 'zod'],
+    node: true,
+  },
   platform: { imports: ['platform'], node: true },
   logging: { imports: ['domain'], packages: ['pino'], node: true },
   // stores/delegating-store.ts: the audited store is a delegating store that adds the creation witness.
