@@ -48,6 +48,8 @@ describe('external agent tokens (the token check)', () => {
 
 describe('external agent tokens (over HTTP)', () => {
   let bridge: TestBridge;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  type Body = { result?: any; error?: { code: number; message: string } };
   const post = async (token: string, method: string, params: unknown) => {
     const res = await fetch(bridge.url, {
       method: 'POST',
@@ -56,8 +58,8 @@ describe('external agent tokens (over HTTP)', () => {
     });
     return {
       status: res.status,
-      body: (await res.json()) as { result?: any; error?: { code: number; message: string } },
-    }; // eslint-disable-line @typescript-eslint/no-explicit-any
+      body: (await res.json()) as Body,
+    };
   };
 
   beforeAll(async () => {
