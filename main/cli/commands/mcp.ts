@@ -62,17 +62,23 @@ async function mcp(cli: CliContext, opts: McpOptions): Promise<number> {
   return EXIT.completed;
 }
 
-/** The bridge, and who this server is to it. */
+/**
+ * The bridge, and who this server is to it. An agent the bridge started has CONTACTOR_AGENT beside its own
+ * CONTACTOR_TOKEN: that token proves which agent. Anyone else is an external agent whose token is derived
+ * from the install token (the data dir's, or the one CONTACTOR_TOKEN carries for the person): the install
+ * token itself is never sent, so this server never acts as the person.
+ */
 async function connect(cli: CliContext, opts: McpOptions, clientName: string | undefined): Promise<BridgeRpc> {
   const { address } = await ensureBridge(cli.opts, cli.env);
-  const install = readTokenFile(address.dataDir);
-  const inherited = cli.env.CONTACTOR_TOKEN;
-  // Started by an agent of the bridge: its own token proves which one (a person's install token does not count).
-  if (inherited && inherited !== install) return createHttpRpc({ ...address, token: inherited }, 'this agent');
+  const inherited = cli.env.CONTACTOR_TOKEN || undefined;
+  const stored = readTokenFile(address.dataDir) ?? address.discovery?.token;
+  if (cli.env.CONTACTOR_AGENT && inherited && inherited !== stored)
+    return createHttpRpc({ ...address, token: inherited }, `agent ${cli.env.CONTACTOR_AGENT}`);
+  const install = stored ?? inherited;
   const name = opts.as ?? externalNameOf(clientName);
   if (!install) {
     throw new CliError(
-      `no install token in ${address.dataDir}: contactor mcp derives the token of external agent "${name}" from it; run it as the user who runs the bridge`,
+      `no install token found (${address.dataDir}, CONTACTOR_TOKEN): contactor mcp derives the token of external agent "${name}" from it; run it as the user who runs the bridge`,
       EXIT.unauthorized,
     );
   }
