@@ -43,6 +43,7 @@ const LAYER_NAMES: Record<string, string> = {
   cli: 'cli',
   preload: 'preload',
   renderer: 'renderer',
+  'front-doors/mcp': 'front-door-mcp',
 };
 
 /** Where each layer's files live, to name the file an `only from` clause means. */

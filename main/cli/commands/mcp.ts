@@ -6,8 +6,8 @@
  * client's own name, with that name's own token.
  */
 import type { Command } from 'commander';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createContactorMcpServer } from '../../front-doors/mcp/mcp-server.js';
+import { serveOnStdio } from '../../front-doors/mcp/stdio-door.js';
 import { externalNameOf } from '../../front-doors/mcp/mcp-identity.js';
 import { DEFAULT_TOOL_SETTINGS } from '../../front-doors/mcp/tools.js';
 import { deriveExternalAgentToken } from '../../transport/caller-tokens.js';
@@ -52,13 +52,7 @@ async function mcp(cli: CliContext, opts: McpOptions): Promise<number> {
         throw err;
       })),
   });
-  const transport = new StdioServerTransport();
-  const closed = new Promise<void>((resolve) => {
-    transport.onclose = resolve;
-    process.stdin.once('end', () => void server.close());
-  });
-  await server.connect(transport);
-  await closed;
+  await serveOnStdio(server);
   return EXIT.completed;
 }
 

@@ -7,9 +7,10 @@ import { BridgeRpcError, type BridgeRpc } from '../../front-doors/mcp/bridge-rpc
 import { BridgeClient } from '../bridge-client/bridge-client.js';
 import type { BridgeAddress } from '../bridge-client/locate.js';
 import { CliError, EXIT } from '../exit-codes.js';
-import { z } from 'zod';
+import { RpcReplySchema } from '../../schema/cli.js';
 
-const AnyResult = z.unknown();
+/** Any result: the tools parse what they read (main/front-doors/mcp/task-view.ts). */
+const AnyResult = RpcReplySchema.shape.result;
 
 export function createHttpRpc(address: BridgeAddress, who: string): BridgeRpc {
   const client = new BridgeClient(address);
