@@ -3,7 +3,12 @@
  * (Host, Origin, token) as every route, the bearer token saying who calls; elicitation; two clients at once;
  * a client that goes away mid-task.
  */
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  CreateTaskResultSchema,
+  ElicitRequestSchema,
+  GetTaskResultSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deriveExternalAgentToken } from '../../main/transport/caller-tokens.js';
 import { echoAgent, fakeAcpAgent, startTestBridge, type TestBridge } from '../helpers/bridge.js';
@@ -179,6 +184,38 @@ describe('/mcp', () => {
       expect(seen.structured).toMatchObject({ taskId: task.id, state: 'working', done: false });
       const canceled = await callTool(again.client, 'cancel_task', { taskId: task.id });
       expect(canceled.isError).toBeUndefined();
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('a client that asks for an MCP task gets the contactor task id at once; a reconnected client reads the same task', async () => {
+    const token = deriveExternalAgentToken(bridge.token, 'tasker');
+    const mcp = await httpClient(bridge, 'tasker', token);
+    let id: string;
+    try {
+      const { tools } = await mcp.client.listTools();
+      expect(tools.find((t) => t.name === 'send_task')?.execution).toEqual({ taskSupport: 'optional' });
+      const created = await mcp.client.request(
+        {
+          method: 'tools/call',
+          params: { name: 'send_task', arguments: { agent: 'echo', brief: 'as a task' }, task: { ttl: 60_000 } },
+        },
+        CreateTaskResultSchema,
+      );
+      id = created.task.taskId;
+      const stored = await bridge.rpc('tasks/get', { id });
+      expect(stored.result.id).toBe(id);
+      expect(stored.result.metadata.createdBy).toBe('agent:tasker');
+      const result = await mcp.client.request({ method: 'tasks/result', params: { taskId: id } }, CallToolResultSchema);
+      expect(result.structuredContent).toMatchObject({ taskId: id, state: 'completed', reply: 'echo: as a task\n' });
+    } finally {
+      await mcp.close();
+    }
+    const again = await httpClient(bridge, 'tasker', token);
+    try {
+      const got = await again.client.request({ method: 'tasks/get', params: { taskId: id } }, GetTaskResultSchema);
+      expect(got).toMatchObject({ taskId: id, status: 'completed' });
     } finally {
       await again.close();
     }

@@ -4,6 +4,8 @@
  * bridge's `/mcp` (http-door.ts).
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { createBridgeTaskStore } from './bridge-task-store.js';
+import { offerSendTaskAsTask } from './task-tools.js';
 import { registerTools, type RpcSource, type ToolSettings } from './tools.js';
 
 export const MCP_INSTRUCTIONS =
@@ -12,8 +14,13 @@ export const MCP_INSTRUCTIONS =
 export function createContactorMcpServer(opts: { version: string; rpc: RpcSource; settings: ToolSettings }): McpServer {
   const server = new McpServer(
     { name: 'contactor', version: opts.version },
-    { capabilities: { tools: {}, logging: {} }, instructions: MCP_INSTRUCTIONS },
+    {
+      capabilities: { tools: {}, logging: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } },
+      instructions: MCP_INSTRUCTIONS,
+      taskStore: createBridgeTaskStore(opts.rpc),
+    },
   );
   registerTools(server, opts.rpc, opts.settings);
+  offerSendTaskAsTask(server, opts.rpc, opts.settings);
   return server;
 }
