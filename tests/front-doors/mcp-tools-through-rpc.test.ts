@@ -6,6 +6,7 @@
  * the bridge is a recording fake of the port.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { CreateTaskResultSchema, GetTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
 import type { BridgeRpc } from '../../main/front-doors/mcp/bridge-rpc.js';
@@ -99,5 +100,27 @@ describe('every MCP tool goes through the bridge methods and their authority row
     expect(result.isError).toBe(true);
     expect(JSON.stringify(result.content)).toContain('the brief is over 100 characters');
     expect(calls).toEqual([]);
+  });
+
+  it('send_task as an MCP task, and tasks/get, go through message/send and tasks/get', async () => {
+    const calls: string[] = [];
+    const server = createContactorMcpServer({
+      version: '0',
+      rpc: async () => recordingRpc(calls),
+      settings: { waitMs: 5_000, maxBriefChars: 100 },
+    });
+    const client = new Client({ name: 'test', version: '0' });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await Promise.all([server.connect(a), client.connect(b)]);
+    const created = await client.request(
+      { method: 'tools/call', params: { name: 'send_task', arguments: { agent: 'echo', brief: 'hi' }, task: {} } },
+      CreateTaskResultSchema,
+    );
+    expect(created.task).toMatchObject({ taskId: 't1', status: 'completed' });
+    const got = await client.request({ method: 'tasks/get', params: { taskId: 't1' } }, GetTaskResultSchema);
+    await client.close();
+    expect(got.status).toBe('completed');
+    expect(calls).toEqual(['message/send', 'tasks/get']);
+    for (const method of calls) expect(Object.hasOwn(METHOD_ACTIONS, method)).toBe(true);
   });
 });
