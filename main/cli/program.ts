@@ -10,6 +10,7 @@ import { registerDoctor } from './commands/doctor.js';
 import { registerHelp } from './commands/help.js';
 import { registerLifecycle } from './commands/lifecycle.js';
 import { registerListings } from './commands/listing.js';
+import { registerMcp } from './commands/mcp.js';
 import { registerProbe } from './commands/probe.js';
 import { registerReload } from './commands/reload.js';
 import { registerSend } from './commands/send.js';
@@ -39,6 +40,7 @@ export function buildProgram(run: Runner, version: string): Command {
   registerReload(program, run);
   registerAgents(program, run);
   registerSend(program, run);
+  registerMcp(program, run);
   registerTaskVerbs(program, run);
   registerWatch(program, run);
   registerTop(program, run);

@@ -38,6 +38,8 @@ export const AUTHORITY = {
   'read tasks': 'any caller',
   /** `agents/list`, `agents/card`. */
   'discover agents': 'any caller',
+  /** `POST /mcp`, `GET /mcp`: each tool then calls the methods above as an agent (docs/contract.md#mcp-tools). */
+  'call MCP tools': 'any caller',
 } as const satisfies Record<string, Grant>;
 
 export type Action = keyof typeof AUTHORITY;

@@ -6,12 +6,32 @@
  */
 import { createHmac, hash, timingSafeEqual } from 'node:crypto';
 import { PERSON_BY_TOKEN, type Identity } from '../domain/authority.js';
+import { AGENT_NAME } from '../schema/config.js';
 
-export type Caller = { kind: 'install' } | { kind: 'agent'; agent: string };
+/** `external`: an agent outside the bridge (an MCP client such as Claude Code), proven by its own token. */
+export type Caller = { kind: 'install' } | { kind: 'agent'; agent: string; external?: true };
+
+/** How an external agent's token begins: `ext.<name>.<mac>` (SECURITY.md#the-token). */
+const EXTERNAL_PREFIX = 'ext.';
 
 /** The token an agent gets in CONTACTOR_TOKEN: HMAC-SHA256(install token, "contactor-agent:" + name). */
 export function deriveAgentToken(installToken: string, agent: string): string {
   return createHmac('sha256', installToken).update(`contactor-agent:${agent}`).digest('base64url');
+}
+
+/**
+ * The token of an agent the bridge does not run (`contactor token --agent NAME`, `contactor mcp`):
+ * `ext.<name>.` + HMAC-SHA256(install token, "contactor-external-agent:" + name). The name travels in the
+ * token so any name can be proven without a list; the MAC, under another label than a configured agent's,
+ * means only a holder of the install token can make one.
+ */
+export function deriveExternalAgentToken(installToken: string, agent: string): string {
+  if (!AGENT_NAME.test(agent)) throw new Error(`"${agent}" is not an agent name (letters, digits, _ . -)`);
+  return `${EXTERNAL_PREFIX}${agent}.${externalMac(installToken, agent)}`;
+}
+
+function externalMac(installToken: string, agent: string): string {
+  return createHmac('sha256', installToken).update(`contactor-external-agent:${agent}`).digest('base64url');
 }
 
 /** The install token plus one derived token per configured agent (the list follows config reloads). */
@@ -55,8 +75,25 @@ export class CallerTokens {
     if (!match) return undefined;
     const given = digest(match[1]!);
     let found: Caller | undefined;
-    for (const entry of this.entries()) if (timingSafeEqual(given, entry.digest)) found ??= entry.caller;
-    return found;
+    const entries = this.entries();
+    for (const entry of entries) if (timingSafeEqual(given, entry.digest)) found ??= entry.caller;
+    return found ?? this.external(match[1]!, given);
+  }
+
+  /**
+   * The external agent an `ext.<name>.<mac>` token proves. A name that is a configured agent's is refused:
+   * only that agent's own derived token speaks for it, so no external token poses as an agent the bridge runs
+   * (nor as the person, which no agent token is).
+   */
+  private external(token: string, given: Buffer): Caller | undefined {
+    if (!token.startsWith(EXTERNAL_PREFIX)) return undefined;
+    const cut = token.lastIndexOf('.');
+    const agent = token.slice(EXTERNAL_PREFIX.length, cut);
+    if (cut <= EXTERNAL_PREFIX.length || !AGENT_NAME.test(agent)) return undefined;
+    const expected = digest(`${EXTERNAL_PREFIX}${agent}.${externalMac(this.installToken, agent)}`);
+    if (!timingSafeEqual(given, expected)) return undefined;
+    if (this.agents().includes(agent)) return undefined;
+    return { kind: 'agent', agent, external: true };
   }
 }
 

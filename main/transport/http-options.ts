@@ -2,6 +2,7 @@
  * What the HTTP edge is given (built by wiring): shared by the router (http.ts) and the JSON-RPC POST
  * handler (rpc-post.ts), so neither imports the other for it.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Identity } from '../domain/authority.js';
 import type { TaskEvent } from '../domain/events.js';
@@ -49,6 +50,11 @@ export interface HttpOptions {
    * when that caller holds its share of connections already: the request is refused (503) and closed.
    */
   onAuthenticated?: (socket: Socket, who: Identity) => boolean;
+  /**
+   * `/mcp` (POST and GET), once the gate, the token and the route's authority row let the request in: the
+   * MCP front door answers it as `who` (main/front-doors/mcp/http-door.ts). Absent: 404.
+   */
+  mcp?: (req: IncomingMessage, res: ServerResponse, who: Identity) => Promise<void>;
 }
 
 export interface RefusedRequest {

@@ -52,6 +52,8 @@ export const HTTP_ROUTES = {
   'GET /agents/<name>/.well-known/agent-card.json': 'no token',
   'GET /events': 'follow every task',
   'POST /shutdown': 'stop the bridge',
+  'POST /mcp': 'call MCP tools',
+  'GET /mcp': 'call MCP tools',
 } as const satisfies Record<string, Action | 'no token'>;
 
 type HttpRoute = keyof typeof HTTP_ROUTES;
@@ -127,13 +129,13 @@ function routes(opts: HttpOptions): Router {
    * Serves a route with an action at the method and path its name gives: the token, the caller's share of
    * connections, then the table's word on the action, before `serve`.
    */
-  const guarded = (route: GuardedRoute, serve: (ctx: Koa.Context) => void): void => {
+  const guarded = (route: GuardedRoute, serve: (ctx: Koa.Context, who: Identity) => void): void => {
     const path = route.slice(route.indexOf(' ') + 1);
     const handler = (ctx: Koa.Context): void => {
       const who = caller(ctx, opts);
       if (!who) return deny(ctx, opts, 401, unauthorized(), 'unauthorized');
       if (!admitted(ctx, opts, who) || !permitted(ctx, opts, HTTP_ROUTES[route], who)) return;
-      serve(ctx);
+      serve(ctx, who);
     };
     if (route.startsWith('POST ')) router.post(route, path, handler);
     else router.get(route, path, handler);
@@ -154,6 +156,14 @@ function routes(opts: HttpOptions): Router {
     sendCard(ctx, card, cardsSince);
   });
   guarded('GET /events', (ctx) => streamFeed(ctx, opts.info));
+  // The MCP front door answers the request itself (its own streams): Koa leaves the response alone.
+  const mcp = (ctx: Koa.Context, who: Identity): void => {
+    if (!opts.mcp) return refuse(ctx, 404, notFoundError(ctx.method, ctx.path));
+    ctx.respond = false;
+    opts.mcp(ctx.req, ctx.res, who).catch(() => internalError(ctx.res));
+  };
+  guarded('POST /mcp', mcp);
+  guarded('GET /mcp', mcp);
   const { onShutdownRequested } = opts;
   if (onShutdownRequested) {
     guarded('POST /shutdown', (ctx) => {

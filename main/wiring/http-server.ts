@@ -8,6 +8,8 @@ import type { Socket } from 'node:net';
 import type { AgentBackend, TaskStore } from '../ports.js';
 import type { Activity } from '../runtime/activity.js';
 import type { Dispatcher } from '../runtime/dispatcher.js';
+import { createMcpHttpDoor } from '../front-doors/mcp/http-door.js';
+import { DEFAULT_TOOL_SETTINGS } from '../front-doors/mcp/tools.js';
 import { BridgeServer } from '../server.js';
 import { bridgeInfo } from '../transport/bridge-info.js';
 import { CallerTokens } from '../transport/caller-tokens.js';
@@ -95,7 +97,10 @@ export function createBridgeServer(opts: HttpBridgeOptions): BridgeServer {
     version: opts.version,
     ...(opts.token ? { token: opts.token } : {}),
     log,
-    ...(opts.onStopped ? { onStopped: opts.onStopped } : {}),
+    onStopped: () => {
+      void mcpDoor.close();
+      opts.onStopped?.();
+    },
   });
 
   const info = bridgeInfo({
@@ -121,6 +126,15 @@ export function createBridgeServer(opts: HttpBridgeOptions): BridgeServer {
         }
       : {},
   );
+  // `/mcp`: its tools call the endpoint above in-process, as the identity the edge proved; its sessions close
+  // with the server (onStopped).
+  const mcpDoor = createMcpHttpDoor({
+    endpoint,
+    version: opts.version,
+    settings: DEFAULT_TOOL_SETTINGS,
+    agentNames: () => dispatcher.registry.names(),
+    maxBodyBytes: opts.maxBodyBytes,
+  });
   const tokens = opts.token ? new CallerTokens(opts.token, () => dispatcher.registry.callerNames()) : undefined;
   const rateLimit = opts.rateLimitPerMinute ? new CallerRateLimit({ perMinute: opts.rateLimitPerMinute }) : undefined;
   // The request gate needs the bound port (port 0 is chosen at listen): the handler is made on the first request.
@@ -140,6 +154,7 @@ export function createBridgeServer(opts: HttpBridgeOptions): BridgeServer {
       ...(opts.onRefused ? { onRefused: opts.onRefused } : {}),
       ...(opts.onShutdownRequested ? { onShutdownRequested: opts.onShutdownRequested } : {}),
       onAuthenticated: (socket, who) => guard.prove(socket, who),
+      mcp: (req, res, who) => mcpDoor.handle(req, res, who),
     }));
   http.on('request', (req, res) => handlerFor()(req, res));
   return server;

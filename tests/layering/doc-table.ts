@@ -43,7 +43,8 @@ const LAYER_NAMES: Record<string, string> = {
   cli: 'cli',
   preload: 'preload',
   renderer: 'renderer',
-  'front-doors': 'front-doors',
+  'front-doors/acp': 'front-door-acp',
+  'front-doors/mcp': 'front-door-mcp',
 };
 
 /** Where each layer's files live, to name the file an `only from` clause means. */

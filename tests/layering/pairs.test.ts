@@ -18,6 +18,8 @@ const FILE_OF: Record<string, string> = {
   server: 'main/server.ts',
   preload: 'preload/planted.ts',
   renderer: 'renderer/planted.ts',
+  'front-door-acp': 'main/front-doors/acp/planted.ts',
+  'front-door-mcp': 'main/front-doors/mcp/planted.ts',
 };
 const fileIn = (layer: string): string => FILE_OF[layer] ?? `main/${layer}/planted.ts`;
 

@@ -29,9 +29,10 @@ export type Layer =
   | 'logging'
   | 'audit'
   | 'platform'
-  | 'front-doors'
+  | 'front-door-acp'
   | 'preload'
-  | 'renderer';
+  | 'renderer'
+  | 'front-door-mcp';
 
 /** Where each layer lives. The longest matching path wins (a file inside a folder may be placed apart). */
 export const PLACES: Record<string, Layer> = {
@@ -43,8 +44,8 @@ export const PLACES: Record<string, Layer> = {
   'main/transport/': 'transport',
   'main/shell/': 'shell',
   'main/cli/': 'cli',
-  // front-doors/: other protocols in front of the bridge (ACP for editors), speaking to it as any client does.
-  'main/front-doors/': 'front-doors',
+  // front-doors/acp/: the ACP agent for editors (`contactor acp`), speaking to the bridge as any client does.
+  'main/front-doors/acp/': 'front-door-acp',
   'preload/': 'preload',
   'renderer/': 'renderer',
   'main/ports.ts': 'ports',
@@ -64,6 +65,9 @@ export const PLACES: Record<string, Layer> = {
   // platform/: path containment and the bridge's own files by real path and identity — plain node:, below every
   // layer that touches files, so every security check asks the same question the same way.
   'main/platform/': 'platform',
+  // front-doors/mcp/: the MCP server (`contactor mcp`, `/mcp`): tools translated into the bridge's own JSON-RPC
+  // methods through a BridgeRpc, so each goes through the authority table and the chain like any client.
+  'main/front-doors/mcp/': 'front-door-mcp',
 };
 
 /** The folders scanned: every TypeScript file under them must have a place above. */
@@ -184,6 +188,7 @@ export const RULES: Record<Layer, Rule> = {
       'logging',
       'audit',
       'platform',
+      'front-door-mcp',
     ],
     node: true,
   },
@@ -212,7 +217,11 @@ export const RULES: Record<Layer, Rule> = {
       'main/backends/process/stderr-cause.ts',
       'main/backends/acp/stdio-stream.ts',
       'main/backends/acp/client-capabilities.ts',
-      'front-doors',
+      // `contactor acp` and `contactor mcp` serve their front doors on stdio; `contactor mcp` and `token --agent`
+      // derive an external agent's token exactly as the bridge checks it.
+      'front-door-acp',
+      'front-door-mcp',
+      'main/transport/caller-tokens.ts',
     ],
     onlyFrom: { wiring: ['main/cli/commands/serve.ts'], backends: ['main/cli/doctor/acp-probe.ts'] },
     // yaml: `contactor setup` writes config entries; reading config goes through config.ts.
@@ -232,13 +241,21 @@ export const RULES: Record<Layer, Rule> = {
   },
   // A front door translates a protocol into the bridge's own JSON-RPC and streams, through a link the CLI hands
   // it: it reads the wire shapes (schema/cli.ts) and never reaches the runtime, the transport or the wiring.
-  'front-doors': {
-    imports: ['front-doors', 'schema', 'domain'],
+  'front-door-acp': {
+    imports: ['front-door-acp', 'schema', 'domain'],
     packages: ['@agentclientprotocol/sdk'],
     typePackages: ['zod'],
     node: true,
   },
   'data-dir': { imports: ['platform'], typeImports: ['schema'], node: true },
+  // The MCP front door: the official MCP SDK and zod at its edge; the bridge reached only through a BridgeRpc
+  // (the in-process one knows the JSON-RPC endpoint as a type).
+  'front-door-mcp': {
+    imports: ['front-door-mcp', 'domain'],
+    typeImports: ['transport'],
+    packages: ['@modelcontextprotocol/sdk', 'zod'],
+    node: true,
+  },
   platform: { imports: ['platform'], node: true },
   // platform: bridge.log rotates the one way every log does (platform/log-rotation.ts).
   logging: { imports: ['domain', 'platform'], packages: ['pino'], node: true },

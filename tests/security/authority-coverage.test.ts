@@ -60,6 +60,8 @@ const ROUTES: Record<string, Action | 'no token'> = {
   'GET /agents/<name>/.well-known/agent-card.json': 'no token',
   'GET /events': 'follow every task',
   'POST /shutdown': 'stop the bridge',
+  'POST /mcp': 'call MCP tools',
+  'GET /mcp': 'call MCP tools',
 };
 
 /** An endpoint whose methods must never run: the table's refusal comes first, or the test fails loudly. */

@@ -107,6 +107,8 @@ const TABLE: Record<Action, Record<Who, Verdict>> = {
   'send a task': { person: 'allowed', creator: 'allowed', runner: 'allowed', other: 'allowed' },
   'read tasks': { person: 'allowed', creator: 'allowed', runner: 'allowed', other: 'allowed' },
   'discover agents': { person: 'allowed', creator: 'allowed', runner: 'allowed', other: 'allowed' },
+  // The route only: each tool is then one of the rows above, as an agent (tests/front-doors/mcp-authority.test.ts).
+  'call MCP tools': { person: 'allowed', creator: 'allowed', runner: 'allowed', other: 'allowed' },
 };
 
 /** allows() beyond the common task: the cells where a task's record is missing or unusual. */
@@ -317,6 +319,28 @@ const PERFORM: Record<Action, ((r: Running, who: Who) => Promise<Verdict>)[]> = 
     async (r, who) => verdictOf(await post(r, who, 'activity/snapshot', {})),
     // One task's detail, of the task `boss` created and `worker` runs: neither may follow it here.
     async (r, who) => verdictOf(await post(r, who, 'activity/task', { taskId: await parkedTask(r) })),
+  ],
+  'call MCP tools': [
+    async (r, who) => {
+      const res = await fetch(`${r.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${r.token(who)}`,
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
+        }),
+      });
+      await res.text();
+      if (res.status === 403) return 'refused';
+      expect(res.status).toBe(200);
+      return 'allowed';
+    },
   ],
   'send a task': [
     async (r, who) => {
