@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { offeredMcpServers } from '../../main/backends/acp/mcp-offer.js';
 import type { CliInstall } from '../../main/backends/process/contactor-cli.js';
 import { Harness, makeTurn, RecordingReporter } from '../fixtures/acp/harness.js';
 
@@ -103,5 +104,52 @@ describe('contactor mcp offered to every ACP agent', () => {
     const backend = h.backend([`--log-mcp=${log}`], {}, { baseEnv: withoutUrl, cliInstall: NPM_INSTALL });
     await backend.run(makeTurn('echo hi'), new RecordingReporter());
     expect(offered(log)).toEqual([{ method: 'session/new', mcpServers: [] }]);
+  });
+});
+
+describe('the entry for each place an agent runs', () => {
+  const INSTALL = 'C:\\Users\\me\\AppData\\Local\\Programs\\contactor';
+  const PACKAGED: CliInstall = {
+    hostPlatform: 'win32',
+    execPath: `${INSTALL}\\Contactor.exe`,
+    appExe: `${INSTALL}\\Contactor.exe`,
+    cliDir: `${INSTALL}\\resources\\cli`,
+    packageRoot: `${INSTALL}\\resources\\app.asar`,
+    exists: (file) => file === `${INSTALL}\\resources\\cli\\contactor.exe`,
+  };
+  const env = [
+    { name: 'CONTACTOR_URL', value: 'http://127.0.0.1:45678' },
+    { name: 'CONTACTOR_TOKEN', value: TOKEN },
+    { name: 'CONTACTOR_AGENT', value: 'fake' },
+  ];
+
+  it('a Windows agent of the desktop app: the native launcher', () => {
+    const offer = { enabled: true, platform: 'windows', distro: undefined, install: PACKAGED, env: AGENT_ENV } as const;
+    expect(offeredMcpServers(offer)).toEqual([
+      { name: 'contactor', command: `${INSTALL}\\resources\\cli\\contactor.exe`, args: ['mcp'], env },
+    ]);
+  });
+
+  it('a WSL agent of the desktop app: the WSL wrapper as the distro sees it', () => {
+    const offer = { enabled: true, platform: 'wsl', distro: 'Ubuntu', install: PACKAGED, env: AGENT_ENV } as const;
+    expect(offeredMcpServers(offer)).toEqual([
+      {
+        name: 'contactor',
+        command: '/mnt/c/Users/me/AppData/Local/Programs/contactor/resources/cli/contactor',
+        args: ['mcp'],
+        env,
+      },
+    ]);
+  });
+
+  it('a Windows agent of a bridge that is not on Windows: nothing it could run', () => {
+    const offer = {
+      enabled: true,
+      platform: 'windows',
+      distro: undefined,
+      install: NPM_INSTALL,
+      env: AGENT_ENV,
+    } as const;
+    expect(offeredMcpServers(offer)).toEqual([]);
   });
 });

@@ -8,13 +8,16 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, runCli } from './run-cli.js';
+import { CLI, cleanEnv, runCli } from './run-cli.js';
+import { KEY, startOnPty } from './top/pty-screen.js';
 
 let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'contactor-mcp-register-'));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+type ClientName = 'claude' | 'codex' | 'gemini' | 'opencode' | 'qwen';
 
 const CLAUDE_BEFORE = '{\n  "numStartups": 3,\n  "projects": {}\n}\n';
 const CLAUDE_AFTER = [
@@ -71,7 +74,7 @@ const QWEN_AFTER =
   '{\n  "mcpServers": {\n    "contactor": {\n      "command": "contactor",\n      "args": [\n        "mcp"\n      ]\n    }\n  }\n}\n';
 
 /** A HOME where all five clients have run, and a PATH whose `contactor` is a stand-in. */
-function machine(): { home: string; env: Record<string, string>; files: Record<string, string> } {
+function machine(): { home: string; env: Record<string, string>; files: Record<ClientName, string> } {
   const home = mkdtempSync(path.join(dir, 'home-'));
   const bin = path.join(home, 'bin');
   mkdirSync(bin);
@@ -157,6 +160,28 @@ describe('skill install registers contactor mcp', () => {
     );
   });
 
+  it('on a terminal it asks once per client and writes only where the answer is yes', async () => {
+    const { env, files } = machine();
+    const s = startOnPty(process.execPath, [CLI, 'skill', 'install', '--for', 'claude,codex'], {
+      env,
+      cols: 300,
+      rows: 40,
+    });
+    try {
+      await s.shows(`Register contactor's MCP server with Claude Code (${files.claude})? [y/N]`);
+      s.type(`y${KEY.enter}`);
+      await s.shows(`Register contactor's MCP server with Codex (${files.codex})? [y/N]`);
+      s.type(`n${KEY.enter}`);
+      expect((await s.exited).exitCode).toBe(0);
+      await s.shows(`registered contactor mcp with claude in ${files.claude}`);
+    } finally {
+      s.kill();
+    }
+    expect(read(files.claude)).toBe(CLAUDE_AFTER);
+    expect(read(files.codex)).toBe(CODEX_BEFORE);
+    expect(existsSync(`${files.codex}.contactor-backup`)).toBe(false);
+  });
+
   it('--no-mcp leaves every client config alone', async () => {
     const { env, files } = machine();
     await runCli(['skill', 'install', '--yes', '--no-mcp'], { env });
@@ -172,7 +197,11 @@ describe('doctor checks each installed client', () => {
       files.gemini,
       '{ "mcpServers": { "contactor": { "command": "/nowhere/contactor", "args": ["mcp"] } } }\n',
     );
-    const run = await runCli(['doctor', '--json'], { env });
+    // A config that does not parse: doctor then reaches no bridge at all (never the default address).
+    const config = path.join(path.dirname(files.claude), 'unreadable.yaml');
+    writeFileSync(config, `data_dir: ${JSON.stringify(path.join(path.dirname(files.claude), 'data'))}\nagents: [\n`);
+    const run = await runCli(['doctor', '--json', '-c', config], { env });
+    expect(run.stdout).not.toContain('8791');
     const checks = run
       .json<{ checks: { name: string; status: string; detail: string }[] }>()
       .checks.filter((c) => c.name.startsWith('mcp '));

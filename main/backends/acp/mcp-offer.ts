@@ -33,6 +33,8 @@ export interface McpOffer {
 /** `[]` when the agent opted out, or when there is no bridge to reach or no CLI to run. */
 export function offeredMcpServers(offer: McpOffer): McpServer[] {
   if (!offer.enabled || offer.install === undefined || !offer.env.CONTACTOR_URL) return [];
+  // A Windows agent of a bridge that is not on Windows would be handed a program it cannot run.
+  if (offer.platform === 'windows' && offer.install.hostPlatform !== 'win32') return [];
   const passed = PASSED_VARS.filter((name) => offer.env[name] !== undefined);
   const cli =
     offer.platform === 'wsl' ? contactorCliFromWsl(offer.install, offer.distro, passed) : contactorCli(offer.install);
