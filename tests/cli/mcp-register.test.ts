@@ -17,6 +17,8 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+const REGISTER = '`contactor skill install` registers it (asks first; --yes to skip the question)';
+
 type ClientName = 'claude' | 'codex' | 'gemini' | 'opencode' | 'qwen';
 
 const CLAUDE_BEFORE = '{\n  "numStartups": 3,\n  "projects": {}\n}\n';
@@ -216,12 +218,12 @@ describe('doctor checks each installed client', () => {
       {
         name: 'mcp qwen',
         status: 'skip',
-        detail: `Qwen Code does not have contactor among its MCP servers (${files.qwen})`,
+        detail: `Qwen Code does not have contactor among its MCP servers (${files.qwen}); ${REGISTER}`,
       },
       {
         name: 'mcp opencode',
         status: 'skip',
-        detail: `OpenCode does not have contactor among its MCP servers (${files.opencode})`,
+        detail: `OpenCode does not have contactor among its MCP servers (${files.opencode}); ${REGISTER}`,
       },
     ]);
   });

@@ -120,8 +120,8 @@ export function mcpRegistrationChecks(home: string, env: NodeJS.ProcessEnv, plat
         client,
         name,
         status: 'skip',
-        detail: `${PRODUCT[client]} does not have contactor among its MCP servers (${files.config})`,
-        fix: register,
+        // A skipped check shows no fix line: the way to register is in its detail.
+        detail: `${PRODUCT[client]} does not have contactor among its MCP servers (${files.config}); ${register}`,
       });
       continue;
     }
