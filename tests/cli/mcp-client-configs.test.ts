@@ -95,6 +95,26 @@ describe('JSON settings (Claude Code, Gemini CLI, Qwen Code, OpenCode)', () => {
     );
   });
 
+  it('a file with CRLF line ends keeps them, and a quoted brace in a string is not taken for structure', () => {
+    const before = '{\r\n  "note": "a } and a \\" {",\r\n  "mcpServers": {}\r\n}\r\n';
+    expect(withServer('gemini', before, SERVER)).toBe(
+      [
+        '{',
+        '  "note": "a } and a \\" {",',
+        '  "mcpServers": {',
+        '    "contactor": {',
+        '      "command": "contactor",',
+        '      "args": [',
+        '        "mcp"',
+        '      ]',
+        '    }',
+        '  }',
+        '}',
+        '',
+      ].join('\r\n'),
+    );
+  });
+
   it('a missing or empty file becomes the entry alone', () => {
     expect(withServer('qwen', '', SERVER)).toBe(
       '{\n  "mcpServers": {\n    "contactor": {\n      "command": "contactor",\n      "args": [\n        "mcp"\n      ]\n    }\n  }\n}\n',

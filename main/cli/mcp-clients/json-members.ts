@@ -73,7 +73,9 @@ export function withMember(text: string, path: readonly string[], name: string, 
   const body = JSON.stringify(inner, null, unit).replace(/\n/g, `\n${pad}`);
   const empty = text[skipTo(text, open + 1)] === '}';
   const member = `\n${pad}${JSON.stringify(key)}: ${body}${empty ? `\n${unit.repeat(depth - 1)}` : ','}`;
-  return text.slice(0, open + 1) + member + text.slice(open + 1);
+  // A file written on Windows keeps its CRLF line ends.
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  return text.slice(0, open + 1) + member.replace(/\n/g, eol) + text.slice(open + 1);
 }
 
 function nest(keys: readonly string[], value: unknown): Record<string, unknown> {
