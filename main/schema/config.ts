@@ -123,6 +123,11 @@ export const AcpAgentSchema = z
     fs_read: z.boolean().default(true),
     fs_write: z.boolean().default(true),
     terminal: z.boolean().default(true),
+    /**
+     * Offer the agent the bridge's own `contactor mcp` in each session (ACP `mcpServers`), so it can delegate
+     * by tool call (docs/backends.md#contactor-mcp-in-every-session); false offers none.
+     */
+    offer_mcp: z.boolean().default(true),
     ...CommonAgentShape,
   })
   .strict();

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { A2aRemoteBackend } from '../backends/a2a/backend.js';
 import { AcpBackend } from '../backends/acp/backend.js';
 import { withCliDirFirst } from '../backends/process/agent-env.js';
+import type { CliInstall } from '../backends/process/contactor-cli.js';
 import { AgentLog, type AgentProcessEvent } from '../backends/process/agent-log.js';
 import { agentLogFile } from '../config/data-dir.js';
 import { redact } from '../domain/redaction.js';
@@ -41,6 +42,8 @@ export interface AgentAssemblyOptions {
   bridgeRun: string;
   /** The packaged app's CLI folder, first on every agent's PATH; undefined elsewhere. */
   cliDir: string | undefined;
+  /** How this install runs its CLI: the `contactor mcp` each ACP agent is offered (backends/acp/mcp-offer.ts). */
+  cliInstall?: CliInstall;
   /** The user's home: the working directory of an agent that names none. */
   home: string;
   /** What no agent may work in or reach (bridgeOwnPaths). */
@@ -102,6 +105,7 @@ export function agentAssembly(opts: AgentAssemblyOptions): AgentAssembly {
         agentWrites: opts.agentWrites,
         decisionContract: decisionContractOf(agent),
         stderrLog,
+        cliInstall: opts.cliInstall,
       });
     },
     settingsFor: (name, agent, bridgeConfig) => {
@@ -134,6 +138,7 @@ function createBackend(
     agentWrites: AgentWrites;
     decisionContract: boolean;
     stderrLog: AgentLog;
+    cliInstall: CliInstall | undefined;
   },
 ): AgentBackend {
   switch (agent.kind) {
@@ -147,6 +152,7 @@ function createBackend(
         ownFiles: options.ownFiles,
         agentWrites: options.agentWrites,
         stderrLog: options.stderrLog,
+        cliInstall: options.cliInstall,
         volatileInputFields: volatileInputFieldsOf(agent),
         npmPackage: npmPackageOf(agent.command[0] ?? ''),
       });

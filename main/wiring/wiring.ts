@@ -8,7 +8,8 @@
  */
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { installedCliDir } from '../backends/process/agent-env.js';
+import { existsSync } from 'node:fs';
+import { currentAppExe, installedCliDir } from '../backends/process/agent-env.js';
 import type { AgentProcessEvent } from '../backends/process/agent-log.js';
 import { newBridgeRun } from '../backends/process/spawn-marks.js';
 import { loadConfig, type LoadedConfig } from '../config/config.js';
@@ -102,6 +103,7 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
     // The writes the bridge served to its agents: a reload whose file an agent wrote may not widen anything.
     const agentWrites = new AgentWrites();
     const agentProcessListeners = new Set<AgentProcessListener>();
+    const cliDir = installedCliDir(resourcesDir);
     const agents = agentAssembly({
       onAgentProcess: (agent, event) => {
         for (const listener of agentProcessListeners) listener(agent, event);
@@ -111,7 +113,15 @@ export async function createBridge(opts: BridgeOptions = {}): Promise<Bridge> {
       bridgeSecrets,
       url,
       bridgeRun,
-      cliDir: installedCliDir(resourcesDir),
+      cliDir,
+      cliInstall: {
+        hostPlatform: process.platform,
+        execPath: process.execPath,
+        appExe: currentAppExe(),
+        cliDir,
+        packageRoot: root,
+        exists: existsSync,
+      },
       home: env.HOME || env.USERPROFILE || homedir(),
       excluded: bridgeOwnPaths(dataDir, loaded.path),
       ownFiles: new ProtectedFiles(bridgeOwnPaths(dataDir, loaded.path)),

@@ -22,6 +22,8 @@ import type { ProtectedFiles } from '../../platform/protected-files.js';
 import type { AgentWrites } from '../../platform/agent-writes.js';
 import { SHUTTING_DOWN, SHUTTING_DOWN_REASON, STOPPED } from '../shared/outcomes.js';
 import { nodeWin32Probe } from '../process/win32-command.js';
+import type { CliInstall } from '../process/contactor-cli.js';
+import { offeredMcpServers } from './mcp-offer.js';
 
 export interface AcpBackendOptions {
   name: string;
@@ -42,6 +44,8 @@ export interface AcpBackendOptions {
   agentWrites?: AgentWrites;
   /** Where the agent's stderr is kept (`contactor logs <agent>`). */
   stderrLog?: AgentLog;
+  /** How this install runs its CLI, for the `contactor mcp` offered in each session (mcp-offer.ts); none without. */
+  cliInstall?: CliInstall;
   /** Raw-input fields the agent changes between two issues of one call (domain/tool-call-identity.ts). */
   volatileInputFields?: readonly string[];
   /** The npm package of a known agent's program, named when the program is missing (config/known-agents.ts). */
@@ -185,6 +189,13 @@ export class AcpBackend implements AgentBackend {
       maxMessageBytes: this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
       initializeTimeoutMs: this.options.initializeTimeoutMs ?? config.start_timeout_s * 1000,
       clientVersion: this.options.clientVersion ?? '0.1.0',
+      mcpServers: offeredMcpServers({
+        enabled: config.offer_mcp,
+        platform: config.platform,
+        distro: config.distro,
+        install: this.options.cliInstall,
+        env: this.env,
+      }),
       signal: this.closing.signal,
       ...(this.options.stderrLog ? { stderrLog: this.options.stderrLog } : {}),
       ...(this.options.npmPackage ? { npmPackage: this.options.npmPackage } : {}),

@@ -12,6 +12,7 @@ import {
   type ClientConnection,
   type ClientContext,
   type InitializeResponse,
+  type McpServer,
   type RequestPermissionResponse,
 } from '@agentclientprotocol/sdk';
 import {
@@ -59,6 +60,8 @@ export interface ConnectionSpec {
   maxMessageBytes: number;
   initializeTimeoutMs: number;
   clientVersion: string;
+  /** Offered in every `session/new` and `session/load` (mcp-offer.ts). */
+  mcpServers: McpServer[];
   /** Aborted when the bridge stops: a start still waiting for `initialize` kills the process and fails. */
   signal?: AbortSignal;
   /** Keeps the agent's stderr (agent-log.ts). */
@@ -239,7 +242,7 @@ export class AcpConnection {
   async newSession(contextId: string, workspace: Workspace): Promise<AcpSession> {
     const { sessionId } = await this.agent.request(methods.agent.session.new, {
       cwd: workspace.agentRoot,
-      mcpServers: [],
+      mcpServers: this.spec.mcpServers,
     });
     return this.adopt(new AcpSession(sessionId, contextId, workspace));
   }
@@ -250,7 +253,11 @@ export class AcpConnection {
    * session is registered only afterwards, so the replay is not taken for a new turn's output.
    */
   async loadSession(contextId: string, workspace: Workspace, sessionId: string): Promise<AcpSession> {
-    await this.agent.request(methods.agent.session.load, { sessionId, cwd: workspace.agentRoot, mcpServers: [] });
+    await this.agent.request(methods.agent.session.load, {
+      sessionId,
+      cwd: workspace.agentRoot,
+      mcpServers: this.spec.mcpServers,
+    });
     return this.adopt(new AcpSession(sessionId, contextId, workspace, true));
   }
 

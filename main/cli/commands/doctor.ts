@@ -28,6 +28,8 @@ import { resolveProgram } from '../scan/which.js';
 import { wslChecks } from '../wsl/wsl-checks.js';
 import { npmPackageOf } from '../../config/known-agents.js';
 import { dataDirModesCheck } from '../doctor/data-dir-check.js';
+import { mcpRegistrationChecks } from '../mcp-clients/registration.js';
+import { skillHome } from './setup.js';
 
 export function registerDoctor(program: Command, run: Runner): void {
   program
@@ -46,6 +48,9 @@ async function doctor(cli: CliContext, options: { fix?: boolean; agents?: boolea
       ...(await checkAgents(read.config, read.unset, cli.env, dataDirOf(cli.opts, cli.env), options.agents === true)),
     );
   const config = read?.config;
+  // Each MCP client installed here: does it have contactor mcp, and can it start it?
+  const home = skillHome(cli.env, process.platform);
+  checks.push(...mcpRegistrationChecks(home.home, cli.env, home.platform).map(({ client: _, ...check }) => check));
   checks.push(...(await wslChecks({ config, platform: process.platform, env: cli.env, run: runCommand })));
   if (located(cli, checks)) {
     const presence = await cli.client().presence();

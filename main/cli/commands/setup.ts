@@ -1,12 +1,18 @@
-/** `scan` (find installed agents, propose config entries) and `skill install --for <agent>`. */
+/**
+ * `scan` (find installed agents, propose config entries) and `skill install --for <agent>` (SKILL.md, and
+ * `contactor mcp` registered with each MCP client installed here, after a yes).
+ */
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline/promises';
 import { InvalidArgumentError, type Command } from 'commander';
 import { stringify } from 'yaml';
 import type { CliContext, Runner } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
-import { skillFile } from '../install-paths.js';
+import { cliEntry, skillFile } from '../install-paths.js';
+import { MCP_CLIENTS, PRODUCT, type McpClient } from '../mcp-clients/clients.js';
+import { registerMcpServer, serverCommand, type Registration } from '../mcp-clients/registration.js';
 import { agentHome, KNOWN_AGENTS, SKILL_TARGETS, skillFolder, type SkillTarget } from '../scan/known-agents.js';
 import { runCommand } from '../command-runner.js';
 import { propose, type Proposal, type Sighting } from '../scan/scan-proposal.js';
@@ -32,6 +38,8 @@ export function registerSetup(program: Command, run: Runner): void {
       parseTargets,
     )
     .option('--dir <dir>', 'install into this folder instead (with one --for agent)')
+    .option('--no-mcp', 'do not offer to register `contactor mcp` with the MCP clients installed here')
+    .option('-y, --yes', 'register `contactor mcp` without asking (each file is backed up first)')
     .action(run(installSkill));
 }
 
@@ -102,7 +110,14 @@ async function findAgents(
   return { sightings, notes: [] };
 }
 
-async function installSkill(cli: CliContext, opts: { for?: SkillTarget[]; dir?: string }): Promise<number> {
+interface SkillOptions {
+  for?: SkillTarget[];
+  dir?: string;
+  mcp?: boolean;
+  yes?: boolean;
+}
+
+async function installSkill(cli: CliContext, opts: SkillOptions): Promise<number> {
   const source = skillFile();
   if (!source) throw new CliError('SKILL.md is not in this installation; reinstall contactor', EXIT.usage);
   if (opts.dir && opts.for?.length !== 1)
@@ -123,10 +138,12 @@ async function installSkill(cli: CliContext, opts: { for?: SkillTarget[]; dir?: 
       : path.join(...skillFolder(agent, where.home, cli.env, where.platform));
     installed.push({ agent, path: copySkill(source, dir) });
   }
-  if (cli.json) cli.out.doc({ installed, skipped });
+  const mcp = opts.mcp === false || opts.dir ? [] : await registerMcp(cli, opts, where);
+  if (cli.json) cli.out.doc({ installed, skipped, mcp });
   else {
     for (const i of installed) cli.out.line(`installed SKILL.md for ${i.agent} at ${i.path}`);
     for (const s of skipped) cli.out.line(`skipped ${s.agent}: not installed here (no ${s.missing})`);
+    reportMcp(cli, mcp, opts.yes === true);
   }
   if (installed.length === 0)
     throw new CliError(
@@ -134,6 +151,54 @@ async function installSkill(cli: CliContext, opts: { for?: SkillTarget[]; dir?: 
       EXIT.usage,
     );
   return EXIT.completed;
+}
+
+/**
+ * Offers `contactor mcp` to every MCP client installed here (or to the named ones): asks on a terminal, and
+ * writes without asking only with --yes; elsewhere nothing is written and the note says how.
+ */
+async function registerMcp(
+  cli: CliContext,
+  opts: SkillOptions,
+  where: { home: string; platform: NodeJS.Platform },
+): Promise<Registration[]> {
+  const named = opts.for !== undefined;
+  const clients = named ? MCP_CLIENTS.filter((c) => (opts.for as readonly string[]).includes(c)) : MCP_CLIENTS;
+  const canAsk = !cli.json && process.stdin.isTTY === true && cli.out.interactive;
+  const confirm = async (client: McpClient, file: string): Promise<boolean> => {
+    if (opts.yes) return true;
+    if (!canAsk) return false;
+    cli.out.progress(`Register contactor's MCP server with ${PRODUCT[client]} (${file})? [y/N] `);
+    const rl = createInterface({ input: process.stdin });
+    try {
+      return /^y(es)?$/i.test((await rl.question('')).trim());
+    } finally {
+      rl.close();
+    }
+  };
+  return registerMcpServer({
+    home: where.home,
+    env: cli.env,
+    platform: where.platform,
+    clients,
+    named,
+    server: serverCommand(cli.env, where.platform, { execPath: process.execPath, entry: cliEntry() }),
+    confirm,
+  });
+}
+
+function reportMcp(cli: CliContext, results: Registration[], yes: boolean): void {
+  for (const r of results) {
+    if (r.status === 'registered')
+      cli.out.line(`registered contactor mcp with ${r.client} in ${r.file}${r.detail ? ` (${r.detail})` : ''}`);
+    if (r.status === 'already registered') cli.out.line(`${r.client} already has contactor mcp (${r.file})`);
+    if (r.status === 'failed') cli.out.note(`could not register contactor mcp with ${r.client}: ${r.detail ?? ''}`);
+  }
+  const declined = results.filter((r) => r.status === 'declined');
+  if (declined.length && !yes && !cli.out.interactive)
+    cli.out.note(
+      `not registered with ${declined.map((r) => r.client).join(', ')} (not asked: no terminal); \`contactor skill install --yes\` registers contactor mcp with them`,
+    );
 }
 
 function copySkill(source: string, dir: string): string {
