@@ -1,6 +1,6 @@
 /**
  * The MCP clients `skill install` registers `contactor mcp` with, and `doctor` checks: where each keeps its
- * user-level MCP servers and in which shape (README.md#use-contactor-from-any-mcp-client).
+ * user-level MCP servers and in which shape (README.md#using-the-local-agents-from-any-mcp-client).
  *
  *   Claude Code  ~/.claude.json (or $CLAUDE_CONFIG_DIR/.claude.json)  "mcpServers": {name: {type: "stdio", command, args}}
  *   Codex        ~/.codex/config.toml (or $CODEX_HOME)               [mcp_servers.name] command, args
