@@ -20,7 +20,7 @@ const NOT_IDENTITY: Record<string, string> = {
 
 const SHAPES = [
   // a === b where a side is a command, a raw input or a tool call's field (a presence check is not)
-  /(commandOf\([^)]*\)|rawInput|toolCall\.(title|kind|locations))\s*[!=]==?\s*(?!undefined\b)\S/,
+  /(commandOf\([^)]*\)|rawInput|toolCall\.(title|kind|locations))\s*[!=]==?(?!=?\s*(undefined|null)\b)\s*\S/,
   /[!=]==?\s*(commandOf\(|[\w.]*rawInput\b|[\w.]*toolCall\.)/,
   // a key made of a command or a raw input, to be compared later (a Set, a Map)
   /\$\{\s*commandOf\(/,
@@ -71,5 +71,12 @@ describe(`tool-call identity has one owner (${OWNER})`, () => {
     expect(comparisons({ 'main/runtime/planted.ts': `const x = 1;\n${line}\n` })).toEqual([
       `main/runtime/planted.ts:2: ${line.trim()}`,
     ]);
+  });
+
+  it.each([
+    ['a presence check', `  ...(rawInput !== undefined ? { rawInput } : {}),`],
+    ['a null check', `  if (toolCall.title == null) return;`],
+  ])('lets one call be read: %s', (_shape, line) => {
+    expect(comparisons({ 'main/runtime/planted.ts': `const x = 1;\n${line}\n` })).toEqual([]);
   });
 });
