@@ -1,3 +1,5 @@
+import { acpFrontScenarios } from './acp-front-scenarios.js';
 import { agentScenarios } from './scenarios.js';
 
 agentScenarios('opencode');
+acpFrontScenarios('opencode');
