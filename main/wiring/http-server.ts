@@ -126,9 +126,12 @@ export function createBridgeServer(opts: HttpBridgeOptions): BridgeServer {
         }
       : {},
   );
-  // `/mcp`: its tools call the endpoint above in-process, as the identity the edge proved; its sessions close
-  // with the server (onStopped).
+  // One limiter for every way in: JSON-RPC POSTs, guarded routes, and `/mcp`'s in-process calls.
+  const rateLimit = opts.rateLimitPerMinute ? new CallerRateLimit({ perMinute: opts.rateLimitPerMinute }) : undefined;
+  // `/mcp`: its tools call the endpoint above in-process, as the identity the edge proved, charged to its rate
+  // limit; its sessions close with the server (onStopped).
   const mcpDoor = createMcpHttpDoor({
+    ...(rateLimit ? { rateLimit } : {}),
     endpoint,
     version: opts.version,
     settings: DEFAULT_TOOL_SETTINGS,
@@ -136,7 +139,6 @@ export function createBridgeServer(opts: HttpBridgeOptions): BridgeServer {
     maxBodyBytes: opts.maxBodyBytes,
   });
   const tokens = opts.token ? new CallerTokens(opts.token, () => dispatcher.registry.callerNames()) : undefined;
-  const rateLimit = opts.rateLimitPerMinute ? new CallerRateLimit({ perMinute: opts.rateLimitPerMinute }) : undefined;
   // The request gate needs the bound port (port 0 is chosen at listen): the handler is made on the first request.
   let handler: RequestListener | undefined;
   const handlerFor = (): RequestListener =>
@@ -154,7 +156,7 @@ export function createBridgeServer(opts: HttpBridgeOptions): BridgeServer {
       ...(opts.onRefused ? { onRefused: opts.onRefused } : {}),
       ...(opts.onShutdownRequested ? { onShutdownRequested: opts.onShutdownRequested } : {}),
       onAuthenticated: (socket, who) => guard.prove(socket, who),
-      mcp: (req, res, who) => mcpDoor.handle(req, res, who),
+      mcp: (req, res, who, bucket) => mcpDoor.handle(req, res, who, bucket),
     }));
   http.on('request', (req, res) => handlerFor()(req, res));
   return server;
