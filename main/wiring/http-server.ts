@@ -32,6 +32,8 @@ export interface HttpBridgeOptions {
   dataDir: string;
   version: string;
   token?: string;
+  /** Told each time an external agent's token proves its name (CallerTokens): it joins the bridge's secrets. */
+  onExternalTokenProven?: (token: string) => void;
   allowedOrigins: string[];
   maxBodyBytes: number;
   /**
@@ -39,7 +41,7 @@ export interface HttpBridgeOptions {
    * follows max_artifact_bytes when a config reload changes that (wiring).
    */
   maxResponseBytes?: number;
-  /** JSON-RPC requests per minute per caller; no limit when absent. */
+  /** Requests per minute per caller (JSON-RPC, guarded routes, `/mcp`'s tool calls); no limit when absent. */
   rateLimitPerMinute?: number;
   /** Every request refused before dispatch (the audit log). */
   onRefused?: (details: RefusedRequest) => void;
@@ -138,7 +140,9 @@ export function createBridgeServer(opts: HttpBridgeOptions): BridgeServer {
     agentNames: () => dispatcher.registry.names(),
     maxBodyBytes: opts.maxBodyBytes,
   });
-  const tokens = opts.token ? new CallerTokens(opts.token, () => dispatcher.registry.callerNames()) : undefined;
+  const tokens = opts.token
+    ? new CallerTokens(opts.token, () => dispatcher.registry.callerNames(), opts.onExternalTokenProven)
+    : undefined;
   // The request gate needs the bound port (port 0 is chosen at listen): the handler is made on the first request.
   let handler: RequestListener | undefined;
   const handlerFor = (): RequestListener =>

@@ -238,6 +238,7 @@ function serveHttp(o: {
     dataDir: o.dataDir,
     version: packageVersion(o.root),
     ...(files.secret ? { token: files.secret } : {}),
+    onExternalTokenProven: files.rememberExternalToken,
     allowedOrigins: config.allowed_origins,
     maxBodyBytes: config.max_body_bytes,
     get maxResponseBytes() {
