@@ -41,6 +41,8 @@ export interface HttpBridgeOptions {
    * follows max_artifact_bytes when a config reload changes that (wiring).
    */
   maxResponseBytes?: number;
+  /** How long `/mcp`'s send_task follows a task (mcp_wait_seconds); read per call, so a reload applies. */
+  mcpWaitMs?: number;
   /** Requests per minute per caller (JSON-RPC, guarded routes, `/mcp`'s tool calls); no limit when absent. */
   rateLimitPerMinute?: number;
   /** Every request refused before dispatch (the audit log). */
@@ -136,7 +138,12 @@ export function createBridgeServer(opts: HttpBridgeOptions): BridgeServer {
     ...(rateLimit ? { rateLimit } : {}),
     endpoint,
     version: opts.version,
-    settings: DEFAULT_TOOL_SETTINGS,
+    settings: {
+      ...DEFAULT_TOOL_SETTINGS,
+      get waitMs() {
+        return opts.mcpWaitMs ?? DEFAULT_TOOL_SETTINGS.waitMs;
+      },
+    },
     agentNames: () => dispatcher.registry.names(),
     maxBodyBytes: opts.maxBodyBytes,
   });

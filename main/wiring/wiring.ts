@@ -245,6 +245,9 @@ function serveHttp(o: {
       return runtime.limits.maxResponseBytes;
     },
     rateLimitPerMinute: config.rate_limit_per_minute,
+    get mcpWaitMs() {
+      return runtime.limits.mcpWaitMs;
+    },
     ...(opts.http ? { http: opts.http } : {}),
     onRefused: (refused) => runtime.audit.refused(refused.reason, refused),
     ...(opts.onShutdownRequested ? { onShutdownRequested: opts.onShutdownRequested } : {}),

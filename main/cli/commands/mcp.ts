@@ -18,6 +18,7 @@ import { readTokenFile } from '../bridge-client/locate.js';
 import type { CliContext, Runner } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { createHttpRpc } from '../mcp/http-rpc.js';
+import { configLocation, readConfig } from '../settings.js';
 import { cliVersion } from '../version.js';
 import { parseSeconds } from './arguments.js';
 import { BridgeRpcError, type BridgeRpc } from '../../front-doors/mcp/bridge-rpc.js';
@@ -34,7 +35,11 @@ export function registerMcp(program: Command, run: Runner): void {
       'an MCP server on stdio: MCP clients (Claude Code, Codex, Gemini CLI, ...) list the agents and delegate to them by tool call',
     )
     .option('--as <name>', "the agent name this client acts as (default: the client's own name)")
-    .option('--wait <seconds>', 'how long send_task waits before it returns the task id to follow', parseSeconds)
+    .option(
+      '--wait <seconds>',
+      'how long send_task waits before it returns the task id to follow (default: mcp_wait_seconds in config.yaml)',
+      parseSeconds,
+    )
     .action(run(mcp));
 }
 
@@ -43,9 +48,15 @@ async function mcp(cli: CliContext, opts: McpOptions): Promise<number> {
   if (opts.as !== undefined && !AGENT_NAME.test(opts.as))
     throw new CliError(`--as "${opts.as}" is not an agent name: letters, digits, _ . - (at most 64)`, EXIT.usage);
   let connected: Promise<BridgeRpc> | undefined;
+  const configured = configuredWait(cli);
   const server = createContactorMcpServer({
     version: cliVersion(),
-    settings: { ...DEFAULT_TOOL_SETTINGS, ...(opts.wait !== undefined ? { waitMs: opts.wait * 1000 } : {}) },
+    settings: {
+      ...DEFAULT_TOOL_SETTINGS,
+      get waitMs() {
+        return opts.wait !== undefined ? opts.wait * 1000 : configured();
+      },
+    },
     // A bridge that cannot start fails this call only: the next tool call tries again.
     rpc: () =>
       (connected ??= connect(cli, opts, server.server.getClientVersion()?.name).catch((err: unknown) => {
@@ -55,6 +66,23 @@ async function mcp(cli: CliContext, opts: McpOptions): Promise<number> {
   });
   await serveOnStdio(server);
   return EXIT.completed;
+}
+
+/**
+ * `mcp_wait_seconds` from config.yaml, read again at each use so an edit applies as it does in the bridge; a
+ * file that is missing or does not validate leaves the last good value (at first the default).
+ */
+function configuredWait(cli: CliContext): () => number {
+  let last = DEFAULT_TOOL_SETTINGS.waitMs;
+  return () => {
+    try {
+      const where = configLocation(cli.opts, cli.env);
+      if (where.exists) last = readConfig(where.path, cli.env).mcp_wait_seconds * 1000;
+    } catch {
+      // The bridge keeps its last good config too; `contactor config check` says what is wrong.
+    }
+    return last;
+  };
 }
 
 /**
