@@ -142,6 +142,14 @@ export const CREDENTIAL_PATTERNS: readonly CredentialPattern[] = [
     secrets: ['p@ss/w0rd'],
   },
   {
+    // caller-tokens.ts: `ext.` + an agent name + `.` + a SHA-256 HMAC in base64url (43 characters). The name
+    // stays readable (it says whose token it was); the MAC is the credential.
+    name: "contactor external agents' tokens (`ext.<name>.<mac>`)",
+    pattern: /(\bext\.[A-Za-z0-9][A-Za-z0-9_.-]{0,63}\.)[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g,
+    sample: 'Bearer-less ext.claude-code.KS7A9lc7h6RyIXGxeZXA3FxiPlcfVpGaoHS0u4VMjQ0 in a log',
+    secrets: ['KS7A9lc7h6RyIXGxeZXA3FxiPlcfVpGaoHS0u4VMjQ0'],
+  },
+  {
     name: 'PEM private keys (also when the END line never came: a cut stderr tail)',
     pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----(?:[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----|[\s\S]*$)/g,
     sample: '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA (cut here',

@@ -202,8 +202,17 @@ export const BridgeConfigSchema = z
       .int()
       .positive()
       .default(32 * 1024 * 1024),
-    /** JSON-RPC requests per minute per caller: the identity its token proves (install, or one agent), else its address. */
+    /**
+     * Requests per minute per caller: the identity its token proves (install, or one agent), else its address.
+     * JSON-RPC POSTs, `/mcp` and the event feed, and the calls `/mcp`'s tools make inside the bridge all count.
+     */
     rate_limit_per_minute: z.number().int().positive().default(600),
+    /**
+     * How long the MCP tool send_task (and get_task with wait) follows a task before it returns the task id and
+     * how to follow it (docs/contract.md#mcp-tools), at `/mcp` and in `contactor mcp` (whose `--wait` wins).
+     * Applies on reload.
+     */
+    mcp_wait_seconds: z.number().int().positive().default(120),
     /** Finished tasks are deleted past either limit (at startup, hourly and after every tenth of max_tasks new tasks); unfinished ones never. */
     history: z
       .object({

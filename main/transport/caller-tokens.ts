@@ -43,6 +43,11 @@ export class CallerTokens {
     private readonly installToken: string,
     /** The same array while the list is unchanged (AgentRegistry.callerNames) spares a comparison per request. */
     private readonly agents: () => readonly string[],
+    /**
+     * Told each time an external agent's token proves its name: the bridge remembers it among the secrets it
+     * removes from tasks, logs and the audit log (SECURITY.md#the-token), as it does its own tokens.
+     */
+    private readonly onExternalProven?: (token: string) => void,
   ) {}
 
   private entries(): { digest: Buffer; caller: Caller }[] {
@@ -93,6 +98,7 @@ export class CallerTokens {
     const expected = digest(`${EXTERNAL_PREFIX}${agent}.${externalMac(this.installToken, agent)}`);
     if (!timingSafeEqual(given, expected)) return undefined;
     if (this.agents().includes(agent)) return undefined;
+    this.onExternalProven?.(token);
     return { kind: 'agent', agent, external: true };
   }
 }

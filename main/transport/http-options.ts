@@ -36,7 +36,7 @@ export interface HttpOptions {
   /** When set, JSON-RPC and the event feed need one of these bearer tokens; it names the caller. */
   tokens?: CallerTokens;
   maxBodyBytes: number;
-  /** Checked on every JSON-RPC POST after the token, before dispatch. */
+  /** Checked on every JSON-RPC POST after the token, before dispatch, and on every guarded route's request. */
   rateLimit?: CallerRateLimit;
   /** Told about every request refused before dispatch (the audit log). Must not throw. */
   onRefused?: (details: RefusedRequest) => void;
@@ -52,9 +52,10 @@ export interface HttpOptions {
   onAuthenticated?: (socket: Socket, who: Identity) => boolean;
   /**
    * `/mcp` (POST and GET), once the gate, the token and the route's authority row let the request in: the
-   * MCP front door answers it as `who` (main/front-doors/mcp/http-door.ts). Absent: 404.
+   * MCP front door answers it as `who` (main/front-doors/mcp/http-door.ts), charging its tools' calls to
+   * `bucket`, the caller's rate-limit bucket. Absent: 404.
    */
-  mcp?: (req: IncomingMessage, res: ServerResponse, who: Identity) => Promise<void>;
+  mcp?: (req: IncomingMessage, res: ServerResponse, who: Identity, bucket: string) => Promise<void>;
 }
 
 export interface RefusedRequest {

@@ -14,7 +14,7 @@ import Koa from 'koa';
 import type { AgentCardV1 } from '../schema/card.js';
 import { AGENT_NAME } from '../schema/config.js';
 import { identityLabel, refusal, type Action, type Identity } from '../domain/authority.js';
-import { identityOf } from './caller-tokens.js';
+import { bucketOf, identityOf, type Caller } from './caller-tokens.js';
 import { toDualCard } from './cards.js';
 import type { BridgeInfo, HttpOptions } from './http-options.js';
 import { failure } from './jsonrpc.js';
@@ -127,15 +127,19 @@ function routes(opts: HttpOptions): Router {
   const open = (route: OpenRoute): string => route;
   /**
    * Serves a route with an action at the method and path its name gives: the token, the caller's share of
-   * connections, then the table's word on the action, before `serve`.
+   * connections, the table's word on the action, then the caller's rate limit, before `serve` (which gets
+   * the caller's rate-limit bucket: `/mcp` charges its tools' in-process calls there too).
    */
-  const guarded = (route: GuardedRoute, serve: (ctx: Koa.Context, who: Identity) => void): void => {
+  const guarded = (route: GuardedRoute, serve: (ctx: Koa.Context, who: Identity, bucket: string) => void): void => {
     const path = route.slice(route.indexOf(' ') + 1);
     const handler = (ctx: Koa.Context): void => {
-      const who = caller(ctx, opts);
-      if (!who) return deny(ctx, opts, 401, unauthorized(), 'unauthorized');
+      const proven = caller(ctx, opts);
+      if (!proven) return deny(ctx, opts, 401, unauthorized(), 'unauthorized');
+      const { who } = proven;
       if (!admitted(ctx, opts, who) || !permitted(ctx, opts, HTTP_ROUTES[route], who)) return;
-      serve(ctx, who);
+      const bucket = bucketOf(proven.caller, ctx.req.socket.remoteAddress ?? 'unknown');
+      if (!withinRate(ctx, opts, bucket)) return;
+      serve(ctx, who, bucket);
     };
     if (route.startsWith('POST ')) router.post(route, path, handler);
     else router.get(route, path, handler);
@@ -157,10 +161,10 @@ function routes(opts: HttpOptions): Router {
   });
   guarded('GET /events', (ctx) => streamFeed(ctx, opts.info));
   // The MCP front door answers the request itself (its own streams): Koa leaves the response alone.
-  const mcp = (ctx: Koa.Context, who: Identity): void => {
+  const mcp = (ctx: Koa.Context, who: Identity, bucket: string): void => {
     if (!opts.mcp) return refuse(ctx, 404, notFoundError(ctx.method, ctx.path));
     ctx.respond = false;
-    opts.mcp(ctx.req, ctx.res, who).catch(() => internalError(ctx.res));
+    opts.mcp(ctx.req, ctx.res, who, bucket).catch(() => internalError(ctx.res));
   };
   guarded('POST /mcp', mcp);
   guarded('GET /mcp', mcp);
@@ -186,11 +190,24 @@ function deny(ctx: Koa.Context, opts: HttpOptions, status: number, err: RpcError
   refuse(ctx, status, err);
 }
 
-/** Who the request's token proves (domain/authority.ts), or undefined when a token is required and wrong. */
-function caller(ctx: Koa.Context, opts: HttpOptions): Identity | undefined {
-  if (opts.tokens === undefined) return identityOf(undefined);
+/**
+ * Who the request's token proves (domain/authority.ts) and the caller behind it (its rate-limit bucket), or
+ * undefined when a token is required and wrong.
+ */
+function caller(ctx: Koa.Context, opts: HttpOptions): { caller: Caller | undefined; who: Identity } | undefined {
+  if (opts.tokens === undefined) return { caller: undefined, who: identityOf(undefined) };
   const known = opts.tokens.identify(ctx.get('authorization') || undefined);
-  return known && identityOf(known);
+  return known && { caller: known, who: identityOf(known) };
+}
+
+/** The rate limit's word on one more request of this caller (rate-limit.ts): refused with 429 and -32065. */
+function withinRate(ctx: Koa.Context, opts: HttpOptions, bucket: string): boolean {
+  const rate = opts.rateLimit?.charge(bucket);
+  if (!rate || rate.ok) return true;
+  ctx.set('Retry-After', String(rate.retryAfterS));
+  const limited = new RpcError(REASON_CODES['rate-limited'], rate.message, { retryAfterMs: rate.retryAfterMs });
+  deny(ctx, opts, 429, limited, 'rate-limited', rate.caller);
+  return false;
 }
 
 /** The connection guard's word on the caller's share of connections (connection-guard.ts). */

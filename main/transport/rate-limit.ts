@@ -2,7 +2,9 @@
  * Requests per minute per caller (`rate_limit_per_minute`), checked before dispatch. The caller is the
  * identity its bearer token proves (caller-tokens.ts: the install token, or one agent's derived token),
  * else the remote address when no token is required; never a request parameter, so no caller can pick
- * its own bucket. Every request of a batch is charged.
+ * its own bucket. Every request of a batch is charged, and so is every request a guarded route serves
+ * (`/mcp`, the event feed) and every JSON-RPC call `/mcp`'s tools make in-process: one bucket per caller,
+ * whichever way in (docs/architecture.md#choke-points).
  *
  * A token bucket per caller: a full minute's worth may arrive at once, then they refill evenly.
  */
@@ -13,7 +15,9 @@ export interface RateLimitOptions {
   now?: () => number;
 }
 
-export type RateVerdict = { ok: true; caller: string } | { ok: false; caller: string; retryAfterMs: number };
+export type RateVerdict =
+  | { ok: true; caller: string }
+  | { ok: false; caller: string; retryAfterMs: number; retryAfterS: number; message: string };
 
 interface Bucket {
   tokens: number;
@@ -38,8 +42,16 @@ export class CallerRateLimit {
    * bucket would need, and charges nothing.
    */
   check(body: ParsedBody, caller: string): RateVerdict {
-    const retryAfterMs = this.take(caller, requestCount(body));
-    return retryAfterMs === 0 ? { ok: true, caller } : { ok: false, caller, retryAfterMs };
+    return this.charge(caller, requestCount(body));
+  }
+
+  /** Charges `cost` requests to `caller`: a guarded route's request, or one call `/mcp`'s tools make in-process. */
+  charge(caller: string, cost = 1): RateVerdict {
+    const retryAfterMs = this.take(caller, cost);
+    if (retryAfterMs === 0) return { ok: true, caller };
+    const retryAfterS = Math.ceil(retryAfterMs / 1000);
+    const message = `too many requests from ${caller}; retry in ${retryAfterS} s (rate_limit_per_minute)`;
+    return { ok: false, caller, retryAfterMs, retryAfterS, message };
   }
 
   /** 0 when allowed, else how long until `cost` tokens are there. */

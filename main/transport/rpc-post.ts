@@ -91,13 +91,9 @@ export async function handleRpcPost(
   const parsed = parseBody(body);
   const rate = opts.rateLimit?.check(parsed, bucketOf(caller, req.socket.remoteAddress ?? 'unknown'));
   if (rate && !rate.ok) {
-    const seconds = Math.ceil(rate.retryAfterMs / 1000);
-    const limited = new RpcError(
-      -32065,
-      `too many requests from ${rate.caller}; retry in ${seconds} s (rate_limit_per_minute)`,
-      { retryAfterMs: rate.retryAfterMs },
-    );
-    return deny(429, limited, 'rate-limited', { caller: rate.caller, headers: { 'Retry-After': String(seconds) } });
+    const limited = new RpcError(REASON_CODES['rate-limited'], rate.message, { retryAfterMs: rate.retryAfterMs });
+    const headers = { 'Retry-After': String(rate.retryAfterS) };
+    return deny(429, limited, 'rate-limited', { caller: rate.caller, headers });
   }
   const lastEventId = parseLastEventId((req.headers['last-event-id'] as string | undefined) || undefined);
   const call: RpcCall = {

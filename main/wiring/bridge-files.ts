@@ -17,10 +17,19 @@ export interface BridgeFiles {
    * tokens join it as their backends are built (at start and on every reload).
    */
   bridgeSecrets: string[];
+  /**
+   * Adds an external agent's token the bridge has verified (caller-tokens.ts) to `bridgeSecrets`: external
+   * names are not known in advance, so each token joins as it is first proven. At most
+   * MAX_REMEMBERED_EXTERNAL_TOKENS are kept, the longest-known forgotten first.
+   */
+  rememberExternalToken(token: string): void;
   log: BridgeLogger;
   /** Closes the log and releases the lock: at shutdown, or when the bridge could not be built. */
   close(): void;
 }
+
+/** External agents' tokens kept among the secrets at most (SECURITY.md#the-token). */
+export const MAX_REMEMBERED_EXTERNAL_TOKENS = 256;
 
 export function databaseFile(dataDir: string): string {
   return path.join(dataDir, 'contactor.db');
@@ -40,9 +49,19 @@ export function openBridgeFiles(dataDir: string, tokenRequired: boolean): Bridge
       () => bridgeSecrets,
       (file) => openOwnFileForAppend(dataDir, file),
     );
+    const external: string[] = [];
+    const rememberExternalToken = (token: string): void => {
+      if (external.includes(token)) return;
+      external.push(token);
+      bridgeSecrets.push(token);
+      if (external.length <= MAX_REMEMBERED_EXTERNAL_TOKENS) return;
+      const forgotten = external.shift()!;
+      bridgeSecrets.splice(bridgeSecrets.indexOf(forgotten), 1);
+    };
     return {
       secret,
       bridgeSecrets,
+      rememberExternalToken,
       log,
       close: () => {
         log.close();

@@ -32,6 +32,8 @@ export interface HttpBridgeOptions {
   dataDir: string;
   version: string;
   token?: string;
+  /** Told each time an external agent's token proves its name (CallerTokens): it joins the bridge's secrets. */
+  onExternalTokenProven?: (token: string) => void;
   allowedOrigins: string[];
   maxBodyBytes: number;
   /**
@@ -39,7 +41,9 @@ export interface HttpBridgeOptions {
    * follows max_artifact_bytes when a config reload changes that (wiring).
    */
   maxResponseBytes?: number;
-  /** JSON-RPC requests per minute per caller; no limit when absent. */
+  /** How long `/mcp`'s send_task follows a task (mcp_wait_seconds); read per call, so a reload applies. */
+  mcpWaitMs?: number;
+  /** Requests per minute per caller (JSON-RPC, guarded routes, `/mcp`'s tool calls); no limit when absent. */
   rateLimitPerMinute?: number;
   /** Every request refused before dispatch (the audit log). */
   onRefused?: (details: RefusedRequest) => void;
@@ -126,17 +130,26 @@ export function createBridgeServer(opts: HttpBridgeOptions): BridgeServer {
         }
       : {},
   );
-  // `/mcp`: its tools call the endpoint above in-process, as the identity the edge proved; its sessions close
-  // with the server (onStopped).
+  // One limiter for every way in: JSON-RPC POSTs, guarded routes, and `/mcp`'s in-process calls.
+  const rateLimit = opts.rateLimitPerMinute ? new CallerRateLimit({ perMinute: opts.rateLimitPerMinute }) : undefined;
+  // `/mcp`: its tools call the endpoint above in-process, as the identity the edge proved, charged to its rate
+  // limit; its sessions close with the server (onStopped).
   const mcpDoor = createMcpHttpDoor({
+    ...(rateLimit ? { rateLimit } : {}),
     endpoint,
     version: opts.version,
-    settings: DEFAULT_TOOL_SETTINGS,
+    settings: {
+      ...DEFAULT_TOOL_SETTINGS,
+      get waitMs() {
+        return opts.mcpWaitMs ?? DEFAULT_TOOL_SETTINGS.waitMs;
+      },
+    },
     agentNames: () => dispatcher.registry.names(),
     maxBodyBytes: opts.maxBodyBytes,
   });
-  const tokens = opts.token ? new CallerTokens(opts.token, () => dispatcher.registry.callerNames()) : undefined;
-  const rateLimit = opts.rateLimitPerMinute ? new CallerRateLimit({ perMinute: opts.rateLimitPerMinute }) : undefined;
+  const tokens = opts.token
+    ? new CallerTokens(opts.token, () => dispatcher.registry.callerNames(), opts.onExternalTokenProven)
+    : undefined;
   // The request gate needs the bound port (port 0 is chosen at listen): the handler is made on the first request.
   let handler: RequestListener | undefined;
   const handlerFor = (): RequestListener =>
@@ -154,7 +167,7 @@ export function createBridgeServer(opts: HttpBridgeOptions): BridgeServer {
       ...(opts.onRefused ? { onRefused: opts.onRefused } : {}),
       ...(opts.onShutdownRequested ? { onShutdownRequested: opts.onShutdownRequested } : {}),
       onAuthenticated: (socket, who) => guard.prove(socket, who),
-      mcp: (req, res, who) => mcpDoor.handle(req, res, who),
+      mcp: (req, res, who, bucket) => mcpDoor.handle(req, res, who, bucket),
     }));
   http.on('request', (req, res) => handlerFor()(req, res));
   return server;

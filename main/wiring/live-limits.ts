@@ -1,8 +1,8 @@
 /**
  * The limits a config reload applies without a restart, outside the agents: the delegation depth and page
  * size the dispatcher reads per call, the artifact cap behind the response limit, the turn slots, and the
- * history pruning (restarted when its settings change). max_body_bytes needs a restart: the one read at
- * start stays.
+ * history pruning (restarted when its settings change), and the MCP tools' wait bound. max_body_bytes needs a
+ * restart: the one read at start stays.
  */
 import type { BridgeLogger } from '../audit/logging.js';
 import type { TurnSlots } from '../runtime/turn-slots.js';
@@ -35,11 +35,18 @@ export class LiveLimits {
   private artifactCap: number;
   private history: BridgeConfig['history'];
   private pruning: HistoryPruning | undefined;
+  private mcpWait: number;
 
   constructor(private readonly opts: LiveLimitsOptions) {
     this.maxBodyBytes = opts.started.max_body_bytes;
     this.artifactCap = opts.started.max_artifact_bytes;
     this.history = opts.started.history;
+    this.mcpWait = opts.started.mcp_wait_seconds;
+  }
+
+  /** How long `/mcp`'s send_task follows a task (mcp_wait_seconds), read per call. */
+  get mcpWaitMs(): number {
+    return this.mcpWait * 1000;
   }
 
   get maxResponseBytes(): number {
@@ -50,6 +57,7 @@ export class LiveLimits {
     this.opts.dispatcherOptions.maxDelegationDepth = next.max_delegation_depth;
     this.opts.dispatcherOptions.maxPageBytes = pageBytesFor(next.max_artifact_bytes, this.maxBodyBytes);
     this.artifactCap = next.max_artifact_bytes;
+    this.mcpWait = next.mcp_wait_seconds;
     this.opts.slots.resize(next.max_concurrent_tasks);
     const historyChanged = JSON.stringify(next.history) !== JSON.stringify(this.history);
     this.history = next.history;

@@ -238,12 +238,16 @@ function serveHttp(o: {
     dataDir: o.dataDir,
     version: packageVersion(o.root),
     ...(files.secret ? { token: files.secret } : {}),
+    onExternalTokenProven: files.rememberExternalToken,
     allowedOrigins: config.allowed_origins,
     maxBodyBytes: config.max_body_bytes,
     get maxResponseBytes() {
       return runtime.limits.maxResponseBytes;
     },
     rateLimitPerMinute: config.rate_limit_per_minute,
+    get mcpWaitMs() {
+      return runtime.limits.mcpWaitMs;
+    },
     ...(opts.http ? { http: opts.http } : {}),
     onRefused: (refused) => runtime.audit.refused(refused.reason, refused),
     ...(opts.onShutdownRequested ? { onShutdownRequested: opts.onShutdownRequested } : {}),

@@ -303,6 +303,18 @@ const FORMS: Record<string, Form[]> = {
     },
     { form: 'redis://', sample: 'redis://default:8517-5f8bdf@cache:6379/0 refused', secret: '8517-5f8bdf' },
   ],
+  "contactor external agents' tokens (`ext.<name>.<mac>`)": [
+    {
+      form: 'a plain name',
+      sample: 'url http://127.0.0.1:8791/mcp token ext.claude-code.KS7A9lc7h6RyIXGxeZXA3FxiPlcfVpGaoHS0u4VMjQ0',
+      secret: 'KS7A9lc7h6RyIXGxeZXA3FxiPlcfVpGaoHS0u4VMjQ0',
+    },
+    {
+      form: 'a name with dots, quoted in JSON',
+      sample: '{"headers":{"x":"ext.my.editor-2.ZjxrvfO2oP6FlqZjtH5vlkmfK93r38KUJZvq1xqGOs0"}}',
+      secret: 'ZjxrvfO2oP6FlqZjtH5vlkmfK93r38KUJZvq1xqGOs0',
+    },
+  ],
   'PEM private keys (also when the END line never came: a cut stderr tail)': [
     {
       form: 'RSA, whole',

@@ -32,7 +32,13 @@ describe('CallerRateLimit', () => {
     const limit = new CallerRateLimit({ perMinute: 60, now: () => now });
     for (let i = 0; i < 60; i += 1) expect(limit.check(send(), 'install').ok).toBe(true);
     const refused = limit.check(send(), 'install');
-    expect(refused).toEqual({ ok: false, caller: 'install', retryAfterMs: 1000 });
+    expect(refused).toEqual({
+      ok: false,
+      caller: 'install',
+      retryAfterMs: 1000,
+      retryAfterS: 1,
+      message: 'too many requests from install; retry in 1 s (rate_limit_per_minute)',
+    });
     now += 1000;
     expect(limit.check(send(), 'install').ok).toBe(true);
     expect(limit.check(send(), 'install').ok).toBe(false);

@@ -5,6 +5,7 @@
  * of the bridge it is that agent (CONTACTOR_TOKEN); otherwise an external agent named by `--as` or by the
  * client's own name, with that name's own token.
  */
+import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { createContactorMcpServer } from '../../front-doors/mcp/mcp-server.js';
 import { serveOnStdio } from '../../front-doors/mcp/stdio-door.js';
@@ -17,9 +18,10 @@ import { readTokenFile } from '../bridge-client/locate.js';
 import type { CliContext, Runner } from '../context.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { createHttpRpc } from '../mcp/http-rpc.js';
+import { configLocation, readConfig } from '../settings.js';
 import { cliVersion } from '../version.js';
 import { parseSeconds } from './arguments.js';
-import type { BridgeRpc } from '../../front-doors/mcp/bridge-rpc.js';
+import { BridgeRpcError, type BridgeRpc } from '../../front-doors/mcp/bridge-rpc.js';
 
 interface McpOptions {
   as?: string;
@@ -33,7 +35,11 @@ export function registerMcp(program: Command, run: Runner): void {
       'an MCP server on stdio: MCP clients (Claude Code, Codex, Gemini CLI, ...) list the agents and delegate to them by tool call',
     )
     .option('--as <name>', "the agent name this client acts as (default: the client's own name)")
-    .option('--wait <seconds>', 'how long send_task waits before it returns the task id to follow', parseSeconds)
+    .option(
+      '--wait <seconds>',
+      'how long send_task waits before it returns the task id to follow (default: mcp_wait_seconds in config.yaml)',
+      parseSeconds,
+    )
     .action(run(mcp));
 }
 
@@ -42,9 +48,15 @@ async function mcp(cli: CliContext, opts: McpOptions): Promise<number> {
   if (opts.as !== undefined && !AGENT_NAME.test(opts.as))
     throw new CliError(`--as "${opts.as}" is not an agent name: letters, digits, _ . - (at most 64)`, EXIT.usage);
   let connected: Promise<BridgeRpc> | undefined;
+  const configured = configuredWait(cli);
   const server = createContactorMcpServer({
     version: cliVersion(),
-    settings: { ...DEFAULT_TOOL_SETTINGS, ...(opts.wait !== undefined ? { waitMs: opts.wait * 1000 } : {}) },
+    settings: {
+      ...DEFAULT_TOOL_SETTINGS,
+      get waitMs() {
+        return opts.wait !== undefined ? opts.wait * 1000 : configured();
+      },
+    },
     // A bridge that cannot start fails this call only: the next tool call tries again.
     rpc: () =>
       (connected ??= connect(cli, opts, server.server.getClientVersion()?.name).catch((err: unknown) => {
@@ -57,17 +69,37 @@ async function mcp(cli: CliContext, opts: McpOptions): Promise<number> {
 }
 
 /**
- * The bridge, and who this server is to it. An agent the bridge started has CONTACTOR_AGENT beside its own
- * CONTACTOR_TOKEN: that token proves which agent. Anyone else is an external agent whose token is derived
- * from the install token (the data dir's, or the one CONTACTOR_TOKEN carries for the person): the install
- * token itself is never sent, so this server never acts as the person.
+ * `mcp_wait_seconds` from config.yaml, read again at each use so an edit applies as it does in the bridge; a
+ * file that is missing or does not validate leaves the last good value (at first the default).
+ */
+function configuredWait(cli: CliContext): () => number {
+  let last = DEFAULT_TOOL_SETTINGS.waitMs;
+  return () => {
+    try {
+      const where = configLocation(cli.opts, cli.env);
+      if (where.exists) last = readConfig(where.path, cli.env).mcp_wait_seconds * 1000;
+    } catch {
+      // The bridge keeps its last good config too; `contactor config check` says what is wrong.
+    }
+    return last;
+  };
+}
+
+/**
+ * The bridge, and who this server is to it: the identity comes from the credential, never from the env's
+ * CONTACTOR_AGENT nor from `--as` (SECURITY.md#who-may-do-what, "MCP clients"). A CONTACTOR_TOKEN that is not
+ * the install token (an agent the bridge started, or an external agent's `ext.` token) is sent as it is: the
+ * bridge says whose it is. Only the install token is never sent: from it this server derives the token of an
+ * external agent (named by `--as` or the client's name), so it never acts as the person.
  */
 async function connect(cli: CliContext, opts: McpOptions, clientName: string | undefined): Promise<BridgeRpc> {
   const { address } = await ensureBridge(cli.opts, cli.env);
   const inherited = cli.env.CONTACTOR_TOKEN || undefined;
   const stored = readTokenFile(address.dataDir) ?? address.discovery?.token;
-  if (cli.env.CONTACTOR_AGENT && inherited && inherited !== stored)
-    return createHttpRpc({ ...address, token: inherited }, `agent ${cli.env.CONTACTOR_AGENT}`);
+  const asInherited = (): BridgeRpc =>
+    createHttpRpc({ ...address, token: inherited! }, 'the agent whose token CONTACTOR_TOKEN holds');
+  if (inherited && (inherited.startsWith('ext.') || (stored !== undefined && inherited !== stored)))
+    return asInherited();
   const install = stored ?? inherited;
   const name = opts.as ?? externalNameOf(clientName);
   if (!install) {
@@ -76,5 +108,25 @@ async function connect(cli: CliContext, opts: McpOptions, clientName: string | u
       EXIT.unauthorized,
     );
   }
-  return createHttpRpc({ ...address, token: deriveExternalAgentToken(install, name) }, `external agent "${name}"`);
+  const external = createHttpRpc(
+    { ...address, token: deriveExternalAgentToken(install, name) },
+    `external agent "${name}"`,
+  );
+  if (stored !== undefined) return external;
+  // No install token here to compare with (a bridge named by CONTACTOR_URL): the bridge tells. It accepts a
+  // token derived from CONTACTOR_TOKEN only when that is the install token; the probe's name is one no
+  // configured agent has, so a refusal can only mean that CONTACTOR_TOKEN is an agent's own.
+  const probe = deriveExternalAgentToken(install, `mcp-probe-${randomBytes(8).toString('hex')}`);
+  return (await provesNothing(createHttpRpc({ ...address, token: probe }, 'contactor mcp'))) ? asInherited() : external;
+}
+
+/** Whether the bridge refuses this caller's token (-32066 from http-rpc.ts), asked with a method any caller may call. */
+async function provesNothing(rpc: BridgeRpc): Promise<boolean> {
+  try {
+    await rpc.call('agents/list', {});
+    return false;
+  } catch (err) {
+    if (err instanceof BridgeRpcError && err.code === -32066) return true;
+    throw err;
+  }
 }

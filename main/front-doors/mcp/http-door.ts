@@ -12,7 +12,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { identityLabel, type Identity } from '../../domain/authority.js';
 import type { JsonRpcEndpoint } from '../../transport/jsonrpc.js';
 import { BridgeRpcError } from './bridge-rpc.js';
-import { createInProcessRpc } from './in-process-rpc.js';
+import { createInProcessRpc, type RateCharge } from './in-process-rpc.js';
 import { createContactorMcpServer } from './mcp-server.js';
 import { mcpIdentity } from './mcp-identity.js';
 import type { ToolSettings } from './tools.js';
@@ -26,6 +26,8 @@ export interface McpHttpDoorOptions {
   maxBodyBytes: number;
   /** Open sessions at most; the oldest is closed to make room. */
   maxSessions?: number;
+  /** The bridge's rate limit (rate_limit_per_minute): every in-process call of a tool is charged to its caller. */
+  rateLimit?: RateCharge['limit'];
 }
 
 interface Session {
@@ -34,7 +36,8 @@ interface Session {
 }
 
 export interface McpHttpDoor {
-  handle(req: IncomingMessage, res: ServerResponse, who: Identity): Promise<void>;
+  /** `bucket`: the caller's rate-limit bucket, which its session's tool calls are charged to. */
+  handle(req: IncomingMessage, res: ServerResponse, who: Identity, bucket: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -42,7 +45,8 @@ export function createMcpHttpDoor(opts: McpHttpDoorOptions): McpHttpDoor {
   const sessions = new Map<string, Session>();
   const maxSessions = opts.maxSessions ?? 64;
 
-  const open = async (who: Identity): Promise<StreamableHTTPServerTransport> => {
+  const open = async (who: Identity, bucket: string): Promise<StreamableHTTPServerTransport> => {
+    const rate = opts.rateLimit ? { limit: opts.rateLimit, bucket } : undefined;
     const owner = identityLabel(who);
     let clientName: string | undefined;
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
@@ -63,7 +67,7 @@ export function createMcpHttpDoor(opts: McpHttpDoorOptions): McpHttpDoor {
       rpc: async () => {
         clientName ??= server.server.getClientVersion()?.name;
         const identity = mcpIdentity(who, clientName, opts.agentNames());
-        return createInProcessRpc(opts.endpoint, identity);
+        return createInProcessRpc(opts.endpoint, identity, rate);
       },
     });
     transport.onclose = () => {
@@ -74,7 +78,7 @@ export function createMcpHttpDoor(opts: McpHttpDoorOptions): McpHttpDoor {
   };
 
   return {
-    async handle(req, res, who) {
+    async handle(req, res, who, bucket) {
       let body: unknown;
       if (req.method === 'POST') {
         const read = await readJson(req, opts.maxBodyBytes);
@@ -89,7 +93,7 @@ export function createMcpHttpDoor(opts: McpHttpDoorOptions): McpHttpDoor {
         return session.transport.handleRequest(req, res, body);
       }
       if (req.method === 'POST' && isInitializeRequest(body)) {
-        const transport = await open(who);
+        const transport = await open(who, bucket);
         return transport.handleRequest(req, res, body);
       }
       refuse(res, 400, -32000, 'no MCP session: send initialize first (without an Mcp-Session-Id header)');

@@ -1,26 +1,42 @@
 /**
  * BridgeRpc inside the bridge (`/mcp`): each call goes to the JSON-RPC endpoint the HTTP edge uses, as the
  * identity the request gate proved, so the endpoint's authority check and the dispatcher's chain apply as
- * to a POST (docs/architecture.md#choke-points).
+ * to a POST, and each is charged to the caller's rate-limit bucket as a POST is (transport/rate-limit.ts;
+ * docs/architecture.md#choke-points).
  */
 import type { Identity } from '../../domain/authority.js';
 import type { JsonRpcEndpoint } from '../../transport/jsonrpc.js';
+import type { CallerRateLimit } from '../../transport/rate-limit.js';
 import type { RpcCall } from '../../transport/rpc-types.js';
 import { BridgeRpcError, type BridgeRpc } from './bridge-rpc.js';
 
 type Endpoint = Pick<JsonRpcEndpoint, 'handle'>;
 
-export function createInProcessRpc(endpoint: Endpoint, identity: Identity): BridgeRpc {
+/** The caller's rate-limit bucket (caller-tokens.ts bucketOf) and the limiter the HTTP edge charges too. */
+export interface RateCharge {
+  limit: Pick<CallerRateLimit, 'charge'>;
+  bucket: string;
+}
+
+/** -32065, the bridge's code for too many requests (transport/rpc-errors.ts). */
+const RATE_LIMITED = -32065;
+
+export function createInProcessRpc(endpoint: Endpoint, identity: Identity, rate?: RateCharge): BridgeRpc {
   let nextId = 1;
   const call: RpcCall = {
     version: '0.3',
     identity,
     ...(identity.kind === 'agent' ? { callerAgent: identity.agent } : {}),
   };
-  const request = (method: string, params: unknown) => ({
-    json: true as const,
-    value: { jsonrpc: '2.0', id: nextId++, method, ...(params === undefined ? {} : { params }) },
-  });
+  const request = (method: string, params: unknown) => {
+    const verdict = rate?.limit.charge(rate.bucket);
+    if (verdict && !verdict.ok)
+      throw new BridgeRpcError(RATE_LIMITED, verdict.message, { retryAfterMs: verdict.retryAfterMs });
+    return {
+      json: true as const,
+      value: { jsonrpc: '2.0', id: nextId++, method, ...(params === undefined ? {} : { params }) },
+    };
+  };
   return {
     async call(method, params) {
       const outcome = await endpoint.handle(request(method, params), call);
