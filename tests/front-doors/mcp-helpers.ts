@@ -3,6 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { TestBridge } from '../helpers/bridge.js';
+import { TEST_TIMEOUT_MS } from '../helpers/timeouts.js';
 import { bridgeEnv, CLI } from '../cli/run-cli.js';
 
 export interface Connected {
@@ -12,13 +13,25 @@ export interface Connected {
 
 type Capabilities = ConstructorParameters<typeof Client>[1];
 
+/**
+ * The SDK's Client, whose every request waits as long as the test may (its own default ends a request after
+ * 60 s, which a loaded machine reaches before the test's budget: tests/helpers/timeouts.ts).
+ */
+export function testClient(name: string, capabilities?: Capabilities): Client {
+  const client = new Client({ name, version: '1.0.0' }, capabilities);
+  const request = client.request.bind(client);
+  client.request = ((req, schema, options) =>
+    request(req, schema, { timeout: TEST_TIMEOUT_MS, ...options })) as typeof client.request;
+  return client;
+}
+
 /** `contactor mcp` (the built CLI) as a child process, the way `claude mcp add contactor -- contactor mcp` runs it. */
 export async function stdioClient(
   bridge: TestBridge,
   name: string,
   opts: { args?: string[]; env?: Record<string, string | undefined>; capabilities?: Capabilities } = {},
 ): Promise<Connected> {
-  const client = new Client({ name, version: '1.0.0' }, opts.capabilities);
+  const client = testClient(name, opts.capabilities);
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, 'mcp', ...(opts.args ?? [])],
@@ -36,7 +49,7 @@ export async function httpClient(
   token: string,
   capabilities?: Capabilities,
 ): Promise<Connected> {
-  const client = new Client({ name, version: '1.0.0' }, capabilities);
+  const client = testClient(name, capabilities);
   const transport = new StreamableHTTPClientTransport(new URL(`${bridge.url}/mcp`), {
     requestInit: { headers: { authorization: `Bearer ${token}` } },
   });

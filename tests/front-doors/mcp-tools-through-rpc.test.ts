@@ -5,13 +5,13 @@
  * directly (tests/layering/rules.ts, `front-door-mcp`). Real SDK client and server over an in-memory pair;
  * the bridge is a recording fake of the port.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CreateTaskResultSchema, GetTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
 import type { BridgeRpc } from '../../main/front-doors/mcp/bridge-rpc.js';
 import { createContactorMcpServer } from '../../main/front-doors/mcp/mcp-server.js';
 import { METHOD_ACTIONS } from '../../main/transport/method-actions.js';
+import { testClient } from './mcp-helpers.js';
 
 const TASK = {
   kind: 'task',
@@ -58,7 +58,7 @@ describe('every MCP tool goes through the bridge methods and their authority row
       rpc: async () => recordingRpc(calls),
       settings: { waitMs: 5_000, maxBriefChars: 100 },
     });
-    const client = new Client({ name: 'test', version: '0' });
+    const client = testClient('test');
     const [a, b] = InMemoryTransport.createLinkedPair();
     await Promise.all([server.connect(a), client.connect(b)]);
     try {
@@ -77,7 +77,7 @@ describe('every MCP tool goes through the bridge methods and their authority row
       rpc: async () => recordingRpc([]),
       settings: { waitMs: 5_000, maxBriefChars: 100 },
     });
-    const client = new Client({ name: 'test', version: '0' });
+    const client = testClient('test');
     const [a, b] = InMemoryTransport.createLinkedPair();
     await Promise.all([server.connect(a), client.connect(b)]);
     const { tools } = await client.listTools();
@@ -92,7 +92,7 @@ describe('every MCP tool goes through the bridge methods and their authority row
       rpc: async () => recordingRpc(calls),
       settings: { waitMs: 5_000, maxBriefChars: 100 },
     });
-    const client = new Client({ name: 'test', version: '0' });
+    const client = testClient('test');
     const [a, b] = InMemoryTransport.createLinkedPair();
     await Promise.all([server.connect(a), client.connect(b)]);
     const result = await client.callTool({ name: 'send_task', arguments: { agent: 'echo', brief: 'x'.repeat(101) } });
@@ -109,7 +109,7 @@ describe('every MCP tool goes through the bridge methods and their authority row
       rpc: async () => recordingRpc(calls),
       settings: { waitMs: 5_000, maxBriefChars: 100 },
     });
-    const client = new Client({ name: 'test', version: '0' });
+    const client = testClient('test');
     const [a, b] = InMemoryTransport.createLinkedPair();
     await Promise.all([server.connect(a), client.connect(b)]);
     const created = await client.request(
