@@ -95,6 +95,10 @@ async function runStartedTurn(
   cwd: string | undefined,
 ): Promise<void> {
   const { live, agent } = plan;
+  // The latest turn's start and end, for every backend: a reader of a canceled task tells a turn still
+  // stopping (started, not ended) from one that had ended or never ran (docs/contract.md#task-metadata).
+  const { turnEndedAt: _earlierEnd, ...earlier } = live.task.metadata.receipt ?? {};
+  live.patchMetadata({ receipt: { ...earlier, turnStartedAt: new Date().toISOString() } });
 
   // The turn stops when its task is aborted or its time is up; the signal is made only if the backend reads it.
   const turnAbort = new LazyAbort();
@@ -219,6 +223,8 @@ async function runStartedTurn(
   }
   endThought();
   if (firstOutputAt) reporter.receipt({ firstOutputAt });
+  // The backend returned: the agent no longer works on this turn (for a canceled one, it has stopped).
+  reporter.receipt({ turnEndedAt: new Date().toISOString() });
   // What the token filter still holds counts against the cap like the rest, before the cut is recorded.
   stream.push(budget.take(tokens.end()));
   if (budget.droppedBytes > 0 || backendCut) {
@@ -233,7 +239,8 @@ async function runStartedTurn(
 
   if (live.abort.aborted) {
     stream.abandon();
-    // The backend's receipt of how the cancel ended (receipt.cancel) came after the task turned canceled.
+    // When the turn ended (receipt.turnEndedAt), and the backend's receipt of how the cancel ended
+    // (receipt.cancel), came after the task turned canceled.
     live.saveLateFacts();
   } else if (timer.timedOut) {
     stream.finish();

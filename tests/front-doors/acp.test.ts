@@ -2,9 +2,12 @@
  * `contactor acp` as an editor reaches it: the real command (a child process) driven by the SDK's client side,
  * against a real test bridge whose agents are the fake ACP agent (tests/fixtures/acp) and the echo demo agent.
  */
+import { existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as acp from '@agentclientprotocol/sdk';
-import { echoAgent, fakeAcpAgent, startTestBridge, type TestBridge } from '../helpers/bridge.js';
+import { echoAgent, fakeAcpAgent, startTestBridge, tempDir, type TestBridge } from '../helpers/bridge.js';
 import { bridgeEnv } from '../cli/run-cli.js';
 import { deriveAgentToken } from '../../main/transport/caller-tokens.js';
 import { eventually } from '../helpers/wait.js';
@@ -16,7 +19,8 @@ let editor: Editor;
 beforeAll(async () => {
   bridge = await startTestBridge({
     agents: {
-      fake: fakeAcpAgent(),
+      // A grace long enough that an agent slow to stop (`stop-when`) stops by itself, never killed.
+      fake: fakeAcpAgent([], { cancel_grace_s: 120 }),
       echo: echoAgent({ description: 'the demo agent' }),
       broken: { kind: 'acp', command: ['/nonexistent/agent-program'], append_decision_contract: false },
     },
@@ -201,6 +205,33 @@ describe('contactor acp: cancel', () => {
     await editor.agent.notify(acp.methods.agent.session.cancel, { sessionId });
     expect((await prompt).stopReason).toBe('cancelled');
     expect((await taskOf(sessionId)).status.state).toBe('canceled');
+  });
+
+  it('an agent slow to stop: the prompt ends "cancelled" only after the bridge recorded its turn ended', async () => {
+    const goFile = path.join(tempDir(), 'stop-now');
+    const { sessionId } = await editor.newSession();
+    let resolvedAt: number | undefined;
+    const prompt = editor.prompt(sessionId, `stop-when ${goFile}`).then((reply) => {
+      resolvedAt = Date.now();
+      return reply;
+    });
+    await eventually(() => replyText(editor.updatesOf(sessionId)).includes('tick 1'), 'ticks');
+    await editor.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+    await eventually(async () => (await taskOf(sessionId)).status.state === 'canceled', 'the task canceled');
+    // The agent still works on its turn: nothing may end the prompt yet. A front door that ends it on the
+    // canceled state alone does so within a few bridge calls; a second gives it the chance to show it.
+    await Promise.race([prompt, delay(1000)]);
+    expect(resolvedAt).toBeUndefined();
+    const receipt = (await taskOf(sessionId)).metadata.receipt as Record<string, unknown>;
+    expect(receipt.turnStartedAt).toEqual(expect.any(String));
+    expect(receipt.turnEndedAt).toBeUndefined();
+    expect(existsSync(goFile)).toBe(false);
+
+    writeFileSync(goFile, '');
+    expect((await prompt).stopReason).toBe('cancelled');
+    const ended = (await taskOf(sessionId)).metadata.receipt as Record<string, unknown>;
+    expect(ended.cancel).toBe('agent stopped the turn');
+    expect(Date.parse(ended.turnEndedAt as string)).toBeLessThanOrEqual(resolvedAt!);
   });
 
   it('while a question waits: the editor answers "cancelled" as ACP asks, the task is canceled', async () => {

@@ -4,6 +4,8 @@ import { textOf } from '../../main/domain/task.js';
 import { FakeBackend, Gate, GatedBackend, HangingBackend, scripted } from '../fixtures/fake-backends.js';
 import { Core, pastTheIdleFlush } from './core.js';
 
+const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
 describe('cancel', () => {
   let core: Core;
   afterEach(() => core.close());
@@ -95,6 +97,62 @@ describe('cancel', () => {
 describe('how a cancel ended is kept', () => {
   let core: Core;
   afterEach(() => core.close());
+
+  it('records when a canceled turn really ended, for any backend: after the agent stopped, not at the cancel', async () => {
+    core = new Core();
+    const letGo = new Gate();
+    // Not ACP: a backend that sees the abort and keeps its turn until the test lets it stop.
+    const agent = core.add(
+      'agent',
+      new FakeBackend(async (turn) => {
+        if (!turn.text.startsWith('work')) return { kind: 'completed' };
+        await new Promise((resolve) => turn.signal.addEventListener('abort', resolve, { once: true }));
+        await letGo.promise;
+        return { kind: 'failed', retryable: true, reason: 'stopped' };
+      }),
+    );
+    const task = await core.send('agent', 'work');
+    await agent.started();
+    await core.dispatcher.cancel(task.id);
+    const stopping = core.store.get(task.id)!.task;
+    expect(stopping.status.state).toBe('canceled');
+    expect(stopping.metadata.receipt).toEqual({ turnStartedAt: expect.stringMatching(ISO_TIME) });
+
+    const letGoAt = Date.now();
+    letGo.resolve();
+    // The agent's one slot: the next task starts only once the canceled turn has finished.
+    await core.send('agent', 'next');
+    await agent.started(2);
+    const stopped = core.store.get(task.id)!.task;
+    expect(stopped.status.state).toBe('canceled');
+    expect(stopped.metadata.receipt).toEqual({
+      turnStartedAt: stopping.metadata.receipt!.turnStartedAt,
+      turnEndedAt: expect.stringMatching(ISO_TIME),
+    });
+    expect(Date.parse(stopped.metadata.receipt!.turnEndedAt as string)).toBeGreaterThanOrEqual(letGoAt);
+  });
+
+  it('a task canceled while queued ran no turn: its receipt says none started or ended', async () => {
+    core = new Core();
+    const gated = core.add('worker', new GatedBackend());
+    const first = await core.send('worker', 'first');
+    const second = await core.send('worker', 'second');
+    await gated.started();
+    await core.dispatcher.cancel(second.id);
+    gated.finish(0);
+    await core.untilTerminal(first.id);
+    // The queue has moved past the canceled task: the next send is the next turn the agent gets.
+    const third = await core.send('worker', 'third');
+    await gated.started(2);
+    gated.finish(1);
+    await core.untilTerminal(third.id);
+    expect(core.store.get(second.id)!.task.metadata.receipt).toBeUndefined();
+    expect(core.store.get(first.id)!.task.metadata.receipt).toEqual({
+      turnStartedAt: expect.stringMatching(ISO_TIME),
+      firstOutputAt: expect.stringMatching(ISO_TIME),
+      turnEndedAt: expect.stringMatching(ISO_TIME),
+    });
+  });
 
   it('stores the receipt the backend reports after the task turned canceled (agent stopped or was killed)', async () => {
     core = new Core();

@@ -96,6 +96,12 @@ describe('failure taxonomy', () => {
       }),
     );
     const task = await core.send('echo', 'hi', { blocking: true });
-    expect(task.metadata.receipt).toEqual({ pid: 42, sessionId: 's-1', firstOutputAt: expect.any(String) });
+    expect(task.metadata.receipt).toEqual({
+      turnStartedAt: expect.any(String),
+      pid: 42,
+      sessionId: 's-1',
+      firstOutputAt: expect.any(String),
+      turnEndedAt: expect.any(String),
+    });
   });
 });

@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
+import { setTimeout as pause } from 'node:timers/promises';
 import {
   agent,
   methods,
@@ -62,6 +63,8 @@ const HISTORY_PAGE = 100;
 const RESUME_DELAYS_MS = [100, 250, 500, 1000, 2000, 4000];
 /** `answeredBy` holds at most 100 characters (docs/contract.md#acp): "ACP client " and the name must fit. */
 const CLIENT_NAME_MAX = 80;
+/** How often a canceled task is read again until its turn has ended. */
+const STOPPED_POLL_MS = 50;
 
 export function acpFrontDoor(opts: AcpFrontOptions) {
   const sessions = new Map<string, Session>();
@@ -128,7 +131,7 @@ export function acpFrontDoor(opts: AcpFrontOptions) {
       session.agent = value;
       return { configOptions: configOptions(session) };
     })
-    .onRequest(methods.agent.session.prompt, async ({ params, client }) => {
+    .onRequest(methods.agent.session.prompt, async ({ params, client, signal }) => {
       const session = sessionOf(sessions, params.sessionId);
       if (session.turn)
         throw RequestError.invalidRequest(undefined, 'a prompt is already running in this session; cancel it first');
@@ -146,7 +149,7 @@ export function acpFrontDoor(opts: AcpFrontOptions) {
           ...opts.delegation(params._meta),
         };
         return await runTurn(
-          { link, relink: () => linked(opts), client, sessionId: params.sessionId, turn, clientName },
+          { link, relink: () => linked(opts), client, sessionId: params.sessionId, turn, clientName, signal },
           send,
         );
       } finally {
@@ -185,12 +188,14 @@ interface TurnScope {
   sessionId: string;
   turn: Turn;
   clientName: string;
+  /** The prompt's life: ends when the editor withdraws the request or the connection closes. */
+  signal: AbortSignal;
 }
 
 /**
  * One prompt: the task's stream until it stops, a question answered by the editor and followed again, until
- * the task settles. The stop reason says how: `cancelled` once the bridge reports the task canceled (the agent
- * has stopped), `refusal` for a task a loop guard rejected.
+ * the task settles. The stop reason says how: `cancelled` once the task is canceled and its turn has ended
+ * (the agent has stopped), `refusal` for a task a loop guard rejected.
  */
 async function runTurn(scope: TurnScope, send: Record<string, unknown>): Promise<PromptResponse> {
   const { client, sessionId, turn } = scope;
@@ -234,7 +239,10 @@ async function runTurn(scope: TurnScope, send: Record<string, unknown>): Promise
     const task = await bridged(() => link.call('tasks/get', { id: taskId }, CliTaskSchema));
     const state = task.status.state;
     if (state === 'completed') return { stopReason: 'end_turn' };
-    if (state === 'canceled') return { stopReason: 'cancelled' };
+    if (state === 'canceled') {
+      await turnEnded(scope, task);
+      return { stopReason: 'cancelled' };
+    }
     if (state === 'rejected') return refused(scope, task);
     if (state === 'failed')
       throw new RequestError(-32603, `task ${task.id} failed: ${reason(task) || 'no reason given'}`, {
@@ -303,6 +311,30 @@ async function refused(scope: TurnScope, task: CliTask): Promise<PromptResponse>
     content: { type: 'text', text: `task ${task.id} was rejected${why ? `: ${why}` : ''}` },
   });
   return { stopReason };
+}
+
+/**
+ * A task turns canceled the moment the bridge takes the cancel; its agent stops after that, and the bridge
+ * records when the turn ended (receipt.turnEndedAt, docs/contract.md#task-metadata). ACP's cancelled means
+ * the agent has stopped, so the prompt waits for that fact, for as long as the prompt lives. A task
+ * canceled before its turn started, or between turns, has no turn to wait for.
+ */
+async function turnEnded(scope: TurnScope, task: CliTask): Promise<void> {
+  let current = task;
+  while (turnRunning(current)) {
+    try {
+      await pause(STOPPED_POLL_MS, undefined, { signal: scope.signal });
+      current = await scope.link.call('tasks/get', { id: task.id }, CliTaskSchema);
+    } catch {
+      // The editor went away, or no bridge to ask: the task is canceled all the same.
+      return;
+    }
+  }
+}
+
+function turnRunning(task: CliTask): boolean {
+  const receipt = task.metadata.receipt as Record<string, unknown> | undefined;
+  return receipt?.turnStartedAt !== undefined && receipt.turnEndedAt === undefined;
 }
 
 async function cancelTask(link: BridgeLink, taskId: string): Promise<void> {
