@@ -8,7 +8,7 @@
 import { CreateTaskResultSchema, GetTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
-import type { BridgeRpc } from '../../main/front-doors/mcp/bridge-rpc.js';
+import { BridgeRpcError, type BridgeRpc } from '../../main/front-doors/mcp/bridge-rpc.js';
 import { createContactorMcpServer } from '../../main/front-doors/mcp/mcp-server.js';
 import { METHOD_ACTIONS } from '../../main/transport/method-actions.js';
 import { testClient } from './mcp-helpers.js';
@@ -122,5 +122,33 @@ describe('every MCP tool goes through the bridge methods and their authority row
     expect(got.status).toBe('completed');
     expect(calls).toEqual(['message/send', 'tasks/get']);
     for (const method of calls) expect(Object.hasOwn(METHOD_ACTIONS, method)).toBe(true);
+  });
+
+  it('get_task with wait: a task that stops between the read and the resubscribe is read again, not an error', async () => {
+    const calls: string[] = [];
+    const states = ['working', 'completed'];
+    const rpc: BridgeRpc = {
+      call: async (method) => {
+        calls.push(method);
+        return { ...TASK, status: { state: states.shift() } };
+      },
+      stream: async (method) => {
+        calls.push(method);
+        throw new BridgeRpcError(-32004, 'task t1 is completed; nothing to resubscribe to');
+      },
+    };
+    const server = createContactorMcpServer({
+      version: '0',
+      rpc: async () => rpc,
+      settings: { waitMs: 5_000, maxBriefChars: 100 },
+    });
+    const client = testClient('test');
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await Promise.all([server.connect(a), client.connect(b)]);
+    const result = await client.callTool({ name: 'get_task', arguments: { taskId: 't1', wait: true } });
+    await client.close();
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ taskId: 't1', state: 'completed', done: true, reply: 'done' });
+    expect(calls).toEqual(['tasks/get', 'tasks/resubscribe', 'tasks/get']);
   });
 });

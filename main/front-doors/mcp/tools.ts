@@ -267,6 +267,12 @@ async function followTask(
       signal: extra.signal,
       ...(progress ? { progress } : {}),
       onTaskId: (id) => (taskId ??= id),
+    }).catch((err: unknown) => {
+      // The bridge refuses to resubscribe to a task that already stopped (-32004): it ended between the
+      // read before and this call, and the read below has its end.
+      if (err instanceof BridgeRpcError && err.code === -32004 && call.method === 'tasks/resubscribe')
+        return { taskId, timedOut: false };
+      throw err;
     });
     taskId ??= followed.taskId;
     if (taskId === undefined) throw new BridgeRpcError(-32603, 'the bridge named no task for this send; try again');
