@@ -15,7 +15,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { serve, sse, streamPieces, type MockServer } from './mock-models.js';
-import { decide, pickTool, type Reply, type Said } from './mock-script.js';
+import { contactorToolName, decide, pickTool, type Reply, type Said } from './mock-script.js';
 
 type Block = { type?: string; text?: string; content?: unknown };
 type Message = { role?: string; content?: string | Block[] };
@@ -52,6 +52,7 @@ function anthropicSaid(body: { messages?: Message[]; tools?: { name?: string }[]
 }
 
 function toolUse(reply: Extract<Reply, { kind: 'tool' }>, tools: string[]): { name: string; input: object } {
+  if (reply.tool === 'mcp') return { name: contactorToolName(tools, reply.name), input: reply.args };
   return reply.tool === 'shell'
     ? { name: pickTool(tools, ['Bash']), input: { command: reply.command, description: 'lane command' } }
     : { name: pickTool(tools, ['Write']), input: { file_path: reply.file, content: reply.content } };
@@ -59,12 +60,13 @@ function toolUse(reply: Extract<Reply, { kind: 'tool' }>, tools: string[]): { na
 
 export function anthropicServer(): Promise<MockServer> {
   let n = 0;
-  return serve(async (path, body, res) => {
+  return serve(async (path, body, res, noteTools) => {
     if (!path.startsWith('/v1/messages') || path.startsWith('/v1/messages/')) {
       notFound(res, path);
       return;
     }
     const said = anthropicSaid(body);
+    noteTools(said.tools);
     // A side request (a title, a summary) comes without tools: a short text, whatever the person asked.
     const reply: Reply =
       said.tools.length === 0 ? { kind: 'text', pieces: ['lane task'], pieceDelayMs: 0 } : decide(said);

@@ -1,3 +1,5 @@
+import { mcpScenarios } from './mcp-scenarios.js';
 import { agentScenarios } from './scenarios.js';
 
 agentScenarios('opencode');
+mcpScenarios('opencode');
