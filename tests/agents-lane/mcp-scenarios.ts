@@ -8,13 +8,14 @@
  *
  * Its own bridge, after the other scenarios' one is stopped: the callees are agents of this bridge only.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { echoAgent, fakeAcpAgent } from '../helpers/bridge.js';
 import { AGENT_WAIT_MS, LaneBridge, replyText, type Wire } from './lane-bridge.js';
-import type { LaneAgentName } from './lane-agents.js';
+import { CACHE } from './install.js';
+import { laneAgent, type LaneAgent, type LaneAgentName } from './lane-agents.js';
 import { PLAIN_CLIS, runPlainCli } from './plain-mcp-clients.js';
 
 const T = AGENT_WAIT_MS + 60_000;
@@ -30,20 +31,35 @@ interface Row {
   state: string;
 }
 
-export function mcpScenarios(name: LaneAgentName): void {
+/** `realCallee`: another lane agent in the same bridge, with its own mock, HOME and workspace, as a callee too. */
+export function mcpScenarios(name: LaneAgentName, opts: { realCallee?: LaneAgentName } = {}): void {
   describe(`${name} delegates through contactor mcp`, () => {
     let b: LaneBridge;
     let sessions: string;
+    let callee: { agent: LaneAgent; root: string; workspace: string } | undefined;
     beforeAll(async () => {
       sessions = mkdtempSync(path.join(tmpdir(), 'lane-helper-sessions-'));
+      if (opts.realCallee) {
+        // Beside the lane's runs, not in the temp folder: Codex's sandbox refuses a temp dir (lane-bridge.ts).
+        mkdirSync(path.join(CACHE, 'runs'), { recursive: true });
+        const root = realpathSync(mkdtempSync(path.join(CACHE, 'runs', `${opts.realCallee}-callee-`)));
+        const workspace = path.join(root, 'workspace');
+        mkdirSync(workspace);
+        callee = { agent: await laneAgent(opts.realCallee, path.join(root, 'home'), workspace), root, workspace };
+      }
       b = await LaneBridge.create(name, {
         echo: echoAgent(CALLEE_BUDGETS),
         helper: { ...fakeAcpAgent([`--session-dir=${sessions}`], CALLEE_BUDGETS), offer_mcp: false },
+        ...(callee ? { [callee.agent.name]: callee.agent.entry } : {}),
       });
     }, T);
     afterAll(async () => {
       await b?.cleanup();
       rmSync(sessions, { recursive: true, force: true });
+      if (callee) {
+        await callee.agent.mock.close();
+        rmSync(callee.root, { recursive: true, force: true, maxRetries: 5 });
+      }
     }, T);
 
     /** Every task the bridge holds, newest first, as the activity view shows them (person only). */
@@ -185,6 +201,29 @@ export function mcpScenarios(name: LaneAgentName): void {
         await b.answer(parked.taskId, 'yes');
         const child = await b.waitFor(parked.taskId, ['completed', 'failed', 'canceled']);
         expect(child.status.state, explain(child)).toBe('completed');
+      },
+      T,
+    );
+
+    it.runIf(opts.realCallee !== undefined)(
+      `delegates to a real agent of the bridge (${opts.realCallee}): its permission is answered by the person, its reply comes back`,
+      async () => {
+        const other = callee!.agent.name;
+        const file = path.join(callee!.workspace, `made-for-${name}.txt`);
+        const before = await taskIds();
+        const task = await b.send(`LANE: delegate ${other} @run touch ${file}`);
+        const answered: string[] = [];
+        const { task: done } = await finish(task.id, before, async (child) => {
+          if (child.agent !== other || child.state !== 'input-required' || answered.includes(child.taskId)) return;
+          answered.push(child.taskId);
+          await b.answer(child.taskId, 'yes');
+        });
+        expect(done.status.state, explain(done)).toBe('completed');
+        expect(answered, explain(done)).toHaveLength(1);
+        expect(existsSync(file), explain(done)).toBe(true);
+        expect(replyText(done), explain(done)).toContain(`(${other}): completed`);
+        const [child] = await delegated(before);
+        expect(child).toMatchObject({ agent: other, caller: name, chain: [name, other], state: 'completed' });
       },
       T,
     );

@@ -15,9 +15,9 @@
  */
 import type { ServerResponse } from 'node:http';
 import { serve, sse, streamPieces, type MockServer } from './mock-models.js';
-import { contactorToolName, decide, pickTool, type Reply, type Said } from './mock-script.js';
+import { contactorToolName, decide, findContactorTool, pickTool, type Reply, type Said } from './mock-script.js';
 
-type Block = { type?: string; text?: string; content?: unknown };
+type Block = { type?: string; text?: string; content?: unknown; id?: string; name?: string; tool_use_id?: string };
 type Message = { role?: string; content?: string | Block[] };
 
 function blocks(message: Message): Block[] {
@@ -44,15 +44,29 @@ function anthropicSaid(body: { messages?: Message[]; tools?: { name?: string }[]
     .filter((t) => t !== '');
   const last = messages.at(-1);
   const result = last?.role === 'user' ? blocks(last).find((b) => b.type === 'tool_result') : undefined;
+  // A ToolSearch only loaded the tools the directive needs: the model goes on with the directive.
+  const searched =
+    result !== undefined &&
+    messages.some((m) =>
+      blocks(m).some((b) => b.type === 'tool_use' && b.id === result.tool_use_id && b.name === TOOL_SEARCH),
+    );
   return {
     userTexts,
-    toolResult: result ? toolResultText(result) : undefined,
+    toolResult: result && !searched ? toolResultText(result) : undefined,
     tools: (body?.tools ?? []).map((t) => t.name ?? ''),
   };
 }
 
+/** Claude Code's tool that loads deferred tools (MCP tools among them) into the conversation. */
+const TOOL_SEARCH = 'ToolSearch';
+
 function toolUse(reply: Extract<Reply, { kind: 'tool' }>, tools: string[]): { name: string; input: object } {
-  if (reply.tool === 'mcp') return { name: contactorToolName(tools, reply.name), input: reply.args };
+  if (reply.tool === 'mcp') {
+    // Claude Code defers MCP tools behind ToolSearch: the model loads one by name (`select:<name>`) first.
+    if (!findContactorTool(tools, reply.name) && tools.includes(TOOL_SEARCH))
+      return { name: TOOL_SEARCH, input: { query: `select:mcp__contactor__${reply.name}`, max_results: 5 } };
+    return { name: contactorToolName(tools, reply.name), input: reply.args };
+  }
   return reply.tool === 'shell'
     ? { name: pickTool(tools, ['Bash']), input: { command: reply.command, description: 'lane command' } }
     : { name: pickTool(tools, ['Write']), input: { file_path: reply.file, content: reply.content } };

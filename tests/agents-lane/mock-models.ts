@@ -17,6 +17,7 @@
  *   same to `OPENAI_BASE_URL` with the OpenAI SDK.
  * - Anthropic Messages API (Claude Code): mock-anthropic.ts.
  */
+import { appendFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { contactorToolName, decide, pickTool, type Reply, type Said } from './mock-script.js';
@@ -55,6 +56,9 @@ export async function serve(handler: Handler): Promise<MockServer> {
       }
       const path = req.url ?? '/';
       requests.push({ path, body });
+      // LANE_DUMP_REQUESTS=<file>: every request an agent made, one JSON line each (to learn what it sends).
+      if (process.env.LANE_DUMP_REQUESTS)
+        appendFileSync(process.env.LANE_DUMP_REQUESTS, `${JSON.stringify({ path, body })}\n`);
       handler(path, body, res, noteTools).catch((err: Error) => {
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: { message: err.message } }));

@@ -131,7 +131,11 @@ function followDelegation(said: Said): Reply | undefined {
  * way (Claude Code `mcp__contactor__send_task`, OpenCode `contactor_send_task`, ...) or not at all.
  */
 export function contactorToolName(offered: string[], tool: ContactorTool): string {
-  const found = offered.find((n) => n.includes('contactor') && n.endsWith(tool)) ?? offered.find((n) => n === tool);
+  const found = findContactorTool(offered, tool);
   if (!found) throw new Error(`the agent offers no contactor ${tool} (it offers ${offered.join(', ')})`);
   return found;
+}
+
+export function findContactorTool(offered: string[], tool: ContactorTool): string | undefined {
+  return offered.find((n) => n.includes('contactor') && n.endsWith(tool)) ?? offered.find((n) => n === tool);
 }

@@ -39,6 +39,8 @@ export const PLAIN_CLIS: Partial<Record<LaneAgentName, PlainCli>> = {
     register: (home) =>
       editJson(path.join(home, '.gemini', 'settings.json'), (s) => {
         s.mcpServers = { contactor: { command: 'contactor', args: ['mcp'], trust: true } };
+        // A key user's auth type: `-p` takes GOOGLE_GEMINI_BASE_URL alone for a gateway it cannot validate.
+        s.security = { ...(s.security as object), auth: { selectedType: 'gemini-api-key' } };
       }),
   },
   // `claude mcp add -s user contactor -- contactor mcp`; `-p` runs only the tools --allowedTools names.
