@@ -62,9 +62,12 @@ const TOOL_SEARCH = 'ToolSearch';
 
 function toolUse(reply: Extract<Reply, { kind: 'tool' }>, tools: string[]): { name: string; input: object } {
   if (reply.tool === 'mcp') {
-    // Claude Code defers MCP tools behind ToolSearch: the model loads one by name (`select:<name>`) first.
-    if (!findContactorTool(tools, reply.name) && tools.includes(TOOL_SEARCH))
-      return { name: TOOL_SEARCH, input: { query: `select:mcp__contactor__${reply.name}`, max_results: 5 } };
+    // Claude Code defers MCP tools behind ToolSearch: the model loads them by name (`select:<names>`) first,
+    // both at once, since a delegation goes on with get_task after send_task.
+    if (!findContactorTool(tools, reply.name) && tools.includes(TOOL_SEARCH)) {
+      const query = 'select:mcp__contactor__send_task,mcp__contactor__get_task';
+      return { name: TOOL_SEARCH, input: { query, max_results: 5 } };
+    }
     return { name: contactorToolName(tools, reply.name), input: reply.args };
   }
   return reply.tool === 'shell'

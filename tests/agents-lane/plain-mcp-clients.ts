@@ -43,6 +43,15 @@ export const PLAIN_CLIS: Partial<Record<LaneAgentName, PlainCli>> = {
         s.security = { ...(s.security as object), auth: { selectedType: 'gemini-api-key' } };
       }),
   },
+  // OpenCode's `mcp` entry in the config file the lane gives it (OPENCODE_CONFIG).
+  opencode: {
+    program: path.join(AGENTS_BIN, 'opencode'),
+    args: (prompt) => ['run', prompt],
+    register: (home) =>
+      editJson(path.join(home, 'opencode.json'), (s) => {
+        s.mcp = { contactor: { type: 'local', command: ['contactor', 'mcp'], enabled: true } };
+      }),
+  },
   // `claude mcp add -s user contactor -- contactor mcp`; `-p` runs only the tools --allowedTools names.
   claude: {
     program: path.join(CACHE, 'node_modules', '@anthropic-ai', 'claude-agent-sdk-linux-x64', 'claude'),
