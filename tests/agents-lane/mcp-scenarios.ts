@@ -272,7 +272,7 @@ export function mcpScenarios(name: LaneAgentName, opts: { realCallee?: LaneAgent
 const PLAIN_CALLER: Partial<Record<LaneAgentName, string>> = {
   gemini: 'gemini-cli-mcp-client',
   claude: 'claude-code',
-  opencode: 'opencode',
+  opencode: 'opencode-cli',
 };
 
 /** What a failed expectation shows: the task's state, status text, reply and receipt. */

@@ -4,7 +4,8 @@
  * in its own HOME, the command a bare `contactor` found on PATH. `CONTACTOR_CONFIG` names the lane bridge's
  * config, as for a person whose config is not in the default place; nothing else tells it about the bridge.
  */
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../helpers/bridge.js';
@@ -43,13 +44,15 @@ export const PLAIN_CLIS: Partial<Record<LaneAgentName, PlainCli>> = {
         s.security = { ...(s.security as object), auth: { selectedType: 'gemini-api-key' } };
       }),
   },
-  // OpenCode's `mcp` entry in the config file the lane gives it (OPENCODE_CONFIG).
+  // OpenCode's `mcp` entry in the config file the lane gives it (OPENCODE_CONFIG). With `--as`: OpenCode's
+  // MCP client calls itself "opencode", the name of the bridge's OpenCode agent, and the bridge refuses an
+  // external agent of that name (its error says to pass --as).
   opencode: {
     program: path.join(AGENTS_BIN, 'opencode'),
     args: (prompt) => ['run', prompt],
     register: (home) =>
       editJson(path.join(home, 'opencode.json'), (s) => {
-        s.mcp = { contactor: { type: 'local', command: ['contactor', 'mcp'], enabled: true } };
+        s.mcp = { contactor: { type: 'local', command: ['contactor', 'mcp', '--as', 'opencode-cli'], enabled: true } };
       }),
   },
   // `claude mcp add -s user contactor -- contactor mcp`; `-p` runs only the tools --allowedTools names.
@@ -97,13 +100,14 @@ export async function runPlainCli(
     CONTACTOR_CONFIG: configPath,
   };
   for (const v of ['CONTACTOR_URL', 'CONTACTOR_TOKEN', 'CONTACTOR_AGENT']) delete env[v];
-  return new Promise((resolve) => {
-    execFile(
-      cli.program,
-      cli.args(prompt),
-      { cwd: workspace, env, encoding: 'utf8', timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
-      (err, stdout, stderr) =>
-        resolve({ stdout, stderr, code: err ? (err.code ?? err.signal ?? 'error') : 0, mock: agent.mock }),
-    );
-  });
+  // No stdin: `opencode run` reads a piped stdin to its end before it starts, as a person's terminal never is.
+  const child = spawn(cli.program, cli.args(prompt), { cwd: workspace, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const timer = setTimeout(() => child.kill('SIGTERM'), timeoutMs);
+  const [code, signal] = (await once(child, 'close')) as [number | null, NodeJS.Signals | null];
+  clearTimeout(timer);
+  return { stdout, stderr, code: code ?? signal, mock: agent.mock };
 }
