@@ -6,7 +6,13 @@ import { TEST_TIMEOUT_MS } from './tests/helpers/timeouts.js';
  * Files that need a fresh worker of their own: they swap a module (`electron`, `node:fs`) with vi.mock, which only holds
  * for modules first loaded after it (a module another file had loaded would keep the real import).
  */
-const ISOLATED = ['tests/shell/app.test.ts', 'tests/shell/approval-ipc.test.ts', 'tests/audit/audit-writes.test.ts'];
+// Files that replace a module with vi.mock: in a shared worker the module may already be loaded unmocked.
+const ISOLATED = [
+  'tests/shell/app.test.ts',
+  'tests/shell/approval-ipc.test.ts',
+  'tests/audit/audit-writes.test.ts',
+  'tests/cli/command-runner.test.ts',
+];
 
 export default defineConfig({
   test: {

@@ -37,7 +37,7 @@ export interface ChainRecords {
  * An agent proven by its token (`by`) gets the chain of the tasks it is running, all of them folded
  * together, because the bridge cannot tell which one a send serves: a hint can neither widen its way out
  * of a loop nor put agents in its chain that never were. A `parentTaskId` it names counts only as the
- * parent link, and only when it is one of those tasks. The person (the install token, or any caller when
+ * parent link, and only when it is one of those tasks; naming none, the one task it works on is the parent. The person (the install token, or any caller when
  * no token is required) is trusted with hints: a contactor peer passes its chain on that way; they are
  * folded conservatively — the deepest depth, the union of every chain named — and never replace one.
  */
@@ -51,8 +51,20 @@ function chainOfAgent(agent: string, parentTaskId: string | undefined, records: 
   const { depth, visited } = fold(running, 0, []);
   // The caller ends its own chain, whatever order the folded chains put it in.
   const chain = [...visited.filter((a) => a !== agent), agent];
-  const named = running.find((t) => t.id === parentTaskId);
+  const named = running.find((t) => t.id === parentTaskId) ?? onlyTurn(running, parentTaskId);
   return { depth, visited: chain, ...(named ? { parent: { id: named.id, agent: named.metadata.agent } } : {}) };
+}
+
+/**
+ * The parent of a send that names none, when the bridge can tell it: the one task the agent is working on.
+ * A long-lived ACP agent's tools (its `contactor mcp`, a `contactor send` from its shell) have no
+ * CONTACTOR_TASK_ID to name it (the per-task values go in the prompt's `_meta`), yet a send made while it
+ * works on one task alone is made for that task.
+ */
+function onlyTurn(running: Task[], parentTaskId: string | undefined): Task | undefined {
+  if (parentTaskId !== undefined) return undefined;
+  const working = running.filter((t) => t.status.state === 'working');
+  return running.length === 1 && working.length === 1 ? working[0] : undefined;
 }
 
 function chainFromHints(hints: DelegationHints, records: ChainRecords): DelegationChain {

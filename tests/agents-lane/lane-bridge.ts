@@ -29,7 +29,8 @@ export class LaneBridge {
     readonly dataDir: string,
   ) {}
 
-  static async create(name: LaneAgentName): Promise<LaneBridge> {
+  /** `others`: more config.yaml agents beside the lane agent (the callees of the MCP scenarios). */
+  static async create(name: LaneAgentName, others: Record<string, Record<string, unknown>> = {}): Promise<LaneBridge> {
     // Not under the temp folder: Codex refuses to create its helper links (codex-linux-sandbox, which its
     // bwrap sandbox runs) under a temp dir, and every sandboxed command then fails.
     const runs = path.join(CACHE, 'runs');
@@ -38,7 +39,7 @@ export class LaneBridge {
     const workspace = path.join(root, 'workspace');
     mkdirSync(workspace);
     const agent = await laneAgent(name, path.join(root, 'home'), workspace);
-    const { configPath, dataDir } = writeTestConfig(root, { agents: { [name]: agent.entry } });
+    const { configPath, dataDir } = writeTestConfig(root, { agents: { [name]: agent.entry, ...others } });
     const bridge = new LaneBridge(agent, root, workspace, configPath, dataDir);
     await bridge.start();
     return bridge;

@@ -15,9 +15,9 @@
  */
 import type { ServerResponse } from 'node:http';
 import { serve, sse, streamPieces, type MockServer } from './mock-models.js';
-import { decide, pickTool, type Reply, type Said } from './mock-script.js';
+import { contactorToolName, decide, findContactorTool, pickTool, type Reply, type Said } from './mock-script.js';
 
-type Block = { type?: string; text?: string; content?: unknown };
+type Block = { type?: string; text?: string; content?: unknown; id?: string; name?: string; tool_use_id?: string };
 type Message = { role?: string; content?: string | Block[] };
 
 function blocks(message: Message): Block[] {
@@ -44,14 +44,32 @@ function anthropicSaid(body: { messages?: Message[]; tools?: { name?: string }[]
     .filter((t) => t !== '');
   const last = messages.at(-1);
   const result = last?.role === 'user' ? blocks(last).find((b) => b.type === 'tool_result') : undefined;
+  // A ToolSearch only loaded the tools the directive needs: the model goes on with the directive.
+  const searched =
+    result !== undefined &&
+    messages.some((m) =>
+      blocks(m).some((b) => b.type === 'tool_use' && b.id === result.tool_use_id && b.name === TOOL_SEARCH),
+    );
   return {
     userTexts,
-    toolResult: result ? toolResultText(result) : undefined,
+    toolResult: result && !searched ? toolResultText(result) : undefined,
     tools: (body?.tools ?? []).map((t) => t.name ?? ''),
   };
 }
 
+/** Claude Code's tool that loads deferred tools (MCP tools among them) into the conversation. */
+const TOOL_SEARCH = 'ToolSearch';
+
 function toolUse(reply: Extract<Reply, { kind: 'tool' }>, tools: string[]): { name: string; input: object } {
+  if (reply.tool === 'mcp') {
+    // Claude Code defers MCP tools behind ToolSearch: the model loads them by name (`select:<names>`) first,
+    // both at once, since a delegation goes on with get_task after send_task.
+    if (!findContactorTool(tools, reply.name) && tools.includes(TOOL_SEARCH)) {
+      const query = 'select:mcp__contactor__send_task,mcp__contactor__get_task';
+      return { name: TOOL_SEARCH, input: { query, max_results: 5 } };
+    }
+    return { name: contactorToolName(tools, reply.name), input: reply.args };
+  }
   return reply.tool === 'shell'
     ? { name: pickTool(tools, ['Bash']), input: { command: reply.command, description: 'lane command' } }
     : { name: pickTool(tools, ['Write']), input: { file_path: reply.file, content: reply.content } };
@@ -59,12 +77,13 @@ function toolUse(reply: Extract<Reply, { kind: 'tool' }>, tools: string[]): { na
 
 export function anthropicServer(): Promise<MockServer> {
   let n = 0;
-  return serve(async (path, body, res) => {
+  return serve(async (path, body, res, noteTools) => {
     if (!path.startsWith('/v1/messages') || path.startsWith('/v1/messages/')) {
       notFound(res, path);
       return;
     }
     const said = anthropicSaid(body);
+    noteTools(said.tools);
     // A side request (a title, a summary) comes without tools: a short text, whatever the person asked.
     const reply: Reply =
       said.tools.length === 0 ? { kind: 'text', pieces: ['lane task'], pieceDelayMs: 0 } : decide(said);

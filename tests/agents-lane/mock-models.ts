@@ -17,20 +17,32 @@
  *   same to `OPENAI_BASE_URL` with the OpenAI SDK.
  * - Anthropic Messages API (Claude Code): mock-anthropic.ts.
  */
+import { appendFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { decide, pickTool, type Reply, type Said } from './mock-script.js';
+import { contactorToolName, decide, pickTool, type Reply, type Said } from './mock-script.js';
 
 export interface MockServer {
   url: string;
   requests: { path: string; body: unknown }[];
+  /** The tool names each model request offered, in order (what the agent told its model it can call). */
+  toolsSeen: string[][];
   close(): Promise<void>;
 }
 
-export type Handler = (path: string, body: any, res: ServerResponse) => Promise<void>; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type Handler = (
+  path: string,
+  body: any, // eslint-disable-line @typescript-eslint/no-explicit-any
+  res: ServerResponse,
+  noteTools: (tools: string[]) => void,
+) => Promise<void>;
 
 export async function serve(handler: Handler): Promise<MockServer> {
   const requests: MockServer['requests'] = [];
+  const toolsSeen: string[][] = [];
+  const noteTools = (tools: string[]): void => {
+    if (tools.length > 0) toolsSeen.push(tools);
+  };
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -44,7 +56,10 @@ export async function serve(handler: Handler): Promise<MockServer> {
       }
       const path = req.url ?? '/';
       requests.push({ path, body });
-      handler(path, body, res).catch((err: Error) => {
+      // LANE_DUMP_REQUESTS=<file>: every request an agent made, one JSON line each (to learn what it sends).
+      if (process.env.LANE_DUMP_REQUESTS)
+        appendFileSync(process.env.LANE_DUMP_REQUESTS, `${JSON.stringify({ path, body })}\n`);
+      handler(path, body, res, noteTools).catch((err: Error) => {
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: { message: err.message } }));
       });
@@ -55,6 +70,7 @@ export async function serve(handler: Handler): Promise<MockServer> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    toolsSeen,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -97,7 +113,7 @@ export function textOfContent(content: unknown): string {
 
 export function responsesServer(): Promise<MockServer> {
   let n = 0;
-  return serve(async (path, body, res) => {
+  return serve(async (path, body, res, noteTools) => {
     if (!path.endsWith('/responses')) {
       res.writeHead(path.includes('/models') ? 200 : 404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ data: [], models: [] }));
@@ -113,8 +129,9 @@ export function responsesServer(): Promise<MockServer> {
             ? last.output
             : JSON.stringify(last.output)
           : undefined,
-      tools: (body?.tools ?? []).map((t: { name?: string; type?: string }) => t.name ?? t.type ?? ''),
+      tools: codexToolNames(body?.tools ?? []),
     };
+    noteTools(said.tools);
     const reply = decide(said);
     const id = `resp_${(n += 1)}`;
     const send = sse(res);
@@ -159,8 +176,30 @@ export function responsesServer(): Promise<MockServer> {
   });
 }
 
+/** How a namespaced tool's name is written in `Said.tools`: `<namespace>::<tool>` (no agent's tool has `::`). */
+const NAMESPACED = '::';
+
+/**
+ * The names of the tools Codex offers. Codex 0.16 puts each MCP server's tools in one `namespace` tool
+ * (openai/codex codex-rs/tools/src/tool_spec.rs `ToolSpec::Namespace`: `{type: "namespace", name:
+ * "mcp__<server>", tools: [{type: "function", name, ...}]}`); each of them is listed as `<namespace>::<name>`.
+ */
+function codexToolNames(tools: { name?: string; type?: string; tools?: { name?: string }[] }[]): string[] {
+  return tools.flatMap((t) =>
+    t.type === 'namespace' && Array.isArray(t.tools)
+      ? t.tools.map((inner) => `${t.name}${NAMESPACED}${inner.name ?? ''}`)
+      : [t.name ?? t.type ?? ''],
+  );
+}
+
 function codexToolCall(reply: Extract<Reply, { kind: 'tool' }>, tools: string[], n: number): Record<string, unknown> {
   const call_id = `call_${n}`;
+  if (reply.tool === 'mcp') {
+    // A tool of a namespace is called by its own name with the namespace beside it.
+    const [namespace, name] = contactorToolName(tools, reply.name).split(NAMESPACED);
+    const call = name === undefined ? { name: namespace } : { name, namespace };
+    return { type: 'function_call', ...call, arguments: JSON.stringify(reply.args), call_id, id: `fc_${n}` };
+  }
   if (reply.tool === 'shell') {
     const name = pickTool(tools, ['shell_command', 'shell', 'exec_command', 'local_shell']);
     const args =
@@ -179,7 +218,7 @@ function codexToolCall(reply: Extract<Reply, { kind: 'tool' }>, tools: string[],
 // ───────────── Gemini API (Gemini CLI) ─────────────
 
 export function geminiServer(): Promise<MockServer> {
-  return serve(async (path, body, res) => {
+  return serve(async (path, body, res, noteTools) => {
     const contents: any[] = Array.isArray(body?.contents) ? body.contents : []; // eslint-disable-line @typescript-eslint/no-explicit-any
     const last = contents.at(-1);
     const response = last?.parts?.find((p: { functionResponse?: unknown }) => p.functionResponse)?.functionResponse;
@@ -212,6 +251,7 @@ export function geminiServer(): Promise<MockServer> {
       }
       return;
     }
+    noteTools(said.tools);
     const reply = decide(said);
     const send = sse(res);
     if (reply.kind === 'text') {
@@ -220,9 +260,11 @@ export function geminiServer(): Promise<MockServer> {
       );
     } else {
       const functionCall =
-        reply.tool === 'shell'
-          ? { name: pickTool(said.tools, ['run_shell_command']), args: { command: reply.command } }
-          : { name: pickTool(said.tools, ['write_file']), args: { file_path: reply.file, content: reply.content } };
+        reply.tool === 'mcp'
+          ? { name: contactorToolName(said.tools, reply.name), args: reply.args }
+          : reply.tool === 'shell'
+            ? { name: pickTool(said.tools, ['run_shell_command']), args: { command: reply.command } }
+            : { name: pickTool(said.tools, ['write_file']), args: { file_path: reply.file, content: reply.content } };
       send({ candidates: [{ content: { role: 'model', parts: [{ functionCall }] }, index: 0 }] });
     }
     send({
@@ -237,7 +279,7 @@ export function geminiServer(): Promise<MockServer> {
 
 export function chatCompletionsServer(): Promise<MockServer> {
   let n = 0;
-  return serve(async (path, body, res) => {
+  return serve(async (path, body, res, noteTools) => {
     if (!path.endsWith('/chat/completions')) {
       res.writeHead(path.endsWith('/models') ? 200 : 404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ object: 'list', data: [{ id: 'lane-model', object: 'model' }] }));
@@ -250,6 +292,7 @@ export function chatCompletionsServer(): Promise<MockServer> {
       toolResult: last?.role === 'tool' ? textOfContent(last.content) : undefined,
       tools: (body?.tools ?? []).map((t: { function?: { name: string } }) => t.function?.name ?? ''),
     };
+    noteTools(said.tools);
     const id = `chatcmpl_${(n += 1)}`;
     const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
       id,
@@ -291,6 +334,7 @@ export function chatCompletionsServer(): Promise<MockServer> {
 
 /** OpenCode's tools (bash, write) or Qwen Code's (run_shell_command, write_file), whichever the agent offers. */
 function chatToolCall(reply: Extract<Reply, { kind: 'tool' }>, tools: string[]): { name: string; args: object } {
+  if (reply.tool === 'mcp') return { name: contactorToolName(tools, reply.name), args: reply.args };
   const name = pickTool(tools, reply.tool === 'shell' ? ['bash', 'run_shell_command'] : ['write', 'write_file']);
   if (reply.tool === 'shell') {
     return name === 'bash'

@@ -10,6 +10,12 @@
  *   LANE: pieces <n>            a reply of <n> pieces, 500 ms apart (for streaming)
  *   LANE: remember <word>       "remembered"; a later `LANE: recall` in the same conversation answers the word
  *   LANE: recall                "you said <word>", or "nothing to recall" when the conversation lost it
+ *   LANE: delegate <agent> <brief>
+ *                               a call of contactor's MCP tool send_task (mcp-tools.ts) giving <brief> to <agent>;
+ *                               `@` at the brief's start stands for `LANE: ` (a directive for a lane agent's
+ *                               own mock). While the delegated task is not done (it asks, or the wait ran out),
+ *                               get_task with wait: true follows it; once done, the tool's result is the answer
+ *   LANE: get <taskId>          a call of contactor's get_task for <taskId>; then the tool's result
  */
 
 export interface Said {
@@ -24,9 +30,13 @@ export interface Said {
 export type Reply =
   | { kind: 'text'; pieces: string[]; pieceDelayMs: number }
   | { kind: 'tool'; tool: 'shell'; command: string }
-  | { kind: 'tool'; tool: 'write'; file: string; content: string };
+  | { kind: 'tool'; tool: 'write'; file: string; content: string }
+  | { kind: 'tool'; tool: 'mcp'; name: ContactorTool; args: Record<string, unknown> };
 
-const DIRECTIVE = /LANE: (say|run|write|slow|pieces|remember|recall)\b ?([^\n]*)/g;
+/** The contactor MCP tools the lane's mocks call (docs/contract.md#mcp-tools). */
+export type ContactorTool = 'send_task' | 'get_task';
+
+const DIRECTIVE = /LANE: (say|run|write|slow|pieces|remember|recall|delegate|get)\b ?([^\n]*)/g;
 
 function lastDirective(texts: string[]): { verb: string; rest: string } | undefined {
   for (const text of [...texts].reverse()) {
@@ -40,8 +50,10 @@ function lastDirective(texts: string[]): { verb: string; rest: string } | undefi
 const text = (s: string): Reply => ({ kind: 'text', pieces: [s], pieceDelayMs: 0 });
 
 export function decide(said: Said): Reply {
+  const following = followDelegation(said);
+  if (following) return following;
   if (said.toolResult !== undefined) {
-    return text(`tool finished: ${said.toolResult.replace(/\s+/g, ' ').trim().slice(0, 300)}`);
+    return text(`tool finished: ${said.toolResult.replace(/\s+/g, ' ').trim().slice(0, 600)}`);
   }
   const latest = said.userTexts.at(-1) ?? '';
   // The bridge's word after a restart (domain/pending.ts permissionFollowUp).
@@ -72,6 +84,13 @@ export function decide(said: Said): Reply {
       const earlier = lastRemembered(said.userTexts.slice(0, -1));
       return text(earlier ? `you said ${earlier}` : 'nothing to recall');
     }
+    case 'delegate': {
+      const [agent = 'echo', ...words] = rest.split(' ');
+      const brief = words.join(' ').replace(/^@/, 'LANE: ');
+      return { kind: 'tool', tool: 'mcp', name: 'send_task', args: { agent, brief } };
+    }
+    case 'get':
+      return { kind: 'tool', tool: 'mcp', name: 'get_task', args: { taskId: rest } };
     default:
       return text(`unknown directive ${verb}`);
   }
@@ -90,4 +109,33 @@ export function pickTool(offered: string[], names: string[]): string {
   const found = names.find((n) => offered.includes(n));
   if (!found) throw new Error(`the agent offers none of ${names.join(', ')} (it offers ${offered.join(', ')})`);
   return found;
+}
+
+/**
+ * After a send_task (or get_task) of a `delegate` turn whose task is not done: get_task with wait: true, as a
+ * model told "still running" or "waits for an answer" would (the person answers through the bridge). The
+ * result comes back as text or as its JSON (structuredContent), whichever the agent passes on.
+ */
+function followDelegation(said: Said): Reply | undefined {
+  if (said.toolResult === undefined || lastDirective(said.userTexts)?.verb !== 'delegate') return undefined;
+  const result = said.toolResult.replace(/\\"/g, '"');
+  const head = /task (\S+) \([^)]*\): ([a-z-]+)/.exec(result);
+  const taskId = head?.[1] ?? /"taskId"\s*:\s*"([^"]+)"/.exec(result)?.[1];
+  const state = head?.[2] ?? /"state"\s*:\s*"([^"]+)"/.exec(result)?.[1];
+  if (!taskId || !state || ['completed', 'failed', 'canceled', 'rejected'].includes(state)) return undefined;
+  return { kind: 'tool', tool: 'mcp', name: 'get_task', args: { taskId, wait: true } };
+}
+
+/**
+ * The name an agent gives a contactor MCP tool among its tools: each prefixes the server's name its own
+ * way (Claude Code `mcp__contactor__send_task`, OpenCode `contactor_send_task`, ...) or not at all.
+ */
+export function contactorToolName(offered: string[], tool: ContactorTool): string {
+  const found = findContactorTool(offered, tool);
+  if (!found) throw new Error(`the agent offers no contactor ${tool} (it offers ${offered.join(', ')})`);
+  return found;
+}
+
+export function findContactorTool(offered: string[], tool: ContactorTool): string | undefined {
+  return offered.find((n) => n.includes('contactor') && n.endsWith(tool)) ?? offered.find((n) => n === tool);
 }

@@ -88,15 +88,16 @@ describe('delegation loop guards', () => {
 });
 
 describe('resolveChain: what an agent token may say about its chain', () => {
-  const task = (id: string, agent: string, depth: number, visited: string[]): Task =>
-    ({ id, metadata: { agent, delegationDepth: depth, visitedAgents: visited } }) as unknown as Task;
+  const task = (id: string, agent: string, depth: number, visited: string[], state = 'working'): Task =>
+    ({ id, status: { state }, metadata: { agent, delegationDepth: depth, visitedAgents: visited } }) as unknown as Task;
   const tasks = [
     task('t-beta', 'beta', 1, ['alpha', 'beta']),
     task('t-gamma', 'gamma', 2, ['alpha', 'beta', 'gamma']),
     task('t-gamma-2', 'gamma', 0, ['gamma']),
-    task('t-done', 'echo', 0, ['echo']),
+    task('t-done', 'echo', 0, ['echo'], 'completed'),
+    task('t-queued', 'omega', 0, ['omega'], 'submitted'),
   ];
-  const running = new Set(['t-beta', 't-gamma', 't-gamma-2']);
+  const running = new Set(['t-beta', 't-gamma', 't-gamma-2', 't-queued']);
   const records: ChainRecords = {
     task: (id) => tasks.find((t) => t.id === id),
     inFlightOf: (agent) => tasks.filter((t) => running.has(t.id) && t.metadata.agent === agent),
@@ -120,6 +121,31 @@ describe('resolveChain: what an agent token may say about its chain', () => {
     ],
   ] as const)('gamma naming %s gets the chain it runs in', (_name, hints, expected) => {
     expect(resolveChain({ ...hints } as DelegationHints, gamma, records)).toEqual(expected);
+  });
+
+  // A long-lived ACP agent's `contactor mcp` names no parent (docs/contract.md#agent-environment).
+  it.each([
+    [
+      'the one task it works on is the parent',
+      'beta',
+      {},
+      { depth: 2, visited: ['alpha', 'beta'], parent: { id: 't-beta', agent: 'beta' } },
+    ],
+    [
+      'two tasks in flight: no parent (which one sent it is unknown)',
+      'gamma',
+      {},
+      { depth: 3, visited: ['alpha', 'beta', 'gamma'] },
+    ],
+    ['a task still queued sends nothing: no parent', 'omega', {}, { depth: 1, visited: ['omega'] }],
+    [
+      'a parent named and not its own: none inferred',
+      'beta',
+      { parentTaskId: 't-gamma' },
+      { depth: 2, visited: ['alpha', 'beta'] },
+    ],
+  ] as const)('naming no parent: %s', (_name, agent, hints, expected) => {
+    expect(resolveChain({ ...hints } as DelegationHints, { kind: 'agent', agent }, records)).toEqual(expected);
   });
 
   it('an agent running nothing is a chain of its own', () => {
