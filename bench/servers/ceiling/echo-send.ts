@@ -143,11 +143,13 @@ export class EchoSend {
     const { id, contextId } = task;
     const working = new Date().toISOString();
     const artifact = { artifactId: `${id}-reply`, name: 'reply', parts: [{ kind: 'text', text: `echo: ${text}` }] };
+    const turnStartedAt = new Date().toISOString();
     const firstOutputAt = new Date().toISOString();
+    const turnEndedAt = new Date().toISOString();
     const completedAt = new Date().toISOString();
     task.status = { state: 'completed', timestamp: completedAt };
     task.artifacts = [artifact];
-    task.metadata.receipt = { firstOutputAt };
+    task.metadata.receipt = { turnStartedAt, firstOutputAt, turnEndedAt };
     const ids = `"taskId":"${id}","contextId":${JSON.stringify(contextId)}`;
     const taskJson = JSON.stringify(task);
     this.store.finish(
