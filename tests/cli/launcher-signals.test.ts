@@ -20,6 +20,11 @@ class StandIn extends EventEmitter {
   readonly seen: string[] = [];
   private readonly queue: (() => void)[] = [];
 
+  /**
+   * As Node's process does (lib/internal/process/signal.js, startListeningIfSignal / stopListeningIfSignal): a
+   * signal with a listener is emitted to it as `emit(type, type)`; with none left, the signal's default action
+   * ends the process.
+   */
   kill(pid: number, signal: string): void {
     expect(pid).toBe(this.pid);
     if (this.listenerCount(signal) > 0) this.emit(signal, signal);
