@@ -182,45 +182,82 @@ export function removeSecrets(text: string, secrets: readonly string[]): string 
 }
 
 /**
- * Removes `secrets` from text that arrives in pieces: `push` returns what is safe to pass on and holds
- * back a tail that could be the start of a secret split across pieces; `end` returns the rest.
+ * A piece ending in fewer characters of a secret's start than this is passed on whole
+ * (SECURITY.md#what-the-bridge-guarantees). Ordinary text ends in a secret's first character often (a token's first character is one of 64, and a
+ * bridge has several tokens): held back, that character stayed off the person's screen for as long as the
+ * agent was quiet (`first words of the repl`). Ending in four characters of one by chance is a few in ten
+ * million pieces.
+ */
+export const HOLD_FROM_CHARS = 4;
+
+/**
+ * Removes `secrets` from text that arrives in pieces. `push` returns what is safe to pass on; `end` returns
+ * the rest. A tail that could be the start of a secret split across pieces is held back once it is
+ * `HOLD_FROM_CHARS` long; a shorter one is passed on, and when the next piece completes the secret, the
+ * rest of it is replaced: at most the secret's first three characters are shown, before `[REDACTED]`.
  */
 export class SecretFilter {
   private held = '';
+  /** The last characters passed on, fewer than HOLD_FROM_CHARS: a secret that started in them ends in the next piece. */
+  private passed = '';
 
   constructor(private readonly secrets: readonly string[]) {}
 
   push(piece: string): string {
-    const text = removeSecrets(this.held + piece, this.secrets);
+    const text = removeSecrets(this.completeStarted(this.held + piece), this.secrets);
     const keep = this.heldBackLength(text);
     this.held = text.slice(text.length - keep);
-    return text.slice(0, text.length - keep);
+    const out = text.slice(0, text.length - keep);
+    if (out !== '') this.passed = (this.passed + out.slice(-(HOLD_FROM_CHARS - 1))).slice(-(HOLD_FROM_CHARS - 1));
+    return out;
   }
 
   end(): string {
     const rest = this.held;
     this.held = '';
+    this.passed = '';
     return rest;
   }
 
   /**
-   * The longest tail of `text` that is a proper prefix of a secret. Compared in place, character by
-   * character, from where a tail could start: a streamed reply passes here once per piece (a thousand
-   * pieces per MB), and a substring per candidate length was most of what this filter allocated.
+   * `text` with a secret whose first characters were passed on already cut off where it goes on. Compared in
+   * place, as below: every piece passes here once per secret.
+   */
+  private completeStarted(text: string): string {
+    const before = this.passed;
+    for (const secret of this.secrets) {
+      for (let k = Math.min(before.length, secret.length - 1); k > 0; k -= 1) {
+        let i = 0;
+        while (i < k && before.charCodeAt(before.length - k + i) === secret.charCodeAt(i)) i += 1;
+        if (i === k && text.startsWith(secret.slice(k))) return REDACTED + text.slice(secret.length - k);
+      }
+    }
+    return text;
+  }
+
+  /**
+   * How much of `text`'s end to hold: the longest tail of what was passed on and `text` together that is a
+   * proper prefix of a secret, when it is HOLD_FROM_CHARS long (the part of it inside `text`), else nothing.
+   * Compared in place, character by character, from where a tail could start: a streamed reply passes here
+   * once per piece (a thousand pieces per MB), and a substring per candidate length was most of what this
+   * filter allocated.
    */
   private heldBackLength(text: string): number {
+    const before = this.passed;
+    const length = before.length + text.length;
+    const at = (i: number): number => (i < before.length ? before.charCodeAt(i) : text.charCodeAt(i - before.length));
     let longest = 0;
     for (const secret of this.secrets) {
       // The leftmost start that matches to the end is this secret's longest tail.
-      for (let at = Math.max(text.length - secret.length + 1, 0); at < text.length - longest; at += 1) {
+      for (let start = Math.max(length - secret.length + 1, 0); start < length - longest; start += 1) {
         let n = 0;
-        while (at + n < text.length && text.charCodeAt(at + n) === secret.charCodeAt(n)) n += 1;
-        if (at + n === text.length) {
+        while (start + n < length && at(start + n) === secret.charCodeAt(n)) n += 1;
+        if (start + n === length) {
           longest = n;
           break;
         }
       }
     }
-    return longest;
+    return longest < HOLD_FROM_CHARS ? 0 : Math.min(longest, text.length);
   }
 }

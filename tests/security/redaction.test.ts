@@ -51,18 +51,37 @@ describe('redact', () => {
     // Two secrets sharing a start, one repeating its own first characters (a held tail may restart inside it).
     const secrets = ['abab-abac-TOKEN', 'abab-xyz-OTHER'];
     const text = 'x ab abab-abac-TOKEN y abab-xyz-OTHER z abab-aba';
-    const expected = 'x ab [REDACTED] y [REDACTED] z abab-aba';
+    // Where a secret (or the start of one, at the end) begins: a cut one to three characters into it
+    // passes those characters on, the later cut of two.
+    const runs = [5, 23, 40];
     for (let cut = 0; cut <= text.length; cut += 1) {
       for (let cut2 = cut; cut2 <= text.length; cut2 += 1) {
         const filter = new SecretFilter(secrets);
         const passed = [text.slice(0, cut), text.slice(cut, cut2), text.slice(cut2)].map((p) => filter.push(p));
-        // What is passed on is never a secret's start that could still be completed by the next piece...
+        const [a, b, c] = runs.map((run) => {
+          const into = [cut, cut2].filter((at) => at > run && at < run + 4);
+          return text.slice(run, Math.max(run, ...into));
+        });
+        const expected = `x ab ${a}[REDACTED] y ${b}[REDACTED] z abab-aba`;
+        // What is passed on is never a secret's start of four characters or more that the next piece could
+        // still complete...
         const sofar = passed.join('');
         expect(sofar + filter.end(), `cuts at ${cut}, ${cut2}`).toBe(expected);
         // ...and nothing else is held back: the held tail is the longest proper prefix of a secret.
-        expect(sofar, `cuts at ${cut}, ${cut2}`).toBe('x ab [REDACTED] y [REDACTED] z ');
+        expect(sofar, `cuts at ${cut}, ${cut2}`).toBe(`x ab ${a}[REDACTED] y ${b}[REDACTED] z ${c}`);
       }
     }
+  });
+
+  it("passes a piece ending in a secret's first characters on at once, and cuts the secret off where it goes on", () => {
+    const filter = new SecretFilter(['yQ3vT9-bridge-token']);
+    // A quiet agent after this piece: the person sees its last letter now, not when the agent speaks again.
+    expect(filter.push('first words of the reply')).toBe('first words of the reply');
+    expect(filter.push('Q3')).toBe('Q3');
+    expect(filter.push('vT9-bridge-token, then')).toBe('[REDACTED], then');
+    expect(filter.push(' yQ3v')).toBe(' ');
+    expect(filter.push('T9-bridge-token.')).toBe('[REDACTED].');
+    expect(filter.end()).toBe('');
   });
 });
 
