@@ -144,7 +144,8 @@ export function createBridgeServer(opts: HttpBridgeOptions): BridgeServer {
         return opts.mcpWaitMs ?? DEFAULT_TOOL_SETTINGS.waitMs;
       },
     },
-    agentNames: () => dispatcher.registry.names(),
+    // The names an agent's token proves (CallerTokens), an agent a reload is removing included.
+    agentNames: () => dispatcher.registry.callerNames(),
     maxBodyBytes: opts.maxBodyBytes,
   });
   const tokens = opts.token

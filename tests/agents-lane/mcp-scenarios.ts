@@ -267,12 +267,13 @@ export function mcpScenarios(name: LaneAgentName, opts: { realCallee?: LaneAgent
 
 /**
  * Who an agent's plain CLI is to the bridge: an external agent named after the client's MCP clientInfo.name
- * (front-doors/mcp/mcp-identity.ts externalNameOf), as each agent names its MCP client.
+ * (front-doors/mcp/mcp-identity.ts externalNameOf), as each agent names its MCP client; OpenCode's `opencode`
+ * is the bridge's OpenCode agent, so it acts as `opencode-client`.
  */
 const PLAIN_CALLER: Partial<Record<LaneAgentName, string>> = {
   gemini: 'gemini-cli-mcp-client',
   claude: 'claude-code',
-  opencode: 'opencode-cli',
+  opencode: 'opencode-client',
 };
 
 /** What a failed expectation shows: the task's state, status text, reply and receipt. */

@@ -44,15 +44,15 @@ export const PLAIN_CLIS: Partial<Record<LaneAgentName, PlainCli>> = {
         s.security = { ...(s.security as object), auth: { selectedType: 'gemini-api-key' } };
       }),
   },
-  // OpenCode's `mcp` entry in the config file the lane gives it (OPENCODE_CONFIG). With `--as`: OpenCode's
-  // MCP client calls itself "opencode", the name of the bridge's OpenCode agent, and the bridge refuses an
-  // external agent of that name (its error says to pass --as).
+  // OpenCode's `mcp` entry in the config file the lane gives it (OPENCODE_CONFIG), as the README writes it.
+  // Its MCP client calls itself "opencode", the name of the bridge's OpenCode agent: it acts as
+  // "opencode-client" (front-doors/mcp/mcp-identity.ts).
   opencode: {
     program: path.join(AGENTS_BIN, 'opencode'),
     args: (prompt) => ['run', prompt],
     register: (home) =>
       editJson(path.join(home, 'opencode.json'), (s) => {
-        s.mcp = { contactor: { type: 'local', command: ['contactor', 'mcp', '--as', 'opencode-cli'], enabled: true } };
+        s.mcp = { contactor: { type: 'local', command: ['contactor', 'mcp'], enabled: true } };
       }),
   },
   // `claude mcp add -s user contactor -- contactor mcp`; `-p` runs only the tools --allowedTools names.

@@ -10,7 +10,7 @@ import {
   GetTaskResultSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deriveExternalAgentToken } from '../../main/transport/caller-tokens.js';
+import { deriveAgentToken, deriveExternalAgentToken } from '../../main/transport/caller-tokens.js';
 import { echoAgent, fakeAcpAgent, startTestBridge, type TestBridge } from '../helpers/bridge.js';
 import { eventually } from '../helpers/wait.js';
 import { callTool, httpClient } from './mcp-helpers.js';
@@ -73,12 +73,33 @@ describe('/mcp', () => {
     }
   });
 
-  it('a client calling itself by a configured agent name gets a tool error, not that agent', async () => {
-    const mcp = await httpClient(bridge, 'echo', bridge.token);
+  it("a client calling itself by a configured agent's name acts as <name>-client, never as that agent", async () => {
+    // The agent `slow` sends a task that asks a question (its derived token is what proves it is `slow`).
+    const slowToken = deriveAgentToken(bridge.token, 'slow');
+    const res = await fetch(`${bridge.url}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${slowToken}` },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'message/send',
+        params: { agent: 'echo', text: 'decide: a|b' },
+      }),
+    });
+    const slowTask = ((await res.json()) as { result: { id: string } }).result.id;
+    const mcp = await httpClient(bridge, 'slow', bridge.token);
     try {
-      const reply = await callTool(mcp.client, 'list_agents', {});
-      expect(reply.isError).toBe(true);
-      expect(reply.text).toContain('the name of an agent the bridge runs');
+      const reply = await callTool(mcp.client, 'send_task', { agent: 'echo', brief: 'who am i' });
+      expect(reply.isError).toBeUndefined();
+      const task = await bridge.rpc('tasks/get', { id: reply.structured.taskId });
+      expect(task.result.metadata.createdBy).toBe('agent:slow-client');
+      // Named like the agent, it still cannot answer or cancel what the agent sent.
+      const answer = await callTool(mcp.client, 'answer_question', { taskId: slowTask, answer: 'a' });
+      expect(answer.isError).toBe(true);
+      expect(answer.text).toContain('[-32066]');
+      const cancel = await callTool(mcp.client, 'cancel_task', { taskId: slowTask });
+      expect(cancel.isError).toBe(true);
+      expect((await bridge.rpc('tasks/get', { id: slowTask })).result.status.state).toBe('input-required');
     } finally {
       await mcp.close();
     }

@@ -131,6 +131,17 @@ describe('who contactor mcp is', () => {
       await mcp.close();
     }
   });
+  it("a client that calls itself by a configured agent's name (OpenCode's `opencode`) acts as <name>-client", async () => {
+    const mcp = await stdioClient(bridge, 'echo');
+    try {
+      const reply = await callTool(mcp.client, 'send_task', { agent: 'echo', brief: 'named like an agent' });
+      expect(reply.isError).toBeUndefined();
+      const task = await bridge.rpc('tasks/get', { id: reply.structured.taskId });
+      expect(task.result.metadata.createdBy).toBe('agent:echo-client');
+    } finally {
+      await mcp.close();
+    }
+  });
 });
 
 describe('contactor mcp when things go wrong', () => {

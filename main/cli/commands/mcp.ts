@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { createContactorMcpServer } from '../../front-doors/mcp/mcp-server.js';
 import { serveOnStdio } from '../../front-doors/mcp/stdio-door.js';
-import { externalNameOf } from '../../front-doors/mcp/mcp-identity.js';
+import { externalNameCandidates } from '../../front-doors/mcp/mcp-identity.js';
 import { DEFAULT_TOOL_SETTINGS } from '../../front-doors/mcp/tools.js';
 import { deriveExternalAgentToken } from '../../transport/caller-tokens.js';
 import { AGENT_NAME } from '../../schema/config.js';
@@ -101,23 +101,33 @@ async function connect(cli: CliContext, opts: McpOptions, clientName: string | u
   if (inherited && (inherited.startsWith('ext.') || (stored !== undefined && inherited !== stored)))
     return asInherited();
   const install = stored ?? inherited;
-  const name = opts.as ?? externalNameOf(clientName);
+  const names = opts.as !== undefined ? [opts.as] : externalNameCandidates(clientName);
   if (!install) {
     throw new CliError(
-      `no install token found (${address.dataDir}, CONTACTOR_TOKEN): contactor mcp derives the token of external agent "${name}" from it; run it as the user who runs the bridge`,
+      `no install token found (${address.dataDir}, CONTACTOR_TOKEN): contactor mcp derives the token of external agent "${names[0]}" from it; run it as the user who runs the bridge`,
       EXIT.unauthorized,
     );
   }
-  const external = createHttpRpc(
-    { ...address, token: deriveExternalAgentToken(install, name) },
-    `external agent "${name}"`,
+  const external = (name: string): BridgeRpc =>
+    createHttpRpc({ ...address, token: deriveExternalAgentToken(install, name) }, `external agent "${name}"`);
+  if (stored === undefined) {
+    // No install token here to compare with (a bridge named by CONTACTOR_URL): the bridge tells. It accepts a
+    // token derived from CONTACTOR_TOKEN only when that is the install token; the probe's name is one no
+    // configured agent has, so a refusal can only mean that CONTACTOR_TOKEN is an agent's own.
+    const probe = external(`mcp-probe-${randomBytes(8).toString('hex')}`);
+    if (await provesNothing(probe)) return asInherited();
+  }
+  if (opts.as !== undefined) return external(opts.as);
+  // The bridge refuses an external token named after an agent it runs (transport/caller-tokens.ts): a client
+  // that calls itself by one (OpenCode's `opencode`) takes the next of its names (front-doors/mcp/mcp-identity.ts).
+  for (const name of names) {
+    const rpc = external(name);
+    if (!(await provesNothing(rpc))) return rpc;
+  }
+  throw new CliError(
+    `the bridge refused every name this MCP client could act as (${names.join(', ')}): it runs agents of those names, or the install token in ${address.dataDir} is not its own; name the client with \`contactor mcp --as <another-name>\``,
+    EXIT.unauthorized,
   );
-  if (stored !== undefined) return external;
-  // No install token here to compare with (a bridge named by CONTACTOR_URL): the bridge tells. It accepts a
-  // token derived from CONTACTOR_TOKEN only when that is the install token; the probe's name is one no
-  // configured agent has, so a refusal can only mean that CONTACTOR_TOKEN is an agent's own.
-  const probe = deriveExternalAgentToken(install, `mcp-probe-${randomBytes(8).toString('hex')}`);
-  return (await provesNothing(createHttpRpc({ ...address, token: probe }, 'contactor mcp'))) ? asInherited() : external;
 }
 
 /** Whether the bridge refuses this caller's token (-32066 from http-rpc.ts), asked with a method any caller may call. */

@@ -14,14 +14,14 @@ import type { JsonRpcEndpoint } from '../../transport/jsonrpc.js';
 import { BridgeRpcError } from './bridge-rpc.js';
 import { createInProcessRpc, type RateCharge } from './in-process-rpc.js';
 import { createContactorMcpServer } from './mcp-server.js';
-import { mcpIdentity } from './mcp-identity.js';
+import { externalNameOf, mcpIdentity } from './mcp-identity.js';
 import type { ToolSettings } from './tools.js';
 
 export interface McpHttpDoorOptions {
   endpoint: Pick<JsonRpcEndpoint, 'handle'>;
   version: string;
   settings: ToolSettings;
-  /** The configured agents' names: an MCP client's own name must not be one of them. */
+  /** The configured agents' names: the external agent a client acts as is never one of them. */
   agentNames: () => readonly string[];
   maxBodyBytes: number;
   /** Open sessions at most; the oldest is closed to make room. */
@@ -48,7 +48,8 @@ export function createMcpHttpDoor(opts: McpHttpDoorOptions): McpHttpDoor {
   const open = async (who: Identity, bucket: string): Promise<StreamableHTTPServerTransport> => {
     const rate = opts.rateLimit ? { limit: opts.rateLimit, bucket } : undefined;
     const owner = identityLabel(who);
-    let clientName: string | undefined;
+    /** The external agent this session acts as, when its token proves no agent: named once, at its first call. */
+    let named: string | undefined;
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
@@ -65,8 +66,8 @@ export function createMcpHttpDoor(opts: McpHttpDoorOptions): McpHttpDoor {
       version: opts.version,
       settings: opts.settings,
       rpc: async () => {
-        clientName ??= server.server.getClientVersion()?.name;
-        const identity = mcpIdentity(who, clientName, opts.agentNames());
+        named ??= externalNameOf(server.server.getClientVersion()?.name, opts.agentNames());
+        const identity = mcpIdentity(who, named, opts.agentNames());
         return createInProcessRpc(opts.endpoint, identity, rate);
       },
     });
