@@ -5,6 +5,7 @@
  */
 import {
   CallToolResultSchema,
+  CancelledNotificationSchema,
   CreateTaskResultSchema,
   ElicitRequestSchema,
   GetTaskResultSchema,
@@ -160,6 +161,37 @@ describe('/mcp', () => {
       expect(reply.structured).toMatchObject({ state: 'completed', reply: 'Going with blue. Done.\n' });
       const task = await bridge.rpc('tasks/get', { id: reply.structured.taskId });
       expect(task.result.metadata.answeredBy).toBe('agent asker');
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('a question answered by the person elsewhere withdraws the elicitation nobody answers, and the tool goes on', async () => {
+    // An agent's MCP client offers elicitation but has nobody to show the form to: it never answers.
+    const mcp = await httpClient(bridge, 'silent', deriveExternalAgentToken(bridge.token, 'silent'), {
+      capabilities: { elicitation: {} },
+    });
+    const asked: { message: string; id: unknown }[] = [];
+    mcp.client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
+      asked.push({ message: request.params.message, id: extra.requestId });
+      return new Promise(() => {});
+    });
+    // Read as the notifications arrive: the SDK's own handler drops a cancellation of request id 0, which
+    // this first elicitation is (shared/protocol.js `_oncancel`: `if (!notification.params.requestId)`).
+    const cancelled: unknown[] = [];
+    mcp.client.setNotificationHandler(CancelledNotificationSchema, (n) => {
+      cancelled.push(n.params.requestId);
+    });
+    try {
+      const call = callTool(mcp.client, 'send_task', { agent: 'echo', brief: 'decide: red|blue' });
+      await eventually(() => asked.length === 1, 'the elicitation');
+      const taskId = /\(task (\S+)\)/.exec(asked[0]!.message)![1]!;
+      // The person answers in the approval window (the install token).
+      await bridge.rpc('tasks/answer', { taskId, answer: 'blue' });
+      const reply = await call;
+      expect(reply.structured).toMatchObject({ state: 'completed', reply: 'Going with blue. Done.\n' });
+      expect(asked).toHaveLength(1);
+      await eventually(() => cancelled.includes(asked[0]!.id), 'the elicitation withdrawn');
     } finally {
       await mcp.close();
     }

@@ -278,9 +278,13 @@ async function followTask(
     if (taskId === undefined) throw new BridgeRpcError(-32603, 'the bridge named no task for this send; try again');
     const now = taskResult(await rpc.call('tasks/get', { id: taskId }));
     if (now.question && !extra.signal.aborted && Date.now() < deadline) {
-      const answer = await askThroughElicitation(server, now, extra.signal);
-      if (answer !== undefined) {
-        await rpc.call('tasks/answer', { taskId, answer });
+      const asked = await askThroughElicitation(server, rpc, now, {
+        signal: extra.signal,
+        waitMs: Math.max(0, deadline - Date.now()),
+        requestId: extra.requestId,
+      });
+      if (asked !== undefined) {
+        if ('answer' in asked) await rpc.call('tasks/answer', { taskId, answer: asked.answer });
         call = { method: 'tasks/resubscribe', params: { id: taskId } };
         continue;
       }
