@@ -31,7 +31,8 @@ describe.skipIf(!existsSync(STUB_EXE))('electron-builder --dir layout (stub Elec
     tmp = mkdtempSync(path.join(tmpdir(), 'contactor-pack-'));
     await buildStubDirLayout(tmp);
     resources = path.join(tmp, 'release', 'win-unpacked', 'resources');
-  }, 150_000);
+    // A packaging run on a busy machine takes minutes: bounded by this hook alone, as signing.test.ts's.
+  }, 300_000);
 
   afterAll(() => {
     if (tmp) rmSync(tmp, { recursive: true, force: true });

@@ -51,7 +51,6 @@ describe.skipIf(!existsSync(STUB_EXE) || !existsSync(LAUNCHER))('code signing of
     const noCertificate = { CSC_LINK: undefined, CSC_KEY_PASSWORD: undefined, WIN_CSC_LINK: undefined };
     const [withCert, withoutCert] = await Promise.all([
       buildStubDirLayoutLogged(path.join(tmp, 'with'), {
-        timeoutMs: 240_000,
         editExecutable: true,
         configure: (config) => {
           config.win.signtoolOptions = { ...(config.win.signtoolOptions as object), sign: hook };
@@ -64,7 +63,6 @@ describe.skipIf(!existsSync(STUB_EXE) || !existsSync(LAUNCHER))('code signing of
         },
       }),
       buildStubDirLayoutLogged(path.join(tmp, 'without'), {
-        timeoutMs: 240_000,
         editExecutable: true,
         // builder-util out/log.js drops every non-error line when VITEST is set (shouldDisableNonErrorLoggingVitest).
         env: { ...noCertificate, VITEST: undefined },

@@ -22,6 +22,7 @@ export interface BuilderConfig {
 }
 
 export interface StubBuildOptions {
+  /** Kills the build after this long; 0 (the default): only the caller's own hook timeout bounds it. */
   timeoutMs?: number;
   /**
    * Leave exe editing (and so signing: WinPackager.signApp and createTransformerForExtraFiles skip both when
@@ -42,7 +43,7 @@ export async function buildStubDirLayout(work: string, opts: StubBuildOptions = 
 /** The same, with electron-builder's log (stdout and stderr). */
 export async function buildStubDirLayoutLogged(
   work: string,
-  { timeoutMs = 120_000, editExecutable = false, configure, env = {} }: StubBuildOptions = {},
+  { timeoutMs = 0, editExecutable = false, configure, env = {} }: StubBuildOptions = {},
 ): Promise<{ unpacked: string; log: string }> {
   mkdirSync(path.join(work, 'dist'), { recursive: true });
   copyFileSync(STUB_EXE, path.join(work, 'dist', 'electron.exe'));
@@ -64,7 +65,13 @@ export async function buildStubDirLayoutLogged(
   const { stdout, stderr } = await promisify(execFile)(
     process.execPath,
     [require.resolve('electron-builder/cli.js'), ...args],
-    { cwd: ROOT, timeout: timeoutMs, env: buildEnv },
-  );
+    { cwd: ROOT, timeout: timeoutMs, env: buildEnv, maxBuffer: 64 * 1024 * 1024 },
+  ).catch((err: Error & { stdout?: string; stderr?: string; killed?: boolean; signal?: string }) => {
+    // execFile's own message is the command line: what electron-builder said is the cause.
+    const said = `${err.stdout ?? ''}\n${err.stderr ?? ''}`.trim().slice(-4000);
+    throw new Error(`electron-builder --dir failed${err.killed ? ` (killed: ${err.signal})` : ''}: ${said}`, {
+      cause: err,
+    });
+  });
   return { unpacked: path.join(work, 'release', 'win-unpacked'), log: `${stdout}\n${stderr}` };
 }
