@@ -4,7 +4,7 @@
  * bridge, found from the bridge's config as an editor's settings name it, and talks to the agent over ACP.
  * A bridge of its own (a fresh agent process and mock), so these scenarios share nothing with the HTTP ones.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,13 +87,18 @@ export function acpFrontScenarios(name: LaneAgentName): void {
       'a prompt: the reply streams as agent_message_chunks, in order',
       async () => {
         const { sessionId } = await editor.newSession();
-        const reply = await editor.prompt(sessionId, 'LANE: pieces 6');
+        // The mock holds the last piece until the editor has shown the others: they reached it while the
+        // agent streamed, whatever the machine's load does to the pieces' timing.
+        const release = path.join(b.root, `pieces-${sessionId}`);
+        const replying = editor.prompt(sessionId, `LANE: pieces 6 until ${release}`);
+        await eventually(() => replyText(editor.updatesOf(sessionId)).includes('part4'), 'the first pieces');
+        writeFileSync(release, '');
+        const reply = await replying;
         expect(reply.stopReason, editor.stderr()).toBe('end_turn');
         const chunks = editor
           .updatesOf(sessionId)
           .filter((u) => u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text');
         expect(replyText(chunks)).toContain('part0 part1 part2 part3 part4 part5');
-        // The pieces came 500 ms apart: more than one chunk, so the editor saw them while the agent streamed.
         expect(chunks.length).toBeGreaterThan(1);
       },
       T,

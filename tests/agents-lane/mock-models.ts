@@ -17,7 +17,7 @@
  *   same to `OPENAI_BASE_URL` with the OpenAI SDK.
  * - Anthropic Messages API (Claude Code): mock-anthropic.ts.
  */
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { contactorToolName, decide, pickTool, type Reply, type Said } from './mock-script.js';
@@ -95,7 +95,10 @@ export async function streamPieces(
   res: ServerResponse,
   send: (piece: string) => void,
 ) {
-  for (const piece of reply.pieces) {
+  for (const [i, piece] of reply.pieces.entries()) {
+    if (reply.lastPieceAfter && i === reply.pieces.length - 1) {
+      while (!existsSync(reply.lastPieceAfter) && !res.destroyed) await sleep(50);
+    }
     if (res.destroyed) return;
     send(piece);
     if (reply.pieceDelayMs) await sleep(reply.pieceDelayMs);

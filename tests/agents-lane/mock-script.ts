@@ -8,6 +8,9 @@
  *   LANE: write <file> <text>   a tool call writing <text> into <file> with the agent's write tool
  *   LANE: slow                  a reply streamed in many pieces over a long time (for cancel)
  *   LANE: pieces <n>            a reply of <n> pieces, 500 ms apart (for streaming)
+ *   LANE: pieces <n> until <file>
+ *                               the same, the last piece held until <file> exists: a test that waits to see the
+ *                               first pieces, then writes <file>, knows they arrived while the agent streamed
  *   LANE: remember <word>       "remembered"; a later `LANE: recall` in the same conversation answers the word
  *   LANE: recall                "you said <word>", or "nothing to recall" when the conversation lost it
  *   LANE: delegate <agent> <brief>
@@ -28,7 +31,13 @@ export interface Said {
 }
 
 export type Reply =
-  | { kind: 'text'; pieces: string[]; pieceDelayMs: number }
+  | {
+      kind: 'text';
+      pieces: string[];
+      pieceDelayMs: number;
+      /** The last piece waits until this file exists. */
+      lastPieceAfter?: string;
+    }
   | { kind: 'tool'; tool: 'shell'; command: string }
   | { kind: 'tool'; tool: 'write'; file: string; content: string }
   | { kind: 'tool'; tool: 'mcp'; name: ContactorTool; args: Record<string, unknown> };
@@ -72,12 +81,15 @@ export function decide(said: Said): Reply {
     }
     case 'slow':
       return { kind: 'text', pieces: Array.from({ length: 600 }, (_, i) => `piece ${i} `), pieceDelayMs: 100 };
-    case 'pieces':
+    case 'pieces': {
+      const [count, until, file] = rest.split(' ');
       return {
         kind: 'text',
-        pieces: Array.from({ length: Number(rest) || 5 }, (_, i) => `part${i} `),
+        pieces: Array.from({ length: Number(count) || 5 }, (_, i) => `part${i} `),
         pieceDelayMs: 500,
+        ...(until === 'until' && file ? { lastPieceAfter: file } : {}),
       };
+    }
     case 'remember':
       return text('remembered');
     case 'recall': {
