@@ -82,6 +82,22 @@ describe('WorkerTaskStore on disk', () => {
     expect(eventsOnDisk(task.id)).toEqual([2, 3]);
   });
 
+  it('checks the seq of a change against the writes still on their way, not against the file', async () => {
+    const task = makeTask();
+    store.create(task, firstEvents(task));
+    store.flush();
+    // A large snapshot keeps the writer busy for a while after the turn ends (tens of ms).
+    const big = { ...task, artifacts: [textArtifact('x'.repeat(16 * 1024 * 1024))] };
+    const { task: working, event } = moved(big, 'working', 3);
+    store.commit(task.id, [event], working);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(onDisk(task.id)).toEqual({ state: 'submitted', lastSeq: 2 });
+    // The file still says seq 2; the store knows seq 3 is taken.
+    expect(() => store.commit(task.id, [chunk(task, 3, 'again')])).toThrow(/does not follow seq 3/);
+    store.flush();
+    expect(eventsOnDisk(task.id)).toEqual([2, 3]);
+  });
+
   it('inserts a task created and finished in one turn once, finished, with all its events', () => {
     const spy = new Database(file);
     spy.exec(`CREATE TABLE row_writes (what TEXT NOT NULL);
