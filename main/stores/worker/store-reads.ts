@@ -31,6 +31,7 @@ export class StoreReads {
   private readonly byId: Statement;
   private readonly byKey: Statement;
   private readonly lastSeqOf: Statement;
+  private readonly idTaken: Statement;
   private readonly eventsOf: Statement;
   private readonly inStates: Statement;
   private readonly listSql = new Map<string, { page: Statement; count: Statement }>();
@@ -43,6 +44,7 @@ export class StoreReads {
       `SELECT id, updated_at, ${LAST_SEQ}, payload_hash, task_json FROM tasks WHERE key_scope = ? AND message_id = ?`,
     );
     this.lastSeqOf = this.db.prepare(`SELECT ${LAST_SEQ} FROM tasks WHERE id = ?`).pluck();
+    this.idTaken = this.db.prepare('SELECT 1 FROM tasks WHERE id = ?').pluck();
     this.eventsOf = this.db.prepare('SELECT event_json FROM events WHERE task_id = ? AND seq > ? ORDER BY seq');
     this.inStates = this.db.prepare(
       `SELECT task_json FROM tasks WHERE state IN (SELECT value FROM json_each(?)) ORDER BY updated_at, id`,
@@ -59,6 +61,10 @@ export class StoreReads {
   /** The committed last seq of a task, or undefined when no such task is stored. */
   lastSeq(taskId: string): number | undefined {
     return this.lastSeqOf.get(taskId) as number | undefined;
+  }
+
+  has(taskId: string): boolean {
+    return this.idTaken.get(taskId) !== undefined;
   }
 
   byIdempotencyKey(scope: string, messageId: string): { stored: StoredTask; payloadHash?: string } | undefined {

@@ -106,7 +106,7 @@ export class WorkerTaskStore implements TaskStore, PrunableStore {
           ...(known.payloadHash ? { payloadHash: known.payloadHash } : {}),
         };
     }
-    if (this.known.has(task.id) || this.reads.lastSeq(task.id) !== undefined) {
+    if (this.known.has(task.id) || this.reads.has(task.id)) {
       throw new Error(`Task ${task.id} already exists.`);
     }
     const group = this.group();

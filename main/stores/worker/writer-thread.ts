@@ -14,18 +14,21 @@
 import { createRequire } from 'node:module';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 
-/** One group of writes, positional parameters in the statements' order (see WRITER_SOURCE). */
+/**
+ * One group of writes: each list is the statements' positional parameters, row after row, flat (see
+ * WRITER_SOURCE).
+ */
 export interface WriteGroup {
   kind: 'write';
   gen: number;
   /** How many lost groups the main thread knew of when it began this group. */
   losses: number;
-  /** (id, context_id, agent, state, created_at, updated_at, last_seq, key_scope, message_id, payload_hash, task_json, created_by_agent). */
-  inserts: unknown[][];
-  /** (context_id, agent, state, updated_at, last_seq, task_json, id). */
-  updates: unknown[][];
-  /** (task_id, seq, event_json). */
-  events: unknown[][];
+  /** 12 a row: (id, context_id, agent, state, created_at, updated_at, last_seq, key_scope, message_id, payload_hash, task_json, created_by_agent). */
+  inserts: unknown[];
+  /** 7 a row: (context_id, agent, state, updated_at, last_seq, task_json, id). */
+  updates: unknown[];
+  /** 3 a row: (task_id, seq, event_json). */
+  events: unknown[];
 }
 
 export interface PruneRequest {
@@ -85,9 +88,13 @@ function writeGroups(groups) {
   try {
     sql.begin.run();
     for (const g of groups) {
-      for (const p of g.inserts) sql.insertTask.run(p);
-      for (const p of g.updates) sql.updateTask.run(p);
-      for (const p of g.events) sql.insertEvent.run(p);
+      const r = g.inserts;
+      for (let i = 0; i < r.length; i += 12)
+        sql.insertTask.run(r[i], r[i + 1], r[i + 2], r[i + 3], r[i + 4], r[i + 5], r[i + 6], r[i + 7], r[i + 8], r[i + 9], r[i + 10], r[i + 11]);
+      const u = g.updates;
+      for (let i = 0; i < u.length; i += 7) sql.updateTask.run(u[i], u[i + 1], u[i + 2], u[i + 3], u[i + 4], u[i + 5], u[i + 6]);
+      const e = g.events;
+      for (let i = 0; i < e.length; i += 3) sql.insertEvent.run(e[i], e[i + 1], e[i + 2]);
     }
     sql.commit.run();
     reply({ kind: 'written', gens });

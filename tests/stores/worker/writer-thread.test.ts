@@ -32,7 +32,7 @@ afterEach(() => {
 });
 
 const row = (id: string) => [id, 'ctx', 'claude', 'working', 't0', 't0', 2, null, null, null, '{}', null];
-const group = (gen: number, losses: number, inserts: unknown[][], events: unknown[][] = []): WriteGroup => ({
+const group = (gen: number, losses: number, inserts: unknown[], events: unknown[] = []): WriteGroup => ({
   kind: 'write',
   gen,
   losses,
@@ -48,13 +48,13 @@ const answer = (count: number) =>
 
 it('refuses a group built on a lost one, and takes the next group built after the loss was heard', () => {
   // An event for a task that does not exist: the foreign key fails the group, as a full disk would.
-  writer.post(group(1, 0, [], [['no-such-task', 3, '{}']]));
+  writer.post(group(1, 0, [], ['no-such-task', 3, '{}']));
   answer(1);
   expect(replies[0]).toMatchObject({ kind: 'written', gens: [1], lost: expect.stringMatching(/FOREIGN KEY/) });
-  writer.post(group(2, 0, [row('built-on-the-lost-group')]));
+  writer.post(group(2, 0, row('built-on-the-lost-group')));
   answer(2);
   expect(replies[1]).toMatchObject({ kind: 'written', gens: [2], lost: expect.stringMatching(/earlier group/) });
-  writer.post(group(3, 2, [row('after-the-loss')]));
+  writer.post(group(3, 2, row('after-the-loss')));
   answer(3);
   expect(replies[2]).toEqual({ kind: 'written', gens: [3] });
   const db = new Database(file, { readonly: true });
