@@ -17,18 +17,16 @@ const VARIANTS = [
   { variant: 'no-sql', what: 'SQLite store, its commit SQL skipped (not durable)' },
   { variant: 'memory', what: 'in-memory store instead of SQLite' },
   { variant: 'memory-no-audit', what: 'in-memory store, no audit log' },
-  { variant: 'worker-store', what: 'SQLite store with its group commits on a worker thread (durable)' },
 ] as const;
 
 type Ready = { ready: boolean; port: number; token?: string };
+type Variant = (typeof VARIANTS)[number];
 
 /**
- * `BENCH_BREAKDOWN_VARIANTS=worker-store` measures only the product and those variants (the ceiling, reference and
+ * `BENCH_BREAKDOWN_VARIANTS=no-sql` measures only the product and those variants (the ceiling, reference and
  * floor always run), and `BENCH_BREAKDOWN_CONCURRENCIES=1,8,32` other concurrencies than the section's:
  * a two-way A/B then takes turns more often in the same time.
  */
-type Variant = (typeof VARIANTS)[number];
-
 function chosen(): { variants: readonly Variant[]; concurrencies: number[] | undefined } {
   const names = process.env.BENCH_BREAKDOWN_VARIANTS?.split(',');
   const unknown = names?.filter((n) => !VARIANTS.some((v) => v.variant === n));

@@ -8,8 +8,7 @@
  * so the cost of each is measured, not guessed: `no-audit` (no audit log), `no-sql` (the SQLite store
  * with the group commit's SQL skipped: BEGIN, the row and event writes and COMMIT do nothing, so nothing
  * is durable; what a commit thread could at best take off the event loop), `memory` (the in-memory
- * store instead of SQLite), `memory-no-audit` (both), `worker-store` (the SQLite store with its group
- * commits on a worker thread, main/stores/worker/: same file, same durability). Unset = the product's parts.
+ * store instead of SQLite), `memory-no-audit` (both). Unset = the product's parts.
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -24,14 +23,13 @@ import { TurnSlots } from '../../main/runtime/turn-slots.js';
 import { BridgeConfigSchema } from '../../main/schema/config.js';
 import { InMemoryTaskStore } from '../../main/stores/memory.js';
 import { SqliteTaskStore } from '../../main/stores/sqlite.js';
-import { WorkerTaskStore } from '../../main/stores/worker/worker-task-store.js';
 import { createBridgeServer } from '../../main/wiring/http-server.js';
 import { InProcessEchoBackend } from './echo-backend.js';
 
 const dataDir = process.argv[2];
 if (!dataDir) throw new Error('usage: contactor-echo <dataDir>');
 const variant = process.env.BENCH_VARIANT ?? 'product';
-if (!['product', 'no-audit', 'no-sql', 'memory', 'memory-no-audit', 'worker-store'].includes(variant))
+if (!['product', 'no-audit', 'no-sql', 'memory', 'memory-no-audit'].includes(variant))
   throw new Error(`unknown BENCH_VARIANT ${variant}`);
 const withAudit = !variant.endsWith('no-audit');
 const inMemory = variant.startsWith('memory');
@@ -45,14 +43,9 @@ const log = createLogger(
   (file) => openOwnFileForAppend(dataDir, file),
 );
 const audit = new AuditLog({ dir: path.join(dataDir, 'audit'), secrets: () => secrets, onError: () => undefined });
-const dbFile = path.join(dataDir, 'contactor.db');
-const inner = inMemory
-  ? new InMemoryTaskStore()
-  : variant === 'worker-store'
-    ? new WorkerTaskStore({ file: dbFile })
-    : new SqliteTaskStore({ file: dbFile });
+const inner = inMemory ? new InMemoryTaskStore() : new SqliteTaskStore({ file: path.join(dataDir, 'contactor.db') });
 // A/B knob for the WAL checkpoint interval (before/after numbers in docs/benchmark.md).
-if (process.env.BENCH_WAL_AUTOCHECKPOINT && inner instanceof SqliteTaskStore) {
+if (process.env.BENCH_WAL_AUTOCHECKPOINT && !inMemory) {
   (inner as unknown as { db: { pragma(p: string): unknown } }).db.pragma(
     `wal_autocheckpoint = ${Number(process.env.BENCH_WAL_AUTOCHECKPOINT)}`,
   );

@@ -20,22 +20,13 @@ export function groupCommitIsRequired(withoutIt: Omit<TaskStore, 'afterCommit' |
 
 export function describeTaskStoreContract(
   name: string,
-  makeStore: () => {
-    store: StoreUnderTest;
-    cleanup: () => void;
-    /**
-     * Resolves once the writes made so far committed. Absent: by the end of the turn (setImmediate), as
-     * in the in-loop stores; a store that commits on another thread (stores/worker/) says when it did.
-     */
-    settled?: () => Promise<void>;
-  },
+  makeStore: () => { store: StoreUnderTest; cleanup: () => void },
 ): void {
   describe(`${name} (TaskStore contract)`, () => {
     let store: StoreUnderTest;
     let cleanup: () => void;
-    let settled: (() => Promise<void>) | undefined;
     beforeEach(() => {
-      ({ store, cleanup, settled } = makeStore());
+      ({ store, cleanup } = makeStore());
     });
     afterEach(() => cleanup());
 
@@ -346,7 +337,7 @@ export function describeTaskStoreContract(
     });
 
     describe('group commit (afterCommit / flush)', () => {
-      const nextTurn = () => settled?.() ?? new Promise<void>((resolve) => setImmediate(resolve));
+      const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
       it('runs each callback once, in order, after the writes made before it, by the end of the turn', async () => {
         const heard: string[] = [];
