@@ -20,6 +20,25 @@ const VARIANTS = [
 ] as const;
 
 type Ready = { ready: boolean; port: number; token?: string };
+type Variant = (typeof VARIANTS)[number];
+
+/**
+ * `BENCH_BREAKDOWN_VARIANTS=no-sql` measures only the product and those variants (the ceiling, reference and
+ * floor always run), and `BENCH_BREAKDOWN_CONCURRENCIES=1,8,32` other concurrencies than the section's:
+ * a two-way A/B then takes turns more often in the same time.
+ */
+function chosen(): { variants: readonly Variant[]; concurrencies: number[] | undefined } {
+  const names = process.env.BENCH_BREAKDOWN_VARIANTS?.split(',');
+  const unknown = names?.filter((n) => !VARIANTS.some((v) => v.variant === n));
+  if (unknown && unknown.length > 0) throw new Error(`BENCH_BREAKDOWN_VARIANTS: unknown ${unknown.join(', ')}`);
+  const concurrencies = process.env.BENCH_BREAKDOWN_CONCURRENCIES?.split(',').map(Number);
+  if (concurrencies?.some((c) => !Number.isInteger(c) || c < 1))
+    throw new Error('BENCH_BREAKDOWN_CONCURRENCIES takes whole numbers of at least 1, e.g. 1,8,32');
+  return {
+    variants: names ? VARIANTS.filter((v) => v.variant === 'product' || names.includes(v.variant)) : VARIANTS,
+    concurrencies,
+  };
+}
 
 export async function measureBreakdown(opts: {
   buildDir: string;
@@ -29,8 +48,9 @@ export async function measureBreakdown(opts: {
 }): Promise<{ rows: Row[]; results: ThroughputRow[] }> {
   const children: RunningChild<Ready>[] = [];
   const servers: ServerUnderTest[] = [];
+  const { variants, concurrencies = opts.concurrencies } = chosen();
   try {
-    for (const { variant } of VARIANTS) {
+    for (const { variant } of variants) {
       const dataDir = path.join(opts.root, `breakdown-${variant}`);
       mkdirSync(dataDir);
       const child = await startChild<Ready>(path.join(opts.buildDir, 'contactor-echo.mjs'), [dataDir], {
@@ -65,8 +85,8 @@ export async function measureBreakdown(opts: {
       children.push(child);
       servers.push({ name, pid: child.pid, port: child.info.port, path: '/', headers: {} });
     }
-    const results = await measureThroughput({ servers, concurrencies: opts.concurrencies, ...opts.counts });
-    return { rows: breakdownRows(results, opts.concurrencies), results };
+    const results = await measureThroughput({ servers, concurrencies, ...opts.counts });
+    return { rows: breakdownRows(results, concurrencies, variants), results };
   } finally {
     await Promise.all(children.map((c) => c.stop()));
     for (const name of [...VARIANTS.map((v) => v.variant), 'ceiling'])
@@ -74,7 +94,7 @@ export async function measureBreakdown(opts: {
   }
 }
 
-function breakdownRows(results: ThroughputRow[], concurrencies: number[]): Row[] {
+function breakdownRows(results: ThroughputRow[], concurrencies: number[], variants: readonly Variant[]): Row[] {
   return concurrencies.flatMap((c) => {
     const at = (name: string) => results.find((r) => r.server === name && r.concurrency === c)!;
     const failures = results.filter((r) => r.concurrency === c).reduce((n, r) => n + r.failures, 0);
@@ -90,12 +110,12 @@ function breakdownRows(results: ThroughputRow[], concurrencies: number[]): Row[]
     const row = (r: ThroughputRow, measure: string): Row => ({
       section: 'breakdown',
       measure: `c=${c}: ${measure}`,
-      contactor: `${perS(r.tasksPerSecond)}, ${cpu(r)} CPU/req`,
+      contactor: `${perS(r.tasksPerSecond)}, p99 ${r.p99Ms.toFixed(1)} ms, ${cpu(r)} CPU/req`,
       baseline: `${cpu(at('reference'))} reference, ${cpu(at('floor'))} floor`,
       comparison: r === product ? `${ratio(r)} reference` : `${saved(r)}; ${ratio(r)} reference`,
     });
     return [
-      ...VARIANTS.map(({ variant, what }) => row(at(variant), what)),
+      ...variants.map(({ variant, what }) => row(at(variant), what)),
       row(at('ceiling'), 'the durable ceiling (bench/servers/durable-ceiling.ts)'),
     ];
   });
