@@ -40,17 +40,25 @@ export interface SourceFile {
   comments: { line: number; text: string }[];
 }
 
+/**
+ * Output the bench writes while tests run (gitignored): bundles it built, and `tests/bench` making and removing
+ * its own build folder there, which a walk beside it met half gone (ENOENT).
+ */
+const GENERATED = new Set(['bench/results']);
+
+const relOf = (root: string, full: string): string => path.relative(root, full).split(path.sep).join('/');
+
 export function sourceFiles(root = ROOT, folders = CHECKED_FOLDERS): SourceFile[] {
   const files: SourceFile[] = [];
   const visit = (dir: string): void => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (entry.name !== 'node_modules') visit(full);
+        if (entry.name !== 'node_modules' && !GENERATED.has(relOf(root, full))) visit(full);
         continue;
       }
       if (BINARY_EXTENSIONS.has(path.extname(entry.name).toLowerCase())) continue;
-      const rel = path.relative(root, full).split(path.sep).join('/');
+      const rel = relOf(root, full);
       const text = readFileSync(full, 'utf8');
       files.push({ rel, text, comments: commentsOf(rel, text) });
     }
