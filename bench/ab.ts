@@ -6,10 +6,10 @@
  * server's rate and CPU per request and the two commits' share of the ceiling's rate.
  *
  * `npx tsx bench/ab.ts --before=<commit> [--after=<commit>] [--count=2000] [--warmup=300] [--rounds=3]`
- * (`--after` defaults to HEAD). A commit's tree is exported once to bench/results/ab/<commit>/.
+ * (`--after` defaults to HEAD). A commit's tree is exported once to <tmp>/contactor-ab/<commit>/.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { HEADLESS_NODE_FLAGS } from '../main/cli/bridge-client/node-flags.js';
@@ -25,7 +25,8 @@ if (!before) {
   process.exit(2);
 }
 const commits = { before: git('rev-parse', before), after: git('rev-parse', flag('after') ?? 'HEAD') };
-const abDir = path.join(BENCH_DIR, 'results', 'ab');
+// Outside the repository, so neither tsc nor vitest finds the exported trees; node_modules is linked in.
+const abDir = path.join(os.tmpdir(), 'contactor-ab');
 
 /** The commit's tree, exported once, with its echo server bundled (node_modules resolve from this repo). */
 async function builtAt(commit: string): Promise<string> {
@@ -35,13 +36,14 @@ async function builtAt(commit: string): Promise<string> {
     rmSync(tree, { recursive: true, force: true });
     mkdirSync(tree, { recursive: true });
     execFileSync('sh', ['-c', `git archive ${commit} | tar -x -C "${tree}"`], { cwd: REPO_ROOT });
+    symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(tree, 'node_modules'));
     await bundleServers(['contactor-echo'], build, tree);
   }
   return path.join(build, 'contactor-echo.mjs');
 }
 
 type Ready = { ready: boolean; port: number; token: string };
-const ceilingBuild = path.join(abDir, 'ceiling-build');
+const ceilingBuild = path.join(BENCH_DIR, 'results', 'ab-ceiling');
 await bundleServers(['durable-ceiling'], ceilingBuild);
 const files = { before: await builtAt(commits.before), after: await builtAt(commits.after) };
 const root = mkdtempSync(path.join(os.tmpdir(), 'contactor-ab-'));
