@@ -33,6 +33,10 @@ export function createdNotice(task: Task): TaskEvent {
  * readers check `unstored` and flush first. Terminal states are final: a late change after one is
  * ignored, never re-settles.
  *
+ * The events written in one commit group wait here, in order, and the task asks the store once per
+ * group to be told when it commits (`awaitCommit`), not once per event: then it tells them all, in
+ * order, or, when the group was lost, fails once.
+ *
  * It is also the one choke point for what agents report (runtime/scrubber.ts): every text, value and part
  * that enters the task or one of its events passes the scrubber here, whichever channel later serves it.
  */
@@ -41,6 +45,16 @@ export class LiveTask {
   private seq: number;
   /** Events written but not yet durable (not yet told to anyone). */
   private unstoredCount = 0;
+  /**
+   * Those of them still to tell, in order, each with the task's status as of it; `told` of them are told
+   * already (a delivery in progress; see `committed`).
+   */
+  private readonly toTell: TaskEvent[] = [];
+  private readonly toTellStatus: Task['status'][] = [];
+  /** The store will call `onCommit` when the group in progress commits (asked once per group). */
+  private awaitingCommit = false;
+  /** Made once per task: the one callback of each group this task wrote in. */
+  private readonly onCommit = (lost?: Error): void => this.committed(lost);
   private lost: Error | undefined;
   /** Stops the task's running turn (cancel, or a lost change); its signal is made only when asked for. */
   readonly abort = new LazyAbort();
@@ -138,7 +152,7 @@ export class LiveTask {
   saveSnapshot(): void {
     if (this.frozen || isTerminal(this.state)) return;
     this.committedJson = this.store.commit(this.task.id, [], this.task);
-    this.store.afterCommit((lost) => lost && this.lose(lost));
+    this.awaitCommit();
   }
 
   /**
@@ -149,7 +163,19 @@ export class LiveTask {
   saveLateFacts(): void {
     if (this.frozen || !isTerminal(this.state)) return;
     this.committedJson = this.store.commit(this.task.id, [], this.task);
-    this.store.afterCommit((lost) => lost && this.lose(lost));
+    this.awaitCommit();
+  }
+
+  /**
+   * Asks the store to tell this task when the writes made so far are durable, once per commit group:
+   * what it holds of this task (its creation, a snapshot, events) then reaches whoever waits, or, when
+   * the group is lost, the task fails (`lose`). A change written before the group ends needs no call of
+   * its own: the group commits or is lost as a whole.
+   */
+  awaitCommit(): void {
+    if (this.awaitingCommit) return;
+    this.awaitingCommit = true;
+    this.store.afterCommit(this.onCommit);
   }
 
   /** Stores facts in metadata; they are saved with the next status change (or `saveSnapshot`). */
@@ -231,8 +257,26 @@ export class LiveTask {
     this.unstoredCount += 1;
     if (event.kind === 'status-update' && event.final) this.finalSeq = event.seq;
     // Sinks get the task as it is after this event: its status now, not a later one of the same group.
-    const status = this.task.status;
-    this.store.afterCommit((lost) => (lost ? this.lose(lost) : this.deliver(event, status)));
+    this.toTell.push(event);
+    this.toTellStatus.push(this.task.status);
+    this.awaitCommit();
+  }
+
+  /**
+   * The group this task waited on committed (or was lost): its events are told in order. Events written
+   * while they are told (a listener's reaction) belong to the next group and wait for it.
+   */
+  private committed(lost: Error | undefined): void {
+    this.awaitingCommit = false;
+    if (lost) {
+      this.lose(lost);
+      return;
+    }
+    const count = this.toTell.length;
+    if (count === 0) return;
+    for (let i = 0; i < count; i += 1) this.deliver(this.toTell[i]!, this.toTellStatus[i]!);
+    this.toTell.splice(0, count);
+    this.toTellStatus.splice(0, count);
   }
 
   private deliver(event: TaskEvent, status: Task['status']): void {
