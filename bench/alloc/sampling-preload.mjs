@@ -29,15 +29,19 @@ process.on('SIGUSR2', () => {
     const { profile } = await session.post('HeapProfiler.stopSampling');
     const byFunction = new Map();
     let total = 0;
-    const walk = (node) => {
+    // BENCH_ALLOC_CALLERS=<function>: that function's bytes are counted under "<function> < <its caller>".
+    const callersOf = process.env.BENCH_ALLOC_CALLERS;
+    const walk = (node, caller) => {
       const { functionName, url, lineNumber } = node.callFrame;
-      const name = `${functionName || '(anonymous)'} ${url.split('/').slice(-2).join('/')}:${lineNumber + 1}`;
+      let name = `${functionName || '(anonymous)'} ${url.split('/').slice(-2).join('/')}:${lineNumber + 1}`;
+      const own = name;
+      if (callersOf && functionName === callersOf) name = `${name} < ${caller}`;
       byFunction.set(name, (byFunction.get(name) ?? 0) + node.selfSize);
       total += node.selfSize;
-      for (const child of node.children) walk(child);
+      for (const child of node.children) walk(child, own);
     };
-    walk(profile.head);
-    const top = [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 60);
+    walk(profile.head, '');
+    const top = [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 200);
     writeFileSync(out, JSON.stringify({ total, top }));
   })();
 });

@@ -76,45 +76,46 @@ export async function runTurn(
   }
   if (!live.setStatus('working')) return plan.release();
   agent.active += 1;
+  // One async function per turn (its promise and frame are paid per request): what comes before and
+  // after the backend's run is plain calls.
   try {
-    await runStartedTurn(plan, desk, onDecision, cwd);
+    const turn = startTurn(plan, desk);
+    let outcome: TurnOutcome;
+    try {
+      outcome = await agent.backend.run(turn.request(cwd), turn);
+    } catch (err) {
+      outcome = {
+        kind: 'failed',
+        retryable: false,
+        reason: `the ${agent.backend.traits.backend} backend failed: ${(err as Error).message}`,
+      };
+    } finally {
+      turn.stopWatching();
+      // A turn can end (or crash) while its permission question is still shown: the agent no longer waits
+      // for it, so it is withdrawn and the turn's outcome settles the task.
+      desk.withdrawAll(live);
+    }
+    endTurn(plan, turn, outcome, onDecision);
   } finally {
     agent.active -= 1;
   }
 }
 
-async function runStartedTurn(
-  plan: TurnPlan,
-  desk: PermissionDesk,
-  onDecision: (live: LiveTask) => void,
-  /** The task's cwd as it resolves now (the check at start), if it names one. */
-  cwd: string | undefined,
-): Promise<void> {
-  const { live, agent } = plan;
+function startTurn(plan: TurnPlan, desk: PermissionDesk): RunningTurn {
+  const { live } = plan;
   // The latest turn's start and end, for every backend: a reader of a canceled task tells a turn still
   // stopping (started, not ended) from one that had ended or never ran (docs/contract.md#task-metadata).
   const { turnEndedAt: _earlierEnd, ...earlier } = live.task.metadata.receipt ?? {};
   live.patchMetadata({ receipt: { ...earlier, turnStartedAt: new Date().toISOString() } });
-
   const turn = new RunningTurn(plan, desk);
   turn.timer.start();
-  let outcome: TurnOutcome;
-  try {
-    outcome = await agent.backend.run(turn.request(cwd), turn);
-  } catch (err) {
-    outcome = {
-      kind: 'failed',
-      retryable: false,
-      reason: `the ${agent.backend.traits.backend} backend failed: ${(err as Error).message}`,
-    };
-  } finally {
-    turn.stopWatching();
-    // A turn can end (or crash) while its permission question is still shown: the agent no longer waits
-    // for it, so it is withdrawn and the turn's outcome settles the task.
-    desk.withdrawAll(live);
-  }
-  turn.wrapUp();
+  return turn;
+}
 
+/** Settles the task from the turn's outcome (its backend returned), then hands the agent's slot back. */
+function endTurn(plan: TurnPlan, turn: RunningTurn, outcome: TurnOutcome, onDecision: (live: LiveTask) => void): void {
+  const { live, agent } = plan;
+  turn.wrapUp();
   if (live.abort.aborted) {
     turn.stream.abandon();
     // When the turn ended (receipt.turnEndedAt), and the backend's receipt of how the cancel ended
