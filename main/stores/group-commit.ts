@@ -21,6 +21,8 @@ export class GroupCommit {
   private readonly commit: Database.Statement;
   private readonly rollback: Database.Statement;
   private open = false;
+  /** A write of the open group threw: SQLite may have rolled its transaction back (see `write`). */
+  private suspect = false;
   private callbacks: Callback[] = [];
   private timer: NodeJS.Immediate | undefined;
 
@@ -47,11 +49,14 @@ export class GroupCommit {
    * other writes of a group take it on trust.
    */
   write<T>(write: () => T): T {
-    if (!this.open) {
-      this.open = true;
-      this.timer = setImmediate(() => this.end());
+    if (this.suspect && this.db.inTransaction) this.suspect = false;
+    if (!this.open || this.suspect) this.start();
+    try {
+      return write();
+    } catch (err) {
+      this.suspect = true;
+      throw err;
     }
-    return write();
   }
 
   /** Callbacks must not throw: a throw is re-raised after the others ran, from `flush` or the timer. */
@@ -66,16 +71,27 @@ export class GroupCommit {
     if (lost) throw lost;
   }
 
+  private start(): void {
+    // SQLite rolled the open group's transaction back (a statement in it failed on disk full or I/O):
+    // that group is lost, and reported now, before a new one begins.
+    if (this.open) this.end();
+    this.begin.run();
+    this.open = true;
+    this.suspect = false;
+    this.timer = setImmediate(() => this.end());
+  }
+
   /** Commits (or, failing that, rolls back) the open group and runs its callbacks. */
   private end(): Error | undefined {
     if (!this.open) return undefined;
     this.open = false;
+    this.suspect = false;
     clearImmediate(this.timer);
     const callbacks = this.callbacks;
     this.callbacks = [];
     let lost: Error | undefined;
     try {
-      this.begin.run();
+      if (!this.db.inTransaction) throw new Error('the group commit was rolled back by SQLite before its COMMIT');
       this.writeAll();
       this.commit.run();
     } catch (err) {

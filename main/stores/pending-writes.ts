@@ -80,41 +80,7 @@ export class PendingWrites {
   private readonly stagedIds: string[] = [];
   private readonly stagedSeqs: (number | undefined)[] = [];
 
-  /** New tasks of this group, inserted when it commits; by idempotency key, the id of each keyed one. */
-  private readonly held: NewRow[] = [];
-  private readonly heldKeys = new Map<string, string>();
-
   constructor(private readonly sql: WriteStatements) {}
-
-  /** The id of a task this group holds for insertion under `key`, if any. */
-  heldKey(key: IdempotencyKey): string | undefined {
-    return this.heldKeys.get(`${key.scope}\u0000${key.messageId}`);
-  }
-
-  /** Whether this group holds a new task of this id. */
-  holds(taskId: string): boolean {
-    return this.tasks.has(taskId);
-  }
-
-  /** A task this group holds for insertion, as stored (its later changes in the group applied). */
-  heldTask(taskId: string): { stored: StoredTask; payloadHash: string | undefined } {
-    const row = this.held.find((r) => r.columns.id === taskId)!;
-    const pending = this.tasks.get(taskId)!;
-    return {
-      stored: pending.columns
-        ? this.stored(pending)
-        : { task: JSON.parse(row.columns.task_json) as Task, lastSeq: pending.lastSeq },
-      payloadHash: row.key?.payloadHash,
-    };
-  }
-
-  /** Holds a new task (checked: neither its id nor its key is stored) for the group's commit. */
-  hold(row: NewRow): StoredTask {
-    this.held.push(row);
-    if (row.key) this.heldKeys.set(`${row.key.scope}\u0000${row.key.messageId}`, row.columns.id);
-    this.tasks.set(row.columns.id, { lastSeq: row.lastSeq, state: row.columns.state, events: row.events });
-    return { task: row.task, lastSeq: row.lastSeq };
-  }
 
   get empty(): boolean {
     return this.tasks.size === 0;
@@ -147,16 +113,10 @@ export class PendingWrites {
    * what the caller does with its object afterwards cannot change what is stored.
    */
   insert(row: NewRow): StoredTask | undefined {
-    if (this.insertRow(row) === 0) return undefined;
-    this.tasks.set(row.columns.id, { lastSeq: row.lastSeq, state: row.columns.state, events: row.events });
-    return { task: row.task, lastSeq: row.lastSeq };
-  }
-
-  /** Runs a new row's INSERT: 1 row, or 0 when its idempotency key is stored. Throws when the id is taken. */
-  private insertRow(row: NewRow): number {
     const { columns, key } = row;
+    let changes: number;
     try {
-      return this.sql.insertTask.run(
+      changes = this.sql.insertTask.run(
         columns.id,
         columns.context_id,
         columns.agent,
@@ -176,6 +136,9 @@ export class PendingWrites {
       }
       throw err;
     }
+    if (changes === 0) return undefined;
+    this.tasks.set(columns.id, { lastSeq: row.lastSeq, state: columns.state, events: row.events });
+    return { task: row.task, lastSeq: row.lastSeq };
   }
 
   /** Holds a change for the group; returns the snapshot's JSON text as it will be stored (see TaskStore.commit). */
@@ -214,11 +177,6 @@ export class PendingWrites {
   writeAll(): void {
     this.unstage();
     try {
-      // The group's new rows first: its later writes (an UPDATE, events) may be theirs.
-      for (const row of this.held) {
-        if (this.insertRow(row) === 0)
-          throw new Error(`Task ${row.columns.id}: its idempotency key was stored meanwhile.`);
-      }
       // By key, then get: iterating the entries would make an [id, pending] array per task.
       for (const id of this.tasks.keys()) {
         const pending = this.tasks.get(id)!;
@@ -232,16 +190,12 @@ export class PendingWrites {
       }
     } finally {
       this.tasks.clear();
-      this.held.length = 0;
-      this.heldKeys.clear();
     }
   }
 
   /** The group was lost: what it held is dropped. */
   forget(): void {
     this.tasks.clear();
-    this.held.length = 0;
-    this.heldKeys.clear();
     this.unstage();
   }
 

@@ -86,18 +86,9 @@ export class SqliteTaskStore implements TaskStore, PrunableStore {
     key?: IdempotencyKey,
   ): { stored: StoredTask; created: boolean; payloadHash?: string } {
     const row = this.pending.newRow(task, events, key);
-    const heldId = key && this.pending.heldKey(key);
-    if (heldId !== undefined) {
-      const held = this.pending.heldTask(heldId);
-      return { stored: held.stored, created: false, ...(held.payloadHash ? { payloadHash: held.payloadHash } : {}) };
-    }
-    // Asked now, outside any write transaction; the row is inserted when the group commits.
-    const hit = this.sql.idOrKey.get(task.id, key?.scope ?? null, key?.messageId ?? null) as { id: string } | undefined;
-    if (hit?.id === task.id || this.pending.holds(task.id)) throw new Error(`Task ${task.id} already exists.`);
-    if (!hit) {
-      const stored = this.group.write(() => this.pending.hold(row));
-      return { stored, created: true, ...(key ? { payloadHash: key.payloadHash } : {}) };
-    }
+    // In the group's transaction: the insert itself finds a known key (its UNIQUE constraint).
+    const stored = this.group.write(() => this.pending.insert(row));
+    if (stored) return { stored, created: true, ...(key ? { payloadHash: key.payloadHash } : {}) };
     const known = this.knownKey(key!);
     return { stored: known.stored, created: false, ...(known.payloadHash ? { payloadHash: known.payloadHash } : {}) };
   }
@@ -236,9 +227,6 @@ function prepare(db: Database.Database) {
       `SELECT id, updated_at, ${LAST_SEQ}, payload_hash, task_json FROM tasks WHERE key_scope = ? AND message_id = ?`,
     ),
     lastSeq: db.prepare(`SELECT ${LAST_SEQ} FROM tasks WHERE id = ?`),
-    idOrKey: db.prepare(
-      'SELECT id FROM tasks WHERE id = ? UNION ALL SELECT id FROM tasks WHERE key_scope = ? AND message_id = ? LIMIT 1',
-    ),
     // Parameters in the order pending-writes.ts (WriteStatements) passes them.
     insertTask: db.prepare(
       `INSERT INTO tasks (id, context_id, agent, state, created_at, updated_at, last_seq,
