@@ -46,11 +46,10 @@ export class LiveTask {
   /** Events written but not yet durable (not yet told to anyone). */
   private unstoredCount = 0;
   /**
-   * Those of them still to tell, in order, each with the task's status as of it; `told` of them are told
-   * already (a delivery in progress; see `committed`).
+   * Those of them still to tell, in order, each followed by the task's status as of it (one array, made
+   * when a group first holds an event of this task).
    */
-  private readonly toTell: TaskEvent[] = [];
-  private readonly toTellStatus: Task['status'][] = [];
+  private toTell: (TaskEvent | Task['status'])[] | undefined;
   /** The store will call `onCommit` when the group in progress commits (asked once per group). */
   private awaitingCommit = false;
   /** Made once per task: the one callback of each group this task wrote in. */
@@ -257,8 +256,7 @@ export class LiveTask {
     this.unstoredCount += 1;
     if (event.kind === 'status-update' && event.final) this.finalSeq = event.seq;
     // Sinks get the task as it is after this event: its status now, not a later one of the same group.
-    this.toTell.push(event);
-    this.toTellStatus.push(this.task.status);
+    (this.toTell ??= []).push(event, this.task.status);
     this.awaitCommit();
   }
 
@@ -272,11 +270,12 @@ export class LiveTask {
       this.lose(lost);
       return;
     }
-    const count = this.toTell.length;
-    if (count === 0) return;
-    for (let i = 0; i < count; i += 1) this.deliver(this.toTell[i]!, this.toTellStatus[i]!);
-    this.toTell.splice(0, count);
-    this.toTellStatus.splice(0, count);
+    const told = this.toTell;
+    if (!told) return;
+    const count = told.length;
+    for (let i = 0; i < count; i += 2) this.deliver(told[i] as TaskEvent, told[i + 1] as Task['status']);
+    if (told.length === count) this.toTell = undefined;
+    else told.splice(0, count);
   }
 
   private deliver(event: TaskEvent, status: Task['status']): void {
