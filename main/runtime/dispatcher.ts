@@ -140,7 +140,7 @@ export class Dispatcher {
     const live = this.live.adopt(stored.task, stored.lastSeq);
     // Its creation may be its only write in this group (queued behind its conversation): losing it must
     // fail the task too, or a blocking send waits forever on a task that is nowhere.
-    live.awaitCommit();
+    this.opts.store.afterCommit((lost) => lost && live.lose(lost));
     this.turns.schedule(
       live,
       entry,

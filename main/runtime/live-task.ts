@@ -33,10 +33,6 @@ export function createdNotice(task: Task): TaskEvent {
  * readers check `unstored` and flush first. Terminal states are final: a late change after one is
  * ignored, never re-settles.
  *
- * The events written in one commit group wait here, in order, and the task asks the store once per
- * group to be told when it commits (`awaitCommit`), not once per event: then it tells them all, in
- * order, or, when the group was lost, fails once.
- *
  * It is also the one choke point for what agents report (runtime/scrubber.ts): every text, value and part
  * that enters the task or one of its events passes the scrubber here, whichever channel later serves it.
  */
@@ -45,15 +41,6 @@ export class LiveTask {
   private seq: number;
   /** Events written but not yet durable (not yet told to anyone). */
   private unstoredCount = 0;
-  /**
-   * Those of them still to tell, in order, each followed by the task's status as of it (one array, made
-   * when a group first holds an event of this task).
-   */
-  private toTell: (TaskEvent | Task['status'])[] | undefined;
-  /** The store will call `onCommit` when the group in progress commits (asked once per group). */
-  private awaitingCommit = false;
-  /** Made once per task: the one callback of each group this task wrote in. */
-  private readonly onCommit = (lost?: Error): void => this.committed(lost);
   private lost: Error | undefined;
   /** Stops the task's running turn (cancel, or a lost change); its signal is made only when asked for. */
   readonly abort = new LazyAbort();
@@ -151,7 +138,7 @@ export class LiveTask {
   saveSnapshot(): void {
     if (this.frozen || isTerminal(this.state)) return;
     this.committedJson = this.store.commit(this.task.id, [], this.task);
-    this.awaitCommit();
+    this.store.afterCommit((lost) => lost && this.lose(lost));
   }
 
   /**
@@ -162,19 +149,7 @@ export class LiveTask {
   saveLateFacts(): void {
     if (this.frozen || !isTerminal(this.state)) return;
     this.committedJson = this.store.commit(this.task.id, [], this.task);
-    this.awaitCommit();
-  }
-
-  /**
-   * Asks the store to tell this task when the writes made so far are durable, once per commit group:
-   * what it holds of this task (its creation, a snapshot, events) then reaches whoever waits, or, when
-   * the group is lost, the task fails (`lose`). A change written before the group ends needs no call of
-   * its own: the group commits or is lost as a whole.
-   */
-  awaitCommit(): void {
-    if (this.awaitingCommit) return;
-    this.awaitingCommit = true;
-    this.store.afterCommit(this.onCommit);
+    this.store.afterCommit((lost) => lost && this.lose(lost));
   }
 
   /** Stores facts in metadata; they are saved with the next status change (or `saveSnapshot`). */
@@ -256,26 +231,8 @@ export class LiveTask {
     this.unstoredCount += 1;
     if (event.kind === 'status-update' && event.final) this.finalSeq = event.seq;
     // Sinks get the task as it is after this event: its status now, not a later one of the same group.
-    (this.toTell ??= []).push(event, this.task.status);
-    this.awaitCommit();
-  }
-
-  /**
-   * The group this task waited on committed (or was lost): its events are told in order. Events written
-   * while they are told (a listener's reaction) belong to the next group and wait for it.
-   */
-  private committed(lost: Error | undefined): void {
-    this.awaitingCommit = false;
-    if (lost) {
-      this.lose(lost);
-      return;
-    }
-    const told = this.toTell;
-    if (!told) return;
-    const count = told.length;
-    for (let i = 0; i < count; i += 2) this.deliver(told[i] as TaskEvent, told[i + 1] as Task['status']);
-    if (told.length === count) this.toTell = undefined;
-    else told.splice(0, count);
+    const status = this.task.status;
+    this.store.afterCommit((lost) => (lost ? this.lose(lost) : this.deliver(event, status)));
   }
 
   private deliver(event: TaskEvent, status: Task['status']): void {
