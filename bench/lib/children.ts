@@ -15,13 +15,14 @@ export const REPO_ROOT = path.resolve(BENCH_DIR, '..');
  * Bundles `bench/servers/<name>.ts` files into `outDir/<name>.mjs`. The baselines keep their packages
  * in node_modules; contactor's servers are bundled the way the shipped CLI is (scripts/build.mjs,
  * "cli (repo)": dependencies inlined, only the native better-sqlite3 loaded from node_modules, split so
- * lazy imports stay lazy), since `contactor up` / `serve` start that build.
+ * lazy imports stay lazy), since `contactor up` / `serve` start that build. `root`: the tree whose servers
+ * are built (another commit's, for bench/ab.ts).
  */
-export async function bundleServers(names: string[], outDir: string): Promise<void> {
+export async function bundleServers(names: string[], outDir: string, root: string = REPO_ROOT): Promise<void> {
   const contactor = names.filter((n) => CONTACTOR_SERVERS.includes(n));
   const baselines = names.filter((n) => !CONTACTOR_SERVERS.includes(n));
   const entries = (list: string[]) =>
-    Object.fromEntries(list.map((n) => [n, path.join(BENCH_DIR, 'servers', `${n}.ts`)]));
+    Object.fromEntries(list.map((n) => [n, path.join(root, 'bench', 'servers', `${n}.ts`)]));
   const common = {
     outdir: outDir,
     outExtension: { '.js': '.mjs' },

@@ -68,6 +68,9 @@ function onlyTurn(running: Task[], parentTaskId: string | undefined): Task | und
 }
 
 function chainFromHints(hints: DelegationHints, records: ChainRecords): DelegationChain {
+  // A send that names no chain (most sends): nothing to fold, so no arrays, no set.
+  if (!hints.parentTaskId && !hints.callerAgent && !hints.visited?.length)
+    return { depth: hints.depth ?? 0, visited: [] };
   const named = hints.parentTaskId ? records.task(hints.parentTaskId) : undefined;
   const parents = [
     ...(named ? [named] : []),

@@ -1,5 +1,5 @@
 import { identityLabel, PERSON_BY_TOKEN, type Identity } from '../domain/authority.js';
-import { BridgeError, taskNotFound } from '../domain/errors.js';
+import { BridgeError } from '../domain/errors.js';
 import { redact } from '../domain/redaction.js';
 import type { StreamEvent } from '../domain/events.js';
 import { isTerminal, textOf, type Message, type Task } from '../domain/task.js';
@@ -12,14 +12,16 @@ import { createdNotice } from './live-task.js';
 import { PendingClock } from './pending-clock.js';
 import { PermissionDesk } from './permission-desk.js';
 import { answerQuestion, nonTextParts } from './question-answers.js';
-import { latestQuestions, type AnsweredQuestion } from './question-log.js';
+import type { AnsweredQuestion } from './question-log.js';
 import type { AgentRegistry } from './registry.js';
 import { recoverAfterRestart } from './restart-recovery.js';
 import { storeNewTask } from './send-intake.js';
+import { TaskReads, type Subscription } from './task-reads.js';
 import { ownRealClock, type Timers } from './timers.js';
 import { TurnScheduler } from './turn-scheduler.js';
 
 export type { SendAnswer } from './live-tasks.js';
+export type { Subscription } from './task-reads.js';
 
 export interface SendRequest {
   agent: string;
@@ -57,10 +59,6 @@ export interface DispatcherOptions {
   timers?: Timers;
 }
 
-export interface Subscription {
-  unsubscribe(): void;
-}
-
 /**
  * Orchestration: accepts sends, runs them through per-agent shards, settles answers and cancels, and
  * serves reads. It knows agents only through the AgentBackend port and tasks only through TaskStore.
@@ -70,6 +68,7 @@ export class Dispatcher {
   private readonly clock: PendingClock;
   private readonly live: LiveTasks;
   private readonly turns: TurnScheduler;
+  private readonly reads: TaskReads;
 
   constructor(private readonly opts: DispatcherOptions) {
     const timers = opts.timers ?? ownRealClock();
@@ -84,6 +83,7 @@ export class Dispatcher {
       redact: (text) => redact(text, opts.secrets?.() ?? []),
       ...(opts.secrets ? { secrets: opts.secrets } : {}),
     });
+    this.reads = new TaskReads(opts.store, this.live, opts.maxPageBytes);
     this.turns = new TurnScheduler({
       store: opts.store,
       desk: this.desk,
@@ -163,45 +163,21 @@ export class Dispatcher {
   }
 
   get(taskId: string): Task {
-    const live = this.live.get(taskId);
-    const shown = live && this.live.read(live);
-    if (shown) return shown;
-    const stored = this.opts.store.get(taskId);
-    if (!stored) throw taskNotFound(taskId);
-    return stored.task;
+    return this.reads.get(taskId);
   }
 
   list(query: TaskQuery): TaskPage {
-    const maxBytes = query.maxBytes ?? this.opts.maxPageBytes;
-    const page = this.opts.store.list(maxBytes === undefined ? query : { ...query, maxBytes });
-    page.tasks = page.tasks.map((t) => {
-      const live = this.live.get(t.id);
-      const snap = live && this.live.read(live);
-      if (!snap) return t;
-      return query.includeArtifacts ? snap : { ...snap, artifacts: [] };
-    });
-    return page;
+    return this.reads.list(query);
   }
 
   /** Open questions, oldest first. */
   pending(): Task[] {
-    return this.opts.store
-      .tasksInStates(['input-required', 'auth-required'])
-      .map((t) => {
-        const live = this.live.get(t.id);
-        return (live && this.live.read(live)) ?? t;
-      })
-      .sort((a, b) => pendingSince(a).localeCompare(pendingSince(b)));
+    return this.reads.pending();
   }
 
-  /**
-   * How the latest questions ended (answered, auto-decided, expired), newest first; with `createdByAgent`,
-   * those of the tasks that agent created only, chosen by the store before the latest are taken.
-   */
+  /** See TaskReads.questionHistory. */
   questionHistory(limit: number, createdByAgent?: string): AnsweredQuestion[] {
-    if (limit <= 0) return [];
-    const query = { pageSize: 100, includeArtifacts: false, ...(createdByAgent ? { createdByAgent } : {}) };
-    return latestQuestions(this.list(query).tasks, limit);
+    return this.reads.questionHistory(limit, createdByAgent);
   }
 
   /** `by`: who asked, as their credential proves it (the transport checked they may); named in the status. */
@@ -234,29 +210,12 @@ export class Dispatcher {
 
   /** The seq of the task's latest event (0 for none): a stream that starts now resumes after it. */
   lastSeq(taskId: string): number {
-    return this.live.get(taskId)?.lastSeq ?? this.opts.store.get(taskId)?.lastSeq ?? 0;
+    return this.reads.lastSeq(taskId);
   }
 
-  /**
-   * Every event of the task from now on, after a first event that brings the caller up to date: the
-   * current Task, or (with `afterSeq`) the stored events it missed. `onEnd` fires when no more events
-   * will come on this subscription (terminal or parked state).
-   */
+  /** See TaskReads.subscribe. */
   subscribe(taskId: string, afterSeq: number | undefined, listener: (e: StreamEvent) => void): Subscription {
-    // Everything written is durable and told before this listener joins: it hears each event once.
-    this.opts.store.flush();
-    const live = this.live.get(taskId);
-    const stored = live ? undefined : this.opts.store.get(taskId);
-    const task = live?.task ?? stored?.task;
-    if (!task) throw taskNotFound(taskId);
-    const lastSeq = live?.lastSeq ?? stored?.lastSeq ?? 0;
-    if (afterSeq === undefined || afterSeq > lastSeq) {
-      listener({ kind: 'task', seq: lastSeq, task: snapshot(task) });
-    } else {
-      for (const event of this.opts.store.eventsAfter(taskId, afterSeq)) listener(event);
-    }
-    const unsubscribe = live ? live.listen(listener) : () => undefined;
-    return { unsubscribe };
+    return this.reads.subscribe(taskId, afterSeq, listener);
   }
 
   /**
@@ -307,8 +266,4 @@ export class Dispatcher {
     if (live && blocking) await live.settled();
     return this.get(taskId);
   }
-}
-
-function pendingSince(task: Task): string {
-  return task.metadata.pending?.createdAt ?? task.status.timestamp;
 }

@@ -1,17 +1,13 @@
 import { parseDecision } from '../domain/decision-contract.js';
 import { describePending, type DecisionPending } from '../domain/pending.js';
 import type { Part } from '../domain/task.js';
-import type { CarriedVerdict, Turn, TurnOutcome, TurnReporter } from '../ports.js';
-import { ArtifactBudget, DEFAULT_MAX_ARTIFACT_BYTES, partBytes } from './artifact-budget.js';
-import { ArtifactStream } from './artifact-stream.js';
+import type { CarriedVerdict, TurnOutcome } from '../ports.js';
+import type { ArtifactStream } from './artifact-stream.js';
 import type { LiveTask } from './live-task.js';
 import { workspaceOf, type PermissionDesk } from './permission-desk.js';
-import { checkedPart, droppedNote } from './reply-parts.js';
 import type { AgentEntry } from './registry.js';
 import type { Timers } from './timers.js';
-import { LazyAbort } from './lazy-abort.js';
-import { TurnTimer } from './turn-timer.js';
-import { removeSecrets, SecretFilter } from '../domain/redaction.js';
+import { RunningTurn } from './running-turn.js';
 
 export interface TurnPlan {
   live: LiveTask;
@@ -80,178 +76,61 @@ export async function runTurn(
   }
   if (!live.setStatus('working')) return plan.release();
   agent.active += 1;
+  // One async function per turn (its promise and frame are paid per request): what comes before and
+  // after the backend's run is plain calls.
   try {
-    await runStartedTurn(plan, desk, onDecision, cwd);
+    const turn = startTurn(plan, desk);
+    let outcome: TurnOutcome;
+    try {
+      outcome = await agent.backend.run(turn.request(cwd), turn);
+    } catch (err) {
+      outcome = {
+        kind: 'failed',
+        retryable: false,
+        reason: `the ${agent.backend.traits.backend} backend failed: ${(err as Error).message}`,
+      };
+    } finally {
+      turn.stopWatching();
+      // A turn can end (or crash) while its permission question is still shown: the agent no longer waits
+      // for it, so it is withdrawn and the turn's outcome settles the task.
+      desk.withdrawAll(live);
+    }
+    endTurn(plan, turn, outcome, onDecision);
   } finally {
     agent.active -= 1;
   }
 }
 
-async function runStartedTurn(
-  plan: TurnPlan,
-  desk: PermissionDesk,
-  onDecision: (live: LiveTask) => void,
-  /** The task's cwd as it resolves now (the check at start), if it names one. */
-  cwd: string | undefined,
-): Promise<void> {
-  const { live, agent } = plan;
+function startTurn(plan: TurnPlan, desk: PermissionDesk): RunningTurn {
+  const { live } = plan;
   // The latest turn's start and end, for every backend: a reader of a canceled task tells a turn still
   // stopping (started, not ended) from one that had ended or never ran (docs/contract.md#task-metadata).
   const { turnEndedAt: _earlierEnd, ...earlier } = live.task.metadata.receipt ?? {};
   live.patchMetadata({ receipt: { ...earlier, turnStartedAt: new Date().toISOString() } });
+  const turn = new RunningTurn(plan, desk);
+  turn.timer.start();
+  return turn;
+}
 
-  // The turn stops when its task is aborted or its time is up; the signal is made only if the backend reads it.
-  const turnAbort = new LazyAbort();
-  const stopTurn = (): void => turnAbort.abort();
-  const unfollow = live.abort.onAbort(stopTurn);
-  const timer = new TurnTimer(agent.settings.timeoutMs, stopTurn, plan.timers);
-  // One artifact per turn: a follow-up's reply never rewrites what an earlier turn produced.
-  const turnNumber = live.task.artifacts.length + 1;
-  const artifactId = turnNumber === 1 ? `${live.id}-reply` : `${live.id}-reply-${turnNumber}`;
-  const stream = new ArtifactStream((chunk) => live.appendArtifact(chunk, artifactId));
-  const tokens = new SecretFilter(plan.secrets ?? []);
-  // Thoughts stream in pieces like the reply (ACP agent_thought_chunk): a token split across two pieces
-  // is whole to nobody downstream, so their text passes a filter of its own, made at the first thought.
-  let thoughts: SecretFilter | undefined;
-  const endThought = (): void => {
-    const rest = thoughts?.end() ?? '';
-    if (rest !== '') live.announce({ event: 'progress', progress: { kind: 'thought', text: rest } });
-  };
-  const budget = new ArtifactBudget(agent.settings.maxArtifactBytes ?? DEFAULT_MAX_ARTIFACT_BYTES, live.task);
-  let firstOutputAt: string | undefined;
-  let backendCut: { at: number; droppedBytes: number } | undefined;
-
-  const reporter: TurnReporter = {
-    text(chunk) {
-      firstOutputAt ??= new Date().toISOString();
-      // Filtered, then capped: a cut first could keep a token's first characters, which the filter
-      // holds back as a possible start and passes on at the end as plain text.
-      stream.push(budget.take(tokens.push(chunk)));
-    },
-    content(reported) {
-      firstOutputAt ??= new Date().toISOString();
-      // Text the token filter held back goes first (the agent's order); LiveTask takes tokens out of the part.
-      stream.push(budget.take(tokens.end()));
-      let kept = checkedPart(reported);
-      if (kept.kind !== 'text') {
-        const bytes = partBytes(kept);
-        if (!budget.admit(bytes)) {
-          kept = droppedNote(
-            reported,
-            `${bytes} bytes would pass the task's ${budget.maxBytesPerTask}-byte artifact cap`,
-          );
-        }
-      }
-      if (kept.kind === 'text') {
-        // Tokens out before the cut, as for streamed text: a cut token is no longer recognised later.
-        const text = budget.take(removeSecrets(kept.text, plan.secrets ?? []));
-        if (text === '') return;
-        kept = { ...kept, text };
-      }
-      stream.pushPart(kept);
-    },
-    progress(note) {
-      if (note.kind === 'thought') {
-        thoughts ??= new SecretFilter(plan.secrets ?? []);
-        const text = thoughts.push(note.text);
-        if (text !== '') live.announce({ event: 'progress', progress: { ...note, text } });
-        return;
-      }
-      endThought();
-      live.announce({ event: 'progress', progress: note });
-    },
-    receipt(facts) {
-      const before = live.task.metadata.receipt;
-      live.patchMetadata({ receipt: { ...(before ?? {}), ...facts } });
-      // A restart after a crash stops the agent by its pid and start (recorded-agents.ts): stored now,
-      // unless the task already holds this very process (an ACP agent kept across its turns).
-      const after = live.task.metadata.receipt;
-      if ('pidStart' in facts && (after?.pidStart !== before?.pidStart || after?.pid !== before?.pid)) {
-        live.saveSnapshot();
-      }
-    },
-    truncated(cut) {
-      backendCut = { at: cut.at, droppedBytes: (backendCut?.droppedBytes ?? 0) + cut.droppedBytes };
-    },
-    askPermission(request) {
-      return desk.ask(live, request, agent.settings, {
-        onPark: () => {
-          timer.pause();
-          plan.release();
-        },
-        onResume: () => timer.resume(),
-      });
-    },
-  };
-
-  const turn: Turn = {
-    taskId: live.id,
-    contextId: live.task.contextId,
-    messageId: plan.messageId,
-    agent: agent.name,
-    text: plan.text,
-    attachments: plan.attachments,
-    delegationDepth: live.task.metadata.delegationDepth,
-    visitedAgents: live.task.metadata.visitedAgents,
-    followUp: plan.followUp,
-    get signal() {
-      return turnAbort.signal;
-    },
-  };
-  // Set only when present (no empty object spread per turn): backends test these with `in` and `?.`.
-  if (plan.cold) turn.cold = plan.cold;
-  if (plan.reattach) turn.reattach = plan.reattach;
-  if (plan.carried) turn.carried = plan.carried;
-  if (cwd) turn.cwd = cwd;
-
-  timer.start();
-  let outcome: TurnOutcome;
-  try {
-    outcome = await agent.backend.run(turn, reporter);
-  } catch (err) {
-    outcome = {
-      kind: 'failed',
-      retryable: false,
-      reason: `the ${agent.backend.traits.backend} backend failed: ${(err as Error).message}`,
-    };
-  } finally {
-    timer.stop();
-    unfollow();
-    // A turn can end (or crash) while its permission question is still shown: the agent no longer waits
-    // for it, so it is withdrawn and the turn's outcome settles the task.
-    desk.withdrawAll(live);
-  }
-  endThought();
-  if (firstOutputAt) reporter.receipt({ firstOutputAt });
-  // The backend returned: the agent no longer works on this turn (for a canceled one, it has stopped).
-  reporter.receipt({ turnEndedAt: new Date().toISOString() });
-  // What the token filter still holds counts against the cap like the rest, before the cut is recorded.
-  stream.push(budget.take(tokens.end()));
-  if (budget.droppedBytes > 0 || backendCut) {
-    const cut = budget.truncation(live.task.metadata.truncated);
-    // The backend's own cap came first: the reply is cut where it stopped, and both drops count.
-    live.patchMetadata({
-      truncated: backendCut
-        ? { at: Math.min(cut.at, backendCut.at), droppedBytes: cut.droppedBytes + backendCut.droppedBytes }
-        : cut,
-    });
-  }
-
+/** Settles the task from the turn's outcome (its backend returned), then hands the agent's slot back. */
+function endTurn(plan: TurnPlan, turn: RunningTurn, outcome: TurnOutcome, onDecision: (live: LiveTask) => void): void {
+  const { live, agent } = plan;
+  turn.wrapUp();
   if (live.abort.aborted) {
-    stream.abandon();
+    turn.stream.abandon();
     // When the turn ended (receipt.turnEndedAt), and the backend's receipt of how the cancel ended
     // (receipt.cancel), came after the task turned canceled.
     live.saveLateFacts();
-  } else if (timer.timedOut) {
-    stream.finish();
+  } else if (turn.timer.timedOut) {
+    turn.stream.finish();
     settleFailure(
       live,
       `timed out after ${agent.settings.timeoutMs / 1000}s; the agent was stopped; re-send under a new messageId to try again (the same one returns this failure)`,
       true,
     );
   } else {
-    stream.finish();
-    settleOutcome(plan, outcome, stream, onDecision, artifactId);
+    turn.stream.finish();
+    settleOutcome(plan, outcome, turn.stream, onDecision, turn.artifactId);
   }
   plan.release();
 }

@@ -1,0 +1,98 @@
+/**
+ * Two commits of the product side by side in one throughput harness, with the durable ceiling beside them:
+ * each commit's echo server (bench/servers/contactor-echo.ts as that commit has it, bundled as the benchmark
+ * bundles it) and the ceiling of the working tree take turns round by round, so a change is measured
+ * against the tree before it at the same moments of a shared machine. Prints, per concurrency, each
+ * server's rate and CPU per request and the two commits' share of the ceiling's rate.
+ *
+ * `npx tsx bench/ab.ts --before=<commit> [--after=<commit>] [--count=2000] [--warmup=300] [--rounds=3]`
+ * (`--after` defaults to HEAD). A commit's tree is exported once to <tmp>/contactor-ab/<commit>/.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { HEADLESS_NODE_FLAGS } from '../main/cli/bridge-client/node-flags.js';
+import { BENCH_DIR, bundleServers, REPO_ROOT, startChild, type RunningChild } from './lib/children.js';
+import { measureThroughput, type ServerUnderTest } from './sections/throughput.js';
+
+const flag = (name: string): string | undefined =>
+  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const git = (...args: string[]): string => execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+const before = flag('before');
+if (!before) {
+  console.error('usage: npx tsx bench/ab.ts --before=<commit> [--after=<commit>] [--count=n] [--rounds=n]');
+  process.exit(2);
+}
+const commits = { before: git('rev-parse', before), after: git('rev-parse', flag('after') ?? 'HEAD') };
+// Outside the repository, so neither tsc nor vitest finds the exported trees; node_modules is linked in.
+const abDir = path.join(os.tmpdir(), 'contactor-ab');
+
+/** The commit's tree, exported once, with its echo server bundled (node_modules resolve from this repo). */
+async function builtAt(commit: string): Promise<string> {
+  const tree = path.join(abDir, commit);
+  const build = path.join(tree, 'build');
+  if (!existsSync(path.join(build, 'contactor-echo.mjs'))) {
+    rmSync(tree, { recursive: true, force: true });
+    mkdirSync(tree, { recursive: true });
+    execFileSync('sh', ['-c', `git archive ${commit} | tar -x -C "${tree}"`], { cwd: REPO_ROOT });
+    symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(tree, 'node_modules'));
+    await bundleServers(['contactor-echo'], build, tree);
+  }
+  return path.join(build, 'contactor-echo.mjs');
+}
+
+type Ready = { ready: boolean; port: number; token: string };
+const ceilingBuild = path.join(BENCH_DIR, 'results', 'ab-ceiling');
+await bundleServers(['durable-ceiling'], ceilingBuild);
+const files = { before: await builtAt(commits.before), after: await builtAt(commits.after) };
+const root = mkdtempSync(path.join(os.tmpdir(), 'contactor-ab-'));
+const children: RunningChild<Ready>[] = [];
+try {
+  const servers: ServerUnderTest[] = [];
+  const entries = [
+    ['before', files.before],
+    ['after', files.after],
+    ['ceiling', path.join(ceilingBuild, 'durable-ceiling.mjs')],
+  ] as const;
+  for (const [name, file] of entries) {
+    const dataDir = path.join(root, name);
+    mkdirSync(dataDir);
+    const child = await startChild<Ready>(file, [dataDir], { nodeFlags: HEADLESS_NODE_FLAGS });
+    children.push(child);
+    servers.push({
+      name,
+      pid: child.pid,
+      port: child.info.port,
+      path: '/agents/echo',
+      headers: { authorization: `Bearer ${child.info.token}` },
+    });
+  }
+  const load = os.loadavg().map((l) => l.toFixed(1));
+  const rows = await measureThroughput({
+    servers,
+    concurrencies: [8, 32],
+    count: Number(flag('count') ?? 2000),
+    warmup: Number(flag('warmup') ?? 300),
+    rounds: Number(flag('rounds') ?? 3),
+  });
+  console.log(
+    `before ${commits.before.slice(0, 7)}, after ${commits.after.slice(0, 7)}; load ${load.join(' ')} → ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  for (const c of [8, 32]) {
+    const at = (name: string) => rows.find((r) => r.server === name && r.concurrency === c)!;
+    const ceiling = at('ceiling');
+    const cells = (['before', 'after', 'ceiling'] as const).map((name) => {
+      const row = at(name);
+      const share = name === 'ceiling' ? '' : ` (${Math.round((row.tasksPerSecond / ceiling.tasksPerSecond) * 100)}%)`;
+      return `${name} ${Math.round(row.tasksPerSecond)}/s${share} ${Math.round(row.cpuUsPerRequest ?? 0)} µs${row.failures ? ` ${row.failures} failed` : ''}`;
+    });
+    console.log(`c=${c}: ${cells.join(' | ')}`);
+  }
+} finally {
+  await Promise.all(children.map((c) => c.stop()));
+  rmSync(root, { recursive: true, force: true });
+}
