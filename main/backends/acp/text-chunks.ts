@@ -1,7 +1,7 @@
 /**
  * Reply text parsed once. The SDK's client app parses every `session/update` twice with its zod schema:
  * its session router always does (to feed the SDK's own session objects, which the bridge does not use),
- * then the typed handler the bridge registers does it again (~7 µs per message, ~7 ms per MB of a reply
+ * then the typed handler the bridge registers does it again (~3 µs per message, ~3 ms per MB of a reply
  * in 1 KiB chunks: docs/benchmark.md#round-6-the-10-mb-reply). Text chunks, almost all of a streamed reply,
  * are renamed at the stdio edge to a method only this process knows, so the router passes them by, and
  * their handler parses them with the one schema for that shape (schema/acp-text-chunk.ts). They keep their
