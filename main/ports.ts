@@ -204,7 +204,8 @@ export interface TaskStore {
   /**
    * Saves a new snapshot of the task (when given) and appends events, in one transaction. Returns the
    * snapshot's JSON text exactly as the store keeps it (`JSON.stringify(task)` as of this call), so a
-   * reply that sends the stored task can reuse it instead of serializing it again; undefined without a task.
+   * reply that sends the stored task can reuse it instead of serializing it again; undefined without a
+   * task, and when the store does not keep it as one text (a long reply that refers to its events).
    */
   commit(taskId: string, events: TaskEvent[], task?: Task): string | undefined;
   get(taskId: string): StoredTask | undefined;

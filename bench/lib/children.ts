@@ -128,6 +128,20 @@ export function rssMb(pid: number): number | undefined {
   }
 }
 
+/**
+ * Bytes a process has handed to write calls so far (`wchar` of /proc/<pid>/io, Linux; every thread, every
+ * file and socket), undefined elsewhere. For the bridge: its SQLite files (WAL frames, the checkpoint's copy)
+ * and its HTTP responses.
+ */
+export function writtenBytes(pid: number): number | undefined {
+  try {
+    const wchar = /^wchar:\s+(\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1];
+    return wchar === undefined ? undefined : Number(wchar);
+  } catch {
+    return undefined;
+  }
+}
+
 /** CPU time (user + system) a process has used so far, in ms, from /proc (Linux); undefined elsewhere. */
 export function cpuMs(pid: number): number | undefined {
   try {

@@ -14,7 +14,7 @@ import { measureBulk, measureChunkLatency } from '../sections/streaming.js';
 import { measureThroughput, type ThroughputRow } from '../sections/throughput.js';
 import { openDirectAgent } from './acp-direct.js';
 import { startBridgeChild } from './bridge-child.js';
-import { BENCH_DIR, REPO_ROOT, cpuMs, startChild } from './children.js';
+import { BENCH_DIR, REPO_ROOT, cpuMs, startChild, writtenBytes } from './children.js';
 import { cliStartup } from './cli-rows.js';
 import type { Figures } from './goals.js';
 import { mb, ms, perS, type Row } from './report.js';
@@ -173,13 +173,24 @@ export async function runOnce(opts: {
           const big = await measureChunkLatency({ direct, bridge: via('stamp'), ...counts.stamps });
           const small = await measureChunkLatency({ direct, bridge: via('stamp'), ...counts.smallStamps });
           const cpuBefore = cpuMs(bridge.pid);
+          const writtenBefore = writtenBytes(bridge.pid);
           const bulk = await measureBulk({ direct, bridge: via('stamp'), ...counts.bulk });
           const cpuAfter = cpuMs(bridge.pid);
+          const writtenAfter = writtenBytes(bridge.pid);
           const bridgeCpuMsPerMB =
             cpuBefore === undefined || cpuAfter === undefined
               ? undefined
               : (cpuAfter - cpuBefore) / (bulk.megabytes * bulk.pairs);
-          results.streaming = { chunkLatency: big, smallChunkLatency: small, bulk: { ...bulk, bridgeCpuMsPerMB } };
+          // MB written per MB of reply: the SQLite files and the SSE response (about 1.05 of it).
+          const bridgeWrittenPerMB =
+            writtenBefore === undefined || writtenAfter === undefined
+              ? undefined
+              : (writtenAfter - writtenBefore) / 1e6 / (bulk.megabytes * bulk.pairs);
+          results.streaming = {
+            chunkLatency: big,
+            smallChunkLatency: small,
+            bulk: { ...bulk, bridgeCpuMsPerMB, bridgeWrittenPerMB },
+          };
           Object.assign(figures, {
             'sse.bridgeP99Ms': big.bridgeP99Ms,
             'sse.directP99Ms': big.directP99Ms,
@@ -219,6 +230,13 @@ export async function runOnce(opts: {
                 bridgeCpuMsPerMB === undefined
                   ? ''
                   : `bridge ${(bridgeCpuMsPerMB / bulk.cpuMsPerMB.directClient).toFixed(1)}× the SDK client alone`,
+            },
+            {
+              section: 'SSE',
+              measure: '10 MB reply: bytes the bridge writes per MB (SQLite files + the SSE response)',
+              contactor: bridgeWrittenPerMB === undefined ? '?' : `${bridgeWrittenPerMB.toFixed(2)} MB`,
+              baseline: '',
+              comparison: '',
             },
           );
         } finally {

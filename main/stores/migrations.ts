@@ -60,6 +60,13 @@ export const MIGRATIONS: readonly string[] = [
     WHERE substr(json_extract(task_json, '$.metadata.createdBy'), 1, 6) = 'agent:';
   CREATE INDEX tasks_by_creator ON tasks (created_by_agent, updated_at, id) WHERE created_by_agent IS NOT NULL;
   `,
+  // A long reply is stored once, in its artifact-update events: the snapshot refers to them for that text
+  // (stores/artifact-refs.ts, docs/architecture.md#the-task-database). NULL in both: the row's task_json is
+  // the whole task, as every row written before this step is; no row is rewritten.
+  `
+  ALTER TABLE tasks ADD COLUMN artifact_refs TEXT;
+  ALTER TABLE tasks ADD COLUMN task_bytes INTEGER;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

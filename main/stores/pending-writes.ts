@@ -16,6 +16,7 @@ import { creatorAgent } from '../domain/authority.js';
 import type { StreamEvent, TaskEvent } from '../domain/events.js';
 import { isTerminal, type Task, type TaskState } from '../domain/task.js';
 import type { IdempotencyKey, StoredTask } from '../ports.js';
+import { TextRuns } from './artifact-refs.js';
 import { checkedLastSeq, isTaskEvent, taskNotFound } from './task-query.js';
 
 /** The indexed columns of a task row, and its JSON, as of one snapshot. */
@@ -26,6 +27,11 @@ export interface TaskColumns {
   state: string;
   updated_at: string;
   task_json: string;
+  /** With `artifact_refs`: the stored JSON refers to events for long texts (artifact-refs.ts). */
+  artifact_refs: string | null;
+  task_bytes: number | null;
+  /** The whole task's JSON, when that is what `task_json` holds (the snapshot's return value). */
+  whole_json: string | undefined;
 }
 
 interface PendingTask {
@@ -59,7 +65,7 @@ export interface WriteStatements {
    * task_json, created_by_agent): inserts a row; 0 changes when its idempotency key is already stored.
    */
   insertTask: Database.Statement;
-  /** (context_id, agent, state, updated_at, last_seq, task_json, id). */
+  /** (context_id, agent, state, updated_at, last_seq, task_json, artifact_refs, task_bytes, id). */
   updateTask: Database.Statement;
   /** (task_id, seq, event_json). */
   insertEvent: Database.Statement;
@@ -79,8 +85,17 @@ export class PendingWrites {
    */
   private readonly stagedIds: string[] = [];
   private readonly stagedSeqs: (number | undefined)[] = [];
+  /** What a snapshot's long reply texts can refer to instead of holding them again (artifact-refs.ts). */
+  private readonly runs = new TextRuns();
 
-  constructor(private readonly sql: WriteStatements) {}
+  constructor(
+    private readonly sql: WriteStatements,
+    /**
+     * Reads a snapshot held for this group as its readers will: referred texts put back from the stored
+     * events and from `held`, the task's events this group has not written yet (SqliteTaskStore).
+     */
+    private readonly readStored: (columns: TaskColumns, held: readonly EventJson[]) => Task,
+  ) {}
 
   get empty(): boolean {
     return this.tasks.size === 0;
@@ -98,7 +113,7 @@ export class PendingWrites {
     return {
       task,
       lastSeq: checkedLastSeq(task.id, 0, events),
-      columns: taskColumns(task),
+      columns: wholeTaskColumns(task),
       createdAt: required(task.id, 'metadata.createdAt', task.metadata.createdAt),
       createdByAgent: creatorAgent(task.metadata.createdBy) ?? null,
       key,
@@ -151,8 +166,9 @@ export class PendingWrites {
     if (stored === undefined) throw taskNotFound(taskId);
     const lastSeq = checkedLastSeq(taskId, stored, events);
     // Serialized now: the caller keeps changing its task after this returns.
-    const columns = task ? taskColumns(task) : undefined;
     const json = serialized(events);
+    const columns = task ? this.snapshotColumns(task, events, json) : undefined;
+    if (!task) this.runs.note(taskId, events, json);
     if (!pending) {
       this.tasks.set(taskId, {
         lastSeq,
@@ -161,7 +177,7 @@ export class PendingWrites {
         ...(columns ? { columns } : {}),
         events: json,
       });
-      return columns?.task_json;
+      return columns?.whole_json;
     }
     pending.lastSeq = lastSeq;
     // A later snapshot of the same group replaces the held one: one UPDATE per task per group.
@@ -170,7 +186,7 @@ export class PendingWrites {
       pending.state = columns.state;
     }
     for (const event of json) pending.events.push(event);
-    return columns?.task_json;
+    return columns?.whole_json;
   }
 
   /** Writes everything held (inside the group's transaction) and forgets it, written or not. */
@@ -183,7 +199,20 @@ export class PendingWrites {
         this.stagedIds.push(id);
         this.stagedSeqs.push(isTerminal(pending.state as TaskState) ? undefined : pending.lastSeq);
         const c = pending.columns;
-        if (c) this.sql.updateTask.run(c.context_id, c.agent, c.state, c.updated_at, pending.lastSeq, c.task_json, id);
+        if (c) {
+          const { context_id, agent, state, updated_at, task_json, artifact_refs, task_bytes } = c;
+          this.sql.updateTask.run(
+            context_id,
+            agent,
+            state,
+            updated_at,
+            pending.lastSeq,
+            task_json,
+            artifact_refs,
+            task_bytes,
+            id,
+          );
+        }
         // Events alone leave the row as it is: its last seq is recovered from them (sqlite.ts, LAST_SEQ),
         // so a streamed reply's commits write the events' pages only, not the task row and its b-tree page.
         for (const event of pending.events) this.sql.insertEvent.run(id, event.seq, event.json);
@@ -196,6 +225,7 @@ export class PendingWrites {
   /** The group was lost: what it held is dropped. */
   forget(): void {
     this.tasks.clear();
+    this.runs.clear();
     this.unstage();
   }
 
@@ -216,18 +246,51 @@ export class PendingWrites {
   }
 
   private stored(pending: PendingTask): StoredTask {
-    return { task: JSON.parse(pending.columns!.task_json) as Task, lastSeq: pending.lastSeq };
+    return { task: this.readStored(pending.columns!, pending.events), lastSeq: pending.lastSeq };
+  }
+
+  /**
+   * A snapshot's columns, its long reply texts referring to this call's events or earlier ones when they
+   * hold them (artifact-refs.ts). A call that throws leaves nothing of its events to refer to.
+   */
+  private snapshotColumns(task: Task, events: readonly StreamEvent[], json: readonly EventJson[]): TaskColumns {
+    const indexed = indexedColumns(task);
+    this.runs.note(task.id, events, json);
+    try {
+      const form = this.runs.storedForm(task);
+      // A finished task's snapshot is its last but for late facts, which are stored whole.
+      if (isTerminal(indexed.state as TaskState)) this.runs.drop(task.id);
+      if (!form) {
+        const whole = JSON.stringify(task);
+        return { ...indexed, task_json: whole, artifact_refs: null, task_bytes: null, whole_json: whole };
+      }
+      return {
+        ...indexed,
+        task_json: form.json,
+        artifact_refs: form.refs,
+        task_bytes: form.bytes,
+        whole_json: undefined,
+      };
+    } catch (err) {
+      this.runs.drop(task.id);
+      throw err;
+    }
   }
 }
 
-export function taskColumns(task: Task): TaskColumns {
+/** A task's columns with its whole JSON: a new task's row, which no event precedes. */
+function wholeTaskColumns(task: Task): TaskColumns {
+  const task_json = JSON.stringify(task);
+  return { ...indexedColumns(task), task_json, artifact_refs: null, task_bytes: null, whole_json: task_json };
+}
+
+function indexedColumns(task: Task): Pick<TaskColumns, 'id' | 'context_id' | 'agent' | 'state' | 'updated_at'> {
   return {
     id: task.id,
     context_id: required(task.id, 'contextId', task.contextId),
     agent: required(task.id, 'metadata.agent', task.metadata.agent),
     state: required(task.id, 'status.state', task.status.state),
     updated_at: required(task.id, 'status.timestamp', task.status.timestamp),
-    task_json: JSON.stringify(task),
   };
 }
 
@@ -237,8 +300,13 @@ function required(taskId: string, field: string, value: unknown): string {
   return value;
 }
 
-function serialized(events: readonly StreamEvent[]): { seq: number; json: string }[] {
-  const out: { seq: number; json: string }[] = [];
+export interface EventJson {
+  seq: number;
+  json: string;
+}
+
+function serialized(events: readonly StreamEvent[]): EventJson[] {
+  const out: EventJson[] = [];
   for (const event of events) if (isTaskEvent(event)) out.push({ seq: event.seq, json: JSON.stringify(event) });
   return out;
 }

@@ -6,16 +6,19 @@
  * the event-loop turn; every read commits the pending group first, so nothing read can be lost by a crash.
  *
  * The `task` snapshot events given to `create` count towards `lastSeq` but are not stored: the snapshot
- * is the `tasks` row itself, and `eventsAfter` returns only status and artifact updates.
+ * is the `tasks` row itself, and `eventsAfter` returns only status and artifact updates. A snapshot's long
+ * reply text is not stored twice: the row refers to the artifact events that hold it (artifact-refs.ts),
+ * and every reader here puts it back.
  */
 import type Database from 'better-sqlite3';
 import type { StreamEvent, TaskEvent } from '../domain/events.js';
 import type { Task, TaskState } from '../domain/task.js';
 import type { IdempotencyKey, StoredTask, TaskPage, TaskQuery, TaskStore } from '../ports.js';
+import { withTexts, type TextRef } from './artifact-refs.js';
 import { PRUNABLE_STATES, type PrunableStore, type PruneOptions } from './history-pruning.js';
 import { GroupCommit } from './group-commit.js';
 import { openDatabase } from './open-database.js';
-import { PendingWrites } from './pending-writes.js';
+import { PendingWrites, type EventJson } from './pending-writes.js';
 import { WalCheckpointer, type WalCheckpointerOptions } from './wal-checkpointer.js';
 import { encodePageToken } from './page-token.js';
 import { checkSnapshotId, listFilter, takePage, withoutArtifacts, type ListFilter } from './task-query.js';
@@ -33,6 +36,10 @@ interface TaskRow {
   last_seq: number;
   payload_hash: string | null;
   task_json: string;
+  /** JSON of TextRef[] when task_json refers to events for long texts; NULL: task_json is the whole task. */
+  artifact_refs: string | null;
+  /** The whole task's JSON size in bytes, when task_json is not the whole task. */
+  task_bytes: number | null;
 }
 
 type Statement = Database.Statement;
@@ -53,7 +60,9 @@ export class SqliteTaskStore implements TaskStore, PrunableStore {
   constructor(options: SqliteTaskStoreOptions) {
     this.db = openDatabase(options.file);
     this.sql = prepare(this.db);
-    this.pending = new PendingWrites(this.sql);
+    this.pending = new PendingWrites(this.sql, (columns, held) =>
+      this.taskOf(columns.id, columns.task_json, columns.artifact_refs, held),
+    );
     this.checkpointer = new WalCheckpointer(options.file, options.checkpoints);
     this.group = new GroupCommit(
       this.db,
@@ -110,7 +119,7 @@ export class SqliteTaskStore implements TaskStore, PrunableStore {
   get(taskId: string): StoredTask | undefined {
     this.commitPending();
     const row = this.sql.byId.get(taskId) as TaskRow | undefined;
-    return row ? storedOf(row) : undefined;
+    return row ? this.storedOf(row) : undefined;
   }
 
   list(query: TaskQuery): TaskPage {
@@ -124,17 +133,18 @@ export class SqliteTaskStore implements TaskStore, PrunableStore {
           takePage(
             page.iterate({ ...params, limit: filter.pageSize + 1 }) as IterableIterator<TaskRow>,
             filter,
-            (row) => Buffer.byteLength(row.task_json),
+            (row) => row.task_bytes ?? Buffer.byteLength(row.task_json),
           ),
           (count.get(params) as { n: number }).n,
         ] as const,
     );
     const last = shown.at(-1);
     return {
-      tasks: shown.map((row) => {
-        const task = JSON.parse(row.task_json) as Task;
-        return query.includeArtifacts ? task : withoutArtifacts(task);
-      }),
+      tasks: shown.map((row) =>
+        query.includeArtifacts
+          ? this.taskOf(row.id, row.task_json, row.artifact_refs)
+          : withoutArtifacts(JSON.parse(row.task_json) as Task),
+      ),
       nextPageToken: more && last ? encodePageToken({ updatedAt: last.updated_at, id: last.id }) : '',
       totalSize: total,
     };
@@ -150,7 +160,7 @@ export class SqliteTaskStore implements TaskStore, PrunableStore {
   tasksInStates(states: TaskState[]): Task[] {
     this.commitPending();
     const rows = this.sql.inStates.all(JSON.stringify(states)) as TaskRow[];
-    return rows.map((row) => JSON.parse(row.task_json) as Task);
+    return rows.map((row) => this.taskOf(row.id, row.task_json, row.artifact_refs));
   }
 
   prune(opts: PruneOptions): number {
@@ -182,9 +192,27 @@ export class SqliteTaskStore implements TaskStore, PrunableStore {
   private knownKey(key: IdempotencyKey): { stored: StoredTask; payloadHash?: string } {
     const row = this.sql.byKey.get(key.scope, key.messageId) as TaskRow;
     return {
-      stored: this.pending.overlay(storedOf(row)),
+      stored: this.pending.overlay(this.storedOf(row)),
       ...(row.payload_hash ? { payloadHash: row.payload_hash } : {}),
     };
+  }
+
+  private storedOf(row: TaskRow): StoredTask {
+    return { task: this.taskOf(row.id, row.task_json, row.artifact_refs), lastSeq: row.last_seq };
+  }
+
+  /**
+   * A stored snapshot as readers get it: its referred texts put back from the task's events, the stored
+   * ones and then `held` (events of the open group, not written yet).
+   */
+  private taskOf(id: string, json: string, refs: string | null, held: readonly EventJson[] = []): Task {
+    const task = JSON.parse(json) as Task;
+    if (refs === null) return task;
+    return withTexts(task, JSON.parse(refs) as TextRef[], (first, last) => {
+      const stored = this.sql.eventsBetween.all(id, first, last) as string[];
+      for (const event of held) if (event.seq >= first && event.seq <= last) stored.push(event.json);
+      return stored;
+    });
   }
 
   private listStatements(filter: ListFilter): { page: Statement; count: Statement } {
@@ -202,7 +230,7 @@ export class SqliteTaskStore implements TaskStore, PrunableStore {
       const clause = (parts: string[]) => (parts.length > 0 ? `WHERE ${parts.join(' AND ')}` : '');
       cached = {
         page: this.db.prepare(
-          `SELECT id, updated_at, last_seq, task_json FROM tasks ${clause([...where, ...cursor])}
+          `SELECT id, updated_at, last_seq, task_json, artifact_refs, task_bytes FROM tasks ${clause([...where, ...cursor])}
            ORDER BY updated_at DESC, id DESC LIMIT @limit`,
         ),
         count: this.db.prepare(`SELECT count(*) AS n FROM tasks ${clause(where)}`),
@@ -219,12 +247,14 @@ export class SqliteTaskStore implements TaskStore, PrunableStore {
  * seek. The events and the row commit in one transaction, so after a crash both agree on what is there.
  */
 const LAST_SEQ = `max(last_seq, coalesce((SELECT max(seq) FROM events WHERE task_id = tasks.id), 0)) AS last_seq`;
+/** What a reader needs of a row besides its ids: the snapshot and where its referred texts are. */
+const ROW_TASK = 'payload_hash, task_json, artifact_refs, task_bytes';
 
 function prepare(db: Database.Database) {
   return {
-    byId: db.prepare(`SELECT id, updated_at, ${LAST_SEQ}, payload_hash, task_json FROM tasks WHERE id = ?`),
+    byId: db.prepare(`SELECT id, updated_at, ${LAST_SEQ}, ${ROW_TASK} FROM tasks WHERE id = ?`),
     byKey: db.prepare(
-      `SELECT id, updated_at, ${LAST_SEQ}, payload_hash, task_json FROM tasks WHERE key_scope = ? AND message_id = ?`,
+      `SELECT id, updated_at, ${LAST_SEQ}, ${ROW_TASK} FROM tasks WHERE key_scope = ? AND message_id = ?`,
     ),
     lastSeq: db.prepare(`SELECT ${LAST_SEQ} FROM tasks WHERE id = ?`),
     // Parameters in the order pending-writes.ts (WriteStatements) passes them.
@@ -235,10 +265,15 @@ function prepare(db: Database.Database) {
        ON CONFLICT (key_scope, message_id) DO NOTHING`,
     ),
     updateTask: db.prepare(
-      'UPDATE tasks SET context_id = ?, agent = ?, state = ?, updated_at = ?, last_seq = ?, task_json = ? WHERE id = ?',
+      `UPDATE tasks SET context_id = ?, agent = ?, state = ?, updated_at = ?, last_seq = ?, task_json = ?,
+                        artifact_refs = ?, task_bytes = ?
+       WHERE id = ?`,
     ),
     insertEvent: db.prepare('INSERT INTO events (task_id, seq, event_json) VALUES (?, ?, ?)'),
     eventsAfter: db.prepare('SELECT event_json FROM events WHERE task_id = ? AND seq > ? ORDER BY seq'),
+    eventsBetween: db
+      .prepare('SELECT event_json FROM events WHERE task_id = ? AND seq BETWEEN ? AND ? ORDER BY seq')
+      .pluck(),
     countAll: db.prepare('SELECT count(*) AS n FROM tasks'),
     pruneOlder: db.prepare('DELETE FROM tasks WHERE state IN (SELECT value FROM json_each(?)) AND updated_at < ?'),
     pruneOldest: db.prepare(
@@ -246,7 +281,7 @@ function prepare(db: Database.Database) {
          SELECT id FROM tasks WHERE state IN (SELECT value FROM json_each(?)) ORDER BY updated_at, id LIMIT ?)`,
     ),
     inStates: db.prepare(
-      `SELECT id, updated_at, last_seq, payload_hash, task_json FROM tasks
+      `SELECT id, updated_at, last_seq, ${ROW_TASK} FROM tasks
        WHERE state IN (SELECT value FROM json_each(?)) ORDER BY updated_at, id`,
     ),
   };
@@ -261,8 +296,4 @@ function listParams(filter: ListFilter): Record<string, string> {
     ...(filter.updatedAfter !== undefined ? { updatedAfter: filter.updatedAfter } : {}),
     ...(filter.cursor ? { cursorAt: filter.cursor.updatedAt, cursorId: filter.cursor.id } : {}),
   };
-}
-
-function storedOf(row: TaskRow): StoredTask {
-  return { task: JSON.parse(row.task_json) as Task, lastSeq: row.last_seq };
 }

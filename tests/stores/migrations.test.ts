@@ -3,7 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { artifactUpdate } from '../../main/domain/events.js';
 import type { Task } from '../../main/domain/task.js';
+import { LiveTask } from '../../main/runtime/live-task.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../main/stores/migrations.js';
 import { SqliteTaskStore } from '../../main/stores/sqlite.js';
 import { chunk, firstEvents, makeTask, moved } from './make-task.js';
@@ -189,6 +191,62 @@ describe('task database migrations', () => {
       ).toBe('SEARCH tasks USING INDEX tasks_by_creator (created_by_agent=?)');
       expect(plan('SELECT count(*) AS n FROM tasks WHERE created_by_agent = @a')).toBe(
         'SEARCH tasks USING COVERING INDEX tasks_by_creator (created_by_agent=?)',
+      );
+    } finally {
+      db.close();
+    }
+  });
+
+  it('reads a long reply stored whole before snapshots referred to events, and refers only to what it saw written', () => {
+    // A task of the earlier format: its reply in its events and, whole, in its snapshot; it waits on a question.
+    const waiting = makeTask({ state: 'input-required', id: 'old-reply' });
+    const text = 'an old reply, "quoted", with a line\nbreak and é 😀 '.repeat(3_000);
+    const pieces = [text.slice(0, 70_000), text.slice(70_000)];
+    waiting.artifacts = [{ artifactId: 'old-reply-reply', name: 'reply', parts: [{ kind: 'text', text }] }];
+    const events = pieces.map((piece, i): [number, string] => [
+      3 + i,
+      JSON.stringify(
+        artifactUpdate(
+          waiting,
+          3 + i,
+          { artifactId: 'old-reply-reply', name: 'reply', parts: [{ kind: 'text', text: piece }] },
+          { append: i > 0, lastChunk: false },
+        ),
+      ),
+    ]);
+    const whole = JSON.stringify(waiting);
+    firstSchemaDatabase(file, [{ task: waiting, events }]);
+
+    const store = new SqliteTaskStore({ file });
+    try {
+      expect(JSON.stringify(store.get(waiting.id))).toBe(JSON.stringify({ task: waiting, lastSeq: 4 }));
+      expect(JSON.stringify(store.tasksInStates(['input-required']))).toBe(`[${whole}]`);
+      expect(
+        JSON.stringify(store.list({ includeArtifacts: true, pageSize: 5, maxBytes: Buffer.byteLength(whole) }).tasks),
+      ).toBe(`[${whole}]`);
+
+      // Answered: a second turn with a reply of its own. The old reply's events were never seen by this
+      // store, so the new snapshots keep that text whole; the new reply is referred to.
+      const live = new LiveTask(store.get(waiting.id)!, store, [], () => undefined);
+      live.setStatus('working');
+      const second = 'the second turn. '.repeat(5_000);
+      for (let at = 0; at < second.length; at += 1_000) {
+        live.appendArtifact(
+          { parts: [{ kind: 'text', text: second.slice(at, at + 1_000) }], append: at > 0, lastChunk: false },
+          'old-reply-reply-2',
+        );
+      }
+      live.setStatus('completed');
+      store.flush();
+      expect(JSON.stringify(store.get(waiting.id)!.task)).toBe(JSON.stringify(live.task));
+    } finally {
+      store.close();
+    }
+    const db = new Database(file, { readonly: true });
+    try {
+      expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+      expect(db.prepare('SELECT artifact_refs FROM tasks WHERE id = ?').pluck().get(waiting.id)).toBe(
+        '[[1,0,6,90,85000]]',
       );
     } finally {
       db.close();

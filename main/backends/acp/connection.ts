@@ -38,6 +38,7 @@ import {
 import { describeLaunch, spawnPlan, type LaunchPlan } from './launch.js';
 import { AcpSession } from './session.js';
 import { agentStdioStream } from './stdio-stream.js';
+import { onTextChunks } from './text-chunks.js';
 import type { Workspace } from './workspace.js';
 
 /** Non-protocol stdout lines tolerated before the agent is considered broken. */
@@ -129,7 +130,9 @@ export class AcpConnection {
       this.exit = exit;
       spec.stderrLog?.process({ kind: 'exited', pid: child.pid, ...exit });
     });
-    const app = client({ name: 'contactor' })
+    const app = onTextChunks(client({ name: 'contactor' }), ({ sessionId, update }) => {
+      this.sessions.get(sessionId)?.turn?.onUpdate(update);
+    })
       .onNotification(methods.client.session.update, ({ params }) => {
         this.sessions.get(params.sessionId)?.turn?.onUpdate(params.update);
       })

@@ -8,6 +8,7 @@ import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
 import { MessageTooLargeError } from '@agentclientprotocol/sdk';
 import type { Readable, Writable } from 'node:stream';
 import { noteUnknownContent } from './content.js';
+import { routeTextChunk } from './text-chunks.js';
 
 export interface AgentStreamHooks {
   onNoise(line: string): void;
@@ -53,7 +54,8 @@ export function agentStdioStream(
         const text = bytes.toString('utf8', from, to).trim();
         if (text === '') return;
         const message = asMessage(text);
-        if (message) controller.enqueue(noteUnknownContent(message));
+        // Reply text takes its own way to its handler, parsed once (text-chunks.ts).
+        if (message) controller.enqueue(routeTextChunk(noteUnknownContent(message)));
         else hooks.onNoise(text);
       };
       stdout.on('data', (chunk: Buffer) => {
