@@ -95,7 +95,11 @@ export class AcpBackend implements AgentBackend {
       // A follow-up whose session is gone (the process idled out or crashed, and it could not be loaded):
       // tell the agent everything again.
       const continuing = turn.followUp || turn.reattach !== undefined;
-      const told = continuing && session !== held && !session.reloaded && turn.cold ? { ...turn, ...turn.cold } : turn;
+      // The turn's signal is a getter on its class (runtime/running-turn.ts), which a spread does not copy.
+      const told =
+        continuing && session !== held && !session.reloaded && turn.cold
+          ? { ...turn, ...turn.cold, signal: turn.signal }
+          : turn;
       return await session.exclusive(() =>
         runPromptTurn({
           agent: this.options.name,
