@@ -4,7 +4,7 @@
  * bridge, found from the bridge's config as an editor's settings name it, and talks to the agent over ACP.
  * A bridge of its own (a fresh agent process and mock), so these scenarios share nothing with the HTTP ones.
  */
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import { replyText, startEditor, type Editor } from '../front-doors/acp-editor.j
 import { eventually } from '../helpers/wait.js';
 import { AGENT_WAIT_MS, LaneBridge, type Wire } from './lane-bridge.js';
 import type { LaneAgentName } from './lane-agents.js';
+import { openGate } from './mock-models.js';
 
 const T = AGENT_WAIT_MS + 60_000;
 
@@ -89,10 +90,10 @@ export function acpFrontScenarios(name: LaneAgentName): void {
         const { sessionId } = await editor.newSession();
         // The mock holds the last piece until the editor has shown the others: they reached it while the
         // agent streamed, whatever the machine's load does to the pieces' timing.
-        const release = path.join(b.root, `pieces-${sessionId}`);
+        const release = `pieces-${sessionId}`;
         const replying = editor.prompt(sessionId, `LANE: pieces 6 until ${release}`);
         await eventually(() => replyText(editor.updatesOf(sessionId)).includes('part4'), 'the first pieces');
-        writeFileSync(release, '');
+        openGate(release);
         const reply = await replying;
         expect(reply.stopReason, editor.stderr()).toBe('end_turn');
         const chunks = editor

@@ -17,7 +17,8 @@
  *   same to `OPENAI_BASE_URL` with the OpenAI SDK.
  * - Anthropic Messages API (Claude Code): mock-anthropic.ts.
  */
-import { appendFileSync, existsSync } from 'node:fs';
+import { once } from 'node:events';
+import { appendFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { contactorToolName, decide, pickTool, type Reply, type Said } from './mock-script.js';
@@ -89,6 +90,27 @@ export function sse(res: ServerResponse): (data: unknown, event?: string) => voi
   };
 }
 
+/**
+ * Gates a test opens (`LANE: pieces <n> until <gate>`): the mock servers run in the test's process, so the
+ * test releases a held piece by name, the moment it has seen what came before.
+ */
+const gates = new Map<string, { opened: Promise<void>; open: () => void }>();
+
+function gate(name: string): { opened: Promise<void>; open: () => void } {
+  let found = gates.get(name);
+  if (!found) {
+    let open!: () => void;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    found = { opened, open };
+    gates.set(name, found);
+  }
+  return found;
+}
+
+export function openGate(name: string): void {
+  gate(name).open();
+}
+
 /** Streams a text reply piece by piece; stops early when the agent hangs up (a cancel). */
 export async function streamPieces(
   reply: Extract<Reply, { kind: 'text' }>,
@@ -97,7 +119,7 @@ export async function streamPieces(
 ) {
   for (const [i, piece] of reply.pieces.entries()) {
     if (reply.lastPieceAfter && i === reply.pieces.length - 1) {
-      while (!existsSync(reply.lastPieceAfter) && !res.destroyed) await sleep(50);
+      await Promise.race([gate(reply.lastPieceAfter).opened, once(res, 'close')]);
     }
     if (res.destroyed) return;
     send(piece);

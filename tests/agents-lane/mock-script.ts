@@ -8,9 +8,10 @@
  *   LANE: write <file> <text>   a tool call writing <text> into <file> with the agent's write tool
  *   LANE: slow                  a reply streamed in many pieces over a long time (for cancel)
  *   LANE: pieces <n>            a reply of <n> pieces, 500 ms apart (for streaming)
- *   LANE: pieces <n> until <file>
- *                               the same, the last piece held until <file> exists: a test that waits to see the
- *                               first pieces, then writes <file>, knows they arrived while the agent streamed
+ *   LANE: pieces <n> until <gate>
+ *                               the same, the last piece held until the test opens <gate> (mock-models.ts
+ *                               openGate): a test that waits to see the first pieces, then opens it, knows
+ *                               they arrived while the agent streamed
  *   LANE: remember <word>       "remembered"; a later `LANE: recall` in the same conversation answers the word
  *   LANE: recall                "you said <word>", or "nothing to recall" when the conversation lost it
  *   LANE: delegate <agent> <brief>
@@ -35,7 +36,7 @@ export type Reply =
       kind: 'text';
       pieces: string[];
       pieceDelayMs: number;
-      /** The last piece waits until this file exists. */
+      /** The last piece waits until the test opens this gate (mock-models.ts `openGate`). */
       lastPieceAfter?: string;
     }
   | { kind: 'tool'; tool: 'shell'; command: string }
@@ -82,12 +83,12 @@ export function decide(said: Said): Reply {
     case 'slow':
       return { kind: 'text', pieces: Array.from({ length: 600 }, (_, i) => `piece ${i} `), pieceDelayMs: 100 };
     case 'pieces': {
-      const [count, until, file] = rest.split(' ');
+      const [count, until, gate] = rest.split(' ');
       return {
         kind: 'text',
         pieces: Array.from({ length: Number(count) || 5 }, (_, i) => `part${i} `),
         pieceDelayMs: 500,
-        ...(until === 'until' && file ? { lastPieceAfter: file } : {}),
+        ...(until === 'until' && gate ? { lastPieceAfter: gate } : {}),
       };
     }
     case 'remember':
