@@ -13,7 +13,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { echoAgent, fakeAcpAgent } from '../helpers/bridge.js';
-import { pollUntil } from '../helpers/wait.js';
 import { AGENT_WAIT_MS, LaneBridge, replyText, type Wire } from './lane-bridge.js';
 import { CACHE } from './install.js';
 import { laneAgent, type LaneAgent, type LaneAgentName } from './lane-agents.js';
@@ -89,23 +88,23 @@ export function mcpScenarios(name: LaneAgentName, opts: { realCallee?: LaneAgent
       onChild: (child: Row) => Promise<void> = async () => undefined,
     ): Promise<{ task: Wire; callerAsked: string[] }> {
       const callerAsked: string[] = [];
-      // One pass per poll: answer what the caller asks, hand each delegated task to `onChild`, until it ends.
-      const task = await pollUntil(
-        async () => {
-          const now = await b.get(taskId);
-          const state = now.status.state as string;
-          if (['completed', 'failed', 'canceled', 'rejected'].includes(state)) return now;
-          if (state === 'input-required') {
-            callerAsked.push(String(now.metadata.pending?.toolCall?.title ?? JSON.stringify(now.metadata.pending)));
-            await b.answer(taskId, 'yes');
-          }
-          for (const child of await delegated(before)) await onChild(child);
-          return undefined;
-        },
-        (ended) => ended !== undefined,
-        `${name}: the delegating task to end`,
-      );
-      return { task: task!, callerAsked };
+      const deadline = Date.now() + AGENT_WAIT_MS;
+      for (;;) {
+        const task = await b.get(taskId);
+        const state = task.status.state as string;
+        if (['completed', 'failed', 'canceled', 'rejected'].includes(state)) return { task, callerAsked };
+        if (state === 'input-required') {
+          callerAsked.push(String(task.metadata.pending?.toolCall?.title ?? JSON.stringify(task.metadata.pending)));
+          await b.answer(taskId, 'yes');
+        }
+        for (const child of await delegated(before)) await onChild(child);
+        if (Date.now() > deadline)
+          throw new Error(
+            `${name}: the delegating task never ended: ${explain(task)}\nbridge stderr: ${b.stderr().slice(-3000)}`,
+          );
+        // Paced, not a budget: a faster poll of tasks and the activity view runs into rate_limit_per_minute.
+        await new Promise((r) => setTimeout(r, 250));
+      }
     }
 
     it(
@@ -184,17 +183,17 @@ export function mcpScenarios(name: LaneAgentName, opts: { realCallee?: LaneAgent
       async () => {
         const before = await taskIds();
         const task = await b.send('LANE: delegate helper permission');
-        const parked = (await pollUntil(
-          async () => {
-            const caller = await b.get(task.id);
-            if (caller.status.state === 'input-required') await b.answer(task.id, 'yes');
-            if (['completed', 'failed', 'canceled'].includes(caller.status.state))
-              throw new Error(`${name}: ended before the delegated task asked: ${explain(caller)}`);
-            return (await delegated(before)).find((r) => r.agent === 'helper' && r.state === 'input-required');
-          },
-          (row) => row !== undefined,
-          `${name}: the delegated task to ask`,
-        ))!;
+        let parked: Row | undefined;
+        const deadline = Date.now() + AGENT_WAIT_MS;
+        while (!parked) {
+          const caller = await b.get(task.id);
+          if (caller.status.state === 'input-required') await b.answer(task.id, 'yes');
+          if (['completed', 'failed', 'canceled'].includes(caller.status.state))
+            throw new Error(`${name}: ended before the delegated task asked: ${explain(caller)}`);
+          parked = (await delegated(before)).find((r) => r.agent === 'helper' && r.state === 'input-required');
+          if (Date.now() > deadline) throw new Error(`${name}: the delegated task never asked: ${explain(caller)}`);
+          if (!parked) await new Promise((r) => setTimeout(r, 250));
+        }
         await b.kill9();
         await b.start();
         // The delegated task is still there, with its caller, still waiting for the person.
