@@ -8,44 +8,29 @@
  * `npx tsx bench/ab.ts --before=<commit> [--after=<commit>] [--count=2000] [--warmup=300] [--rounds=3]`
  * (`--after` defaults to HEAD). A commit's tree is exported once to <tmp>/contactor-ab/<commit>/.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { HEADLESS_NODE_FLAGS } from '../main/cli/bridge-client/node-flags.js';
-import { BENCH_DIR, bundleServers, REPO_ROOT, startChild, type RunningChild } from './lib/children.js';
+import { BENCH_DIR, bundleServers, startChild, type RunningChild } from './lib/children.js';
+import { builtAt, git } from './lib/commit-tree.js';
 import { measureThroughput, type ServerUnderTest } from './sections/throughput.js';
 
 const flag = (name: string): string | undefined =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-const git = (...args: string[]): string => execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
 const before = flag('before');
 if (!before) {
   console.error('usage: npx tsx bench/ab.ts --before=<commit> [--after=<commit>] [--count=n] [--rounds=n]');
   process.exit(2);
 }
 const commits = { before: git('rev-parse', before), after: git('rev-parse', flag('after') ?? 'HEAD') };
-// Outside the repository, so neither tsc nor vitest finds the exported trees; node_modules is linked in.
-const abDir = path.join(os.tmpdir(), 'contactor-ab');
-
-/** The commit's tree, exported once, with its echo server bundled (node_modules resolve from this repo). */
-async function builtAt(commit: string): Promise<string> {
-  const tree = path.join(abDir, commit);
-  const build = path.join(tree, 'build');
-  if (!existsSync(path.join(build, 'contactor-echo.mjs'))) {
-    rmSync(tree, { recursive: true, force: true });
-    mkdirSync(tree, { recursive: true });
-    execFileSync('sh', ['-c', `git archive ${commit} | tar -x -C "${tree}"`], { cwd: REPO_ROOT });
-    symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(tree, 'node_modules'));
-    await bundleServers(['contactor-echo'], build, tree);
-  }
-  return path.join(build, 'contactor-echo.mjs');
-}
+const echoAt = async (commit: string): Promise<string> =>
+  path.join(await builtAt(commit, ['contactor-echo']), 'contactor-echo.mjs');
 
 type Ready = { ready: boolean; port: number; token: string };
 const ceilingBuild = path.join(BENCH_DIR, 'results', 'ab-ceiling');
 await bundleServers(['durable-ceiling'], ceilingBuild);
-const files = { before: await builtAt(commits.before), after: await builtAt(commits.after) };
+const files = { before: await echoAt(commits.before), after: await echoAt(commits.after) };
 const root = mkdtempSync(path.join(os.tmpdir(), 'contactor-ab-'));
 const children: RunningChild<Ready>[] = [];
 try {
