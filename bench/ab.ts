@@ -14,7 +14,7 @@ import path from 'node:path';
 import { HEADLESS_NODE_FLAGS } from '../main/cli/bridge-client/node-flags.js';
 import { BENCH_DIR, bundleServers, startChild, type RunningChild } from './lib/children.js';
 import { builtAt, git } from './lib/commit-tree.js';
-import { measureThroughput, type ServerUnderTest } from './sections/throughput.js';
+import { echoServer, measureThroughput, type ServerUnderTest } from './sections/throughput.js';
 
 const flag = (name: string): string | undefined =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -45,13 +45,7 @@ try {
     mkdirSync(dataDir);
     const child = await startChild<Ready>(file, [dataDir], { nodeFlags: HEADLESS_NODE_FLAGS });
     children.push(child);
-    servers.push({
-      name,
-      pid: child.pid,
-      port: child.info.port,
-      path: '/agents/echo',
-      headers: { authorization: `Bearer ${child.info.token}` },
-    });
+    servers.push(echoServer(name, child));
   }
   const load = os.loadavg().map((l) => l.toFixed(1));
   const rows = await measureThroughput({

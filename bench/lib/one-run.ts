@@ -11,7 +11,7 @@ import { measureBreakdown } from '../sections/breakdown.js';
 import { measureScale } from '../sections/scale.js';
 import { measureSoak, type SoakPoint } from '../sections/soak.js';
 import { measureBulk, measureChunkLatency } from '../sections/streaming.js';
-import { measureThroughput, type ThroughputRow } from '../sections/throughput.js';
+import { echoServer, measureThroughput, type ThroughputRow } from '../sections/throughput.js';
 import { openDirectAgent } from './acp-direct.js';
 import { startBridgeChild } from './bridge-child.js';
 import { BENCH_DIR, REPO_ROOT, cpuMs, startChild, writtenBytes } from './children.js';
@@ -78,20 +78,8 @@ export async function runOnce(opts: {
     try {
       const tp = await measureThroughput({
         servers: [
-          {
-            name: 'contactor',
-            pid: contactor.pid,
-            port: contactor.info.port,
-            path: '/agents/echo',
-            headers: { authorization: `Bearer ${contactor.info.token}` },
-          },
-          {
-            name: 'ceiling',
-            pid: ceiling.pid,
-            port: ceiling.info.port,
-            path: '/agents/echo',
-            headers: { authorization: `Bearer ${ceiling.info.token}` },
-          },
+          echoServer('contactor', contactor),
+          echoServer('ceiling', ceiling),
           { name: 'reference', pid: reference.pid, port: reference.info.port, path: '/', headers: {} },
           { name: 'floor', pid: floor.pid, port: floor.info.port, path: '/', headers: {} },
         ],

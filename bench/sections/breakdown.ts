@@ -9,7 +9,7 @@ import path from 'node:path';
 import { HEADLESS_NODE_FLAGS } from '../../main/cli/bridge-client/node-flags.js';
 import { startChild, type RunningChild } from '../lib/children.js';
 import { perS, type Row } from '../lib/report.js';
-import { measureThroughput, type ServerUnderTest, type ThroughputRow } from './throughput.js';
+import { echoServer, measureThroughput, type ServerUnderTest, type ThroughputRow } from './throughput.js';
 
 const VARIANTS = [
   { variant: 'product', what: 'the product (SQLite store, audit log)' },
@@ -58,13 +58,7 @@ export async function measureBreakdown(opts: {
         env: { BENCH_VARIANT: variant },
       });
       children.push(child);
-      servers.push({
-        name: variant,
-        pid: child.pid,
-        port: child.info.port,
-        path: '/agents/echo',
-        headers: { authorization: `Bearer ${child.info.token}` },
-      });
+      servers.push(echoServer(variant, child));
     }
     const ceilingDir = path.join(opts.root, 'breakdown-ceiling');
     mkdirSync(ceilingDir);
@@ -72,13 +66,7 @@ export async function measureBreakdown(opts: {
       nodeFlags: HEADLESS_NODE_FLAGS,
     });
     children.push(ceiling);
-    servers.push({
-      name: 'ceiling',
-      pid: ceiling.pid,
-      port: ceiling.info.port,
-      path: '/agents/echo',
-      headers: { authorization: `Bearer ${ceiling.info.token}` },
-    });
+    servers.push(echoServer('ceiling', ceiling));
     for (const name of ['reference', 'floor'] as const) {
       const file = name === 'reference' ? 'reference-echo.mjs' : 'bare-floor.mjs';
       const child = await startChild<Ready>(path.join(opts.buildDir, file));

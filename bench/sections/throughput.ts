@@ -18,6 +18,20 @@ export interface ServerUnderTest {
   pid: number;
 }
 
+/** An echo server of ours (the product's or the ceiling's) as the harness addresses it: its agent, its token. */
+export function echoServer(
+  name: string,
+  child: { pid: number; info: { port: number; token?: string | undefined } },
+): ServerUnderTest {
+  return {
+    name,
+    pid: child.pid,
+    port: child.info.port,
+    path: '/agents/echo',
+    headers: { authorization: `Bearer ${child.info.token}` },
+  };
+}
+
 export interface ThroughputRow {
   server: ServerUnderTest['name'];
   concurrency: number;

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { HEADLESS_NODE_FLAGS } from '../../main/cli/bridge-client/node-flags.js';
 import { BENCH_DIR, bundleServers, startChild, type RunningChild } from '../lib/children.js';
-import { measureThroughput, type ServerUnderTest } from '../sections/throughput.js';
+import { echoServer, measureThroughput, type ServerUnderTest } from '../sections/throughput.js';
 
 const flag = (name: string): number | undefined => {
   const value = process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -42,13 +42,7 @@ try {
       env: { BENCH_SQL_TIME_OUT: path.join(root, `${name}.json`) },
     });
     children.push(child);
-    servers.push({
-      name,
-      pid: child.pid,
-      port: child.info.port,
-      path: '/agents/echo',
-      headers: { authorization: `Bearer ${child.info.token}` },
-    });
+    servers.push(echoServer(name, child));
   }
   const load = os.loadavg()[0]!.toFixed(1);
   const rows = await measureThroughput({ servers, concurrencies: [concurrency], count: sends, warmup, rounds: 1 });
