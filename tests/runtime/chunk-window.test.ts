@@ -90,7 +90,7 @@ function delaysOf(heard: { text: string; at: number }[], sentAt: Map<string, num
 }
 
 describe('a steady stream of small chunks', () => {
-  it('leaves on arrival every other piece once chunks may leave 15 ms apart: no piece waits more than 10 ms', async () => {
+  it('leaves every other piece on arrival once chunks may leave 15 ms apart: while the stream goes on, a piece waits one interval at most', async () => {
     const { report, heard, finish } = await steadyAgent();
     // The agent thinks for 30 ms first, as a model does: its first piece may leave at once.
     const sentAt = await twelvePieces(report, 30);
