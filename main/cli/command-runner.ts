@@ -37,26 +37,33 @@ export const runCommand: CommandRunner = (program, args, options = {}) =>
     const stderr: Buffer[] = [];
     let size = 0;
     let timedOut = false;
-    const child = spawn(program, [...args], {
-      cwd: options.cwd,
-      env: options.env ?? process.env,
-      shell: false,
-      windowsHide: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn(program, [...args], {
+        cwd: options.cwd,
+        env: options.env ?? process.env,
+        shell: false,
+        windowsHide: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+    } catch (err) {
+      // Node throws, rather than emits, a spawn failure other than ENOENT, EACCES, EAGAIN, EMFILE and ENFILE.
+      resolve({ code: null, stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), error: err as NodeJS.ErrnoException });
+      return;
+    }
     const keep = (into: Buffer[]) => (chunk: Buffer) => {
       if (size >= MAX_OUTPUT_BYTES) return;
       size += chunk.length;
       into.push(chunk);
     };
-    child.stdout.on('data', keep(stdout));
-    child.stderr.on('data', keep(stderr));
+    child.stdout!.on('data', keep(stdout));
+    child.stderr!.on('data', keep(stderr));
     const timer = setTimeout(() => {
       timedOut = true;
       child.kill('SIGKILL');
       // 'close' waits for the pipes, which a grandchild (a daemon it started) may hold open forever.
-      child.stdout.destroy();
-      child.stderr.destroy();
+      child.stdout!.destroy();
+      child.stderr!.destroy();
     }, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const finish = (code: number | null, error?: NodeJS.ErrnoException) => {
       clearTimeout(timer);

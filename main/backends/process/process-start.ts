@@ -73,9 +73,17 @@ export function windowsProcessStarts(
   const [program, ...args] = windowsStartCommand(pids, options.powershell);
   return new Promise((resolve) => {
     let out = '';
-    const child = spawn(program!, args, { stdio: ['ignore', 'pipe', 'ignore'], windowsHide: true, shell: false });
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn(program!, args, { stdio: ['ignore', 'pipe', 'ignore'], windowsHide: true, shell: false });
+    } catch {
+      // Node throws, rather than emits, a spawn failure other than ENOENT, EACCES, EAGAIN, EMFILE and ENFILE
+      // (libuv's UNKNOWN on Windows among them): unanswered, like a query that failed to start.
+      resolve(found);
+      return;
+    }
     const timer = setTimeout(() => child.kill(), options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
       if (out.length < 1 << 20) out += chunk;
     });
     let finished = false;

@@ -27,14 +27,20 @@ export interface TaskkillResult {
  * The one runner for both the live agents' trees and the recorded agents of an earlier bridge.
  */
 export function runTaskkill(command: { program: string; args: string[] }, ms: number): Promise<TaskkillResult> {
-  const killer = spawn(command.program, command.args, {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    windowsHide: true,
-    shell: false,
-  });
+  let killer: ReturnType<typeof spawn>;
+  try {
+    killer = spawn(command.program, command.args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+      shell: false,
+    });
+  } catch (err) {
+    // Thrown, not emitted, for a spawn failure other than ENOENT, EACCES, EAGAIN, EMFILE and ENFILE.
+    return Promise.resolve({ code: null, failure: (err as Error).message });
+  }
   const output: Buffer[] = [];
-  killer.stdout.on('data', (chunk: Buffer) => output.push(chunk));
-  killer.stderr.on('data', (chunk: Buffer) => output.push(chunk));
+  killer.stdout!.on('data', (chunk: Buffer) => output.push(chunk));
+  killer.stderr!.on('data', (chunk: Buffer) => output.push(chunk));
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
       killer.kill();

@@ -37,7 +37,14 @@ export async function stopWslOrphans(
       (distro) =>
         new Promise<void>((resolve) => {
           const { program, args } = wslOrphanCommand(distro, bridgeRun);
-          const child = spawn(program, args, { stdio: 'ignore', windowsHide: true, shell: false });
+          let child: ReturnType<typeof spawn>;
+          try {
+            child = spawn(program, args, { stdio: 'ignore', windowsHide: true, shell: false });
+          } catch {
+            // Thrown, not emitted, for a spawn failure other than ENOENT, EACCES, EAGAIN, EMFILE and ENFILE.
+            resolve();
+            return;
+          }
           const timer = setTimeout(() => child.kill(), timeoutMs);
           const done = (): void => {
             clearTimeout(timer);

@@ -138,13 +138,18 @@ export async function startBridge(choice: LaunchChoice, opts: GlobalOptions, dat
   const fd = desktop ? 'ignore' : openOwnFileForAppend(dataDir, log);
   // serve.log is appended to across starts: a failure quotes only what this start wrote.
   const logStart = typeof fd === 'number' ? fstatSync(fd).size : 0;
-  const child = spawn(choice.command, choice.args, {
-    detached: true,
-    stdio: ['ignore', fd, fd],
-    env: choice.env,
-    windowsHide: !desktop,
-  });
-  if (typeof fd === 'number') closeSync(fd);
+  let child: ReturnType<typeof spawn>;
+  try {
+    child = spawn(choice.command, choice.args, {
+      detached: true,
+      stdio: ['ignore', fd, fd],
+      env: choice.env,
+      windowsHide: !desktop,
+    });
+  } finally {
+    // Also when Node throws the spawn failure (any but ENOENT, EACCES, EAGAIN, EMFILE and ENFILE).
+    if (typeof fd === 'number') closeSync(fd);
+  }
   let exited: number | null | undefined;
   child.once('exit', (code) => (exited = code));
   child.once('error', () => (exited = -1));
