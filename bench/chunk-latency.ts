@@ -15,7 +15,7 @@ import { startBridgeChild, type BridgeChild } from './lib/bridge-child.js';
 import { BENCH_DIR, bundleServers } from './lib/children.js';
 import { builtAt, git } from './lib/commit-tree.js';
 import { median, percentile } from './lib/stats.js';
-import { streamThroughBridge } from './sections/streaming.js';
+import { now, stampsIn, streamThroughBridge } from './sections/streaming.js';
 
 const flag = (name: string): string | undefined =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -34,11 +34,6 @@ if (![runs, chunks, interval].every((n) => Number.isInteger(n) && n >= 1) || !(c
 const before = flag('before');
 
 const stampAgent = path.join(BENCH_DIR, 'fixtures', 'stamp-agent.mjs');
-const STAMP = /S(\d+\.\d+)\|/g;
-const now = (): number => performance.timeOrigin + performance.now();
-const delays = (text: string, at: number, into: number[]): void => {
-  for (const m of text.matchAll(STAMP)) into.push(at - Number(m[1]));
-};
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'contactor-chunks-'));
 const bridges: { name: string; child: BridgeChild }[] = [];
@@ -70,7 +65,7 @@ try {
       const paths = [
         {
           name: 'direct',
-          go: async (into: number[]) => void (await direct.prompt(prompt, (text) => delays(text, now(), into))),
+          go: async (into: number[]) => void (await direct.prompt(prompt, (text) => stampsIn(text, now(), into))),
         },
         ...bridges.map(({ name, child }) => ({
           name,
@@ -78,7 +73,7 @@ try {
             void (await streamThroughBridge(
               { port: child.info.port, token: child.info.token, agent: 'stamp' },
               prompt,
-              (text, at) => delays(text, at, into),
+              (text, at) => stampsIn(text, at, into),
             )),
         })),
       ];

@@ -37,9 +37,11 @@ export interface BulkThroughput {
 }
 
 const STAMP = /S(\d+\.\d+)\|/g;
-const now = (): number => performance.timeOrigin + performance.now();
+/** Wall-clock ms with sub-ms precision, comparable with the stamp agent's (bench/fixtures/stamp-agent.mjs). */
+export const now = (): number => performance.timeOrigin + performance.now();
 
-function stampsIn(text: string, receivedAt: number, into: number[]): void {
+/** Adds to `into` the delay of each stamped chunk in `text`, received at `receivedAt`. */
+export function stampsIn(text: string, receivedAt: number, into: number[]): void {
   for (const m of text.matchAll(STAMP)) into.push(receivedAt - Number(m[1]));
 }
 
