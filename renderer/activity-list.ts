@@ -14,7 +14,7 @@ export class TaskList {
   private rows: ActivityRow[] = [];
   private selected: string | undefined;
   private readonly shown = new Map<string, HTMLElement>();
-  /** Shown rows whose task changed: redrawn in place, so a click that spans an update still lands on its row. */
+  /** Shown rows whose task changed: redrawn in place (the element, its place and its selection stay). */
   private readonly stale = new Set<string>();
   private scheduled = false;
 
@@ -24,7 +24,10 @@ export class TaskList {
     private readonly onSelect: (taskId: string) => void,
   ) {
     box.addEventListener('scroll', () => this.schedule());
-    box.addEventListener('click', (event) => {
+    // A row is chosen on the press, as a Windows list view does: Chromium sends no click when the node under the
+    // press left the DOM before the release, and a streaming row's content is redrawn many times a second.
+    box.addEventListener('pointerdown', (event) => {
+      if (event.button !== 0) return;
       const row = (event.target as HTMLElement).closest<HTMLElement>('.row');
       if (row?.dataset.taskId) this.onSelect(row.dataset.taskId);
     });
@@ -137,8 +140,8 @@ function renderRow(row: ActivityRow, now: number): HTMLElement {
 }
 
 /**
- * The same element takes the new row's content: a streaming task changes many times a second, and an element
- * replaced between a press and its release would swallow the click.
+ * The same element takes the new row's content: a streaming task changes many times a second, and the row a
+ * person is pointing at keeps its element (hover, selection) while its text moves on.
  */
 function refill(el: HTMLElement, fresh: HTMLElement): void {
   el.className = fresh.className;
