@@ -138,7 +138,11 @@ describe.skipIf(skipWithoutChromium('the activity-window scale test'))('activity
       expect(await page.locator('.row').count()).toBeLessThan(60);
       // The renderer's tasks while it follows the stream, from Chromium's own trace (RunTask events).
       await browser.startTracing(page, { categories: ['toplevel', 'disabled-by-default-devtools.timeline'] });
-      await page.locator(`.row[data-task-id="task-${String(TASKS - 1).padStart(4, '0')}"]`).click();
+      const streaming = `task-${String(TASKS - 1).padStart(4, '0')}`;
+      await page.locator(`.row[data-task-id="${streaming}"]`).click();
+      // The click opened the task (its row is redrawn on every pull; a lost click would otherwise show only as
+      // the transcript never filling).
+      await page.locator('#detail .task-id', { hasText: streaming }).waitFor();
       await page.waitForFunction(() => (globalThis as unknown as PageGlobals).__done, undefined, {
         timeout: TEST_TIMEOUT_MS,
         polling: 500,
