@@ -1,9 +1,12 @@
 /**
  * The process queries and probes that promise never to throw keep that promise when Node's `spawn` throws instead of
- * emitting 'error'. ChildProcess.spawn emits only ENOENT, EACCES, EAGAIN, EMFILE and ENFILE; any other
- * libuv failure is thrown from the call (on Windows under load, libuv's UNKNOWN: the Windows lane saw it
- * reach the bridge as an unhandled rejection from the start-time query of a CLI agent's receipt, which
- * ends a Node process). Here the same throw comes from the kernel: a program name past NAME_MAX
+ * emitting 'error'. Node's `ChildProcess.prototype.spawn` (lib/internal/child_process.js) checks what
+ * `this._handle.spawn()` (libuv's `uv_spawn`) returned: ENOENT, EACCES, EAGAIN, EMFILE and ENFILE go to
+ * 'error' on the next tick (`onErrorNT`); any other failure closes the stdio pipes and is thrown from the call
+ * as `errnoException(err, 'spawn')`. On Windows, `uv_spawn` (src/win/process.c) returns a CreateProcessW
+ * failure through `uv_translate_sys_error` (src/win/error.c), whose default case is UNKNOWN: the Windows lane
+ * saw that throw reach the bridge as an unhandled rejection from the start-time query of a CLI agent's
+ * receipt, which ends a Node process. Here the same throw comes from the kernel: a program name past NAME_MAX
  * (ENAMETOOLONG) or one argument past MAX_ARG_STRLEN (E2BIG).
  */
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -37,7 +40,9 @@ describe.skipIf(process.platform !== 'linux')('a spawn that Node throws', () => 
   });
 
   it('leaves the WSL orphan sweep finished, not rejected', async () => {
-    // A wsl.exe that exists, so the throw is the argument's (E2BIG), not a missing program's ENOENT.
+    // A stand-in for wsl.exe that only has to exist (a missing program is ENOENT, which Node emits): the
+    // kernel's execve refuses the argument (E2BIG) before the program would run, so nothing of wsl.exe's own
+    // behaviour is modelled or reached.
     const bin = mkdtempSync(path.join(tmpdir(), 'contactor-fake-wsl-'));
     writeFileSync(path.join(bin, 'wsl.exe'), '#!/bin/sh\nexit 0\n');
     chmodSync(path.join(bin, 'wsl.exe'), 0o755);
