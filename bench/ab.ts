@@ -14,10 +14,9 @@ import path from 'node:path';
 import { HEADLESS_NODE_FLAGS } from '../main/cli/bridge-client/node-flags.js';
 import { BENCH_DIR, bundleServers, startChild, type RunningChild } from './lib/children.js';
 import { builtAt, git } from './lib/commit-tree.js';
+import { flag } from './lib/flags.js';
 import { echoServer, measureThroughput, type ServerUnderTest } from './sections/throughput.js';
 
-const flag = (name: string): string | undefined =>
-  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const before = flag('before');
 if (!before) {
   console.error('usage: npx tsx bench/ab.ts --before=<commit> [--after=<commit>] [--count=n] [--rounds=n]');

@@ -11,11 +11,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { startBridgeChild } from './lib/bridge-child.js';
 import { BENCH_DIR, bundleServers, cpuMs, writtenBytes } from './lib/children.js';
+import { flag } from './lib/flags.js';
 import { median } from './lib/stats.js';
 import { streamThroughBridge } from './sections/streaming.js';
 
-const flag = (name: string): string | undefined =>
-  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const replies = Number(flag('replies') ?? 4);
 const megabytes = Number(flag('mb') ?? 10);
 if (!Number.isInteger(replies) || replies < 2 || !(megabytes > 0)) {

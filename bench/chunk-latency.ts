@@ -14,11 +14,10 @@ import { openDirectAgent } from './lib/acp-direct.js';
 import { startBridgeChild, type BridgeChild } from './lib/bridge-child.js';
 import { BENCH_DIR, bundleServers } from './lib/children.js';
 import { builtAt, git } from './lib/commit-tree.js';
+import { flag } from './lib/flags.js';
 import { median, percentile } from './lib/stats.js';
 import { now, stampsIn, streamThroughBridge } from './sections/streaming.js';
 
-const flag = (name: string): string | undefined =>
-  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const [runs, chunks, interval, chars] = [
   Number(flag('runs') ?? 4),
   Number(flag('chunks') ?? 300),

@@ -15,13 +15,12 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { bundleServers, BENCH_DIR } from './lib/children.js';
+import { flag } from './lib/flags.js';
 import { judge, verdictCells, type Figures } from './lib/goals.js';
 import { BenchInterrupted, INTERRUPTED_EXIT_CODE } from './lib/interrupt.js';
 import { DEFAULT_SECTIONS, runOnce, SECTIONS, type OneRun, type RunCounts, type Section } from './lib/one-run.js';
 import { DETAIL_HEADERS, detailCells, markdownTable, textTable } from './lib/report.js';
 
-const flag = (name: string): string | undefined =>
-  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const quick = process.argv.includes('--quick');
 const runCount = Number(flag('runs') ?? (quick ? 1 : 3));
 const only = flag('only')?.split(',');

@@ -11,19 +11,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { HEADLESS_NODE_FLAGS } from '../../main/cli/bridge-client/node-flags.js';
 import { BENCH_DIR, bundleServers, startChild, type RunningChild } from '../lib/children.js';
+import { throughputFlags } from '../lib/flags.js';
 import { echoServer, measureThroughput, type ServerUnderTest } from '../sections/throughput.js';
 
-const flag = (name: string): number | undefined => {
-  const value = process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-  return value === undefined ? undefined : Number(value);
-};
-const concurrency = flag('concurrency') ?? 8;
-const sends = flag('sends') ?? 4000;
-const warmup = flag('warmup') ?? 500;
-if (![concurrency, sends, warmup].every((n) => Number.isInteger(n) && n >= 1)) {
-  console.error('usage: npx tsx bench/sql-time/per-send.ts [--concurrency=<n>] [--sends=<n>] [--warmup=<n>]');
-  process.exit(2);
-}
+const { concurrency, sends, warmup } = throughputFlags('bench/sql-time/per-send.ts', {
+  concurrency: 8,
+  sends: 4000,
+  warmup: 500,
+});
 
 type Ready = { ready: boolean; port: number; token: string };
 type Totals = [string, { calls: number; ns: number }][];
